@@ -1,0 +1,27 @@
+"""Pure data for the combat sandbox: static definitions and ECS components. Imports only the stdlib."""
+
+from components.anatomy import ASPECTS, ROLES, TIERS, Aspect, BodyStructure, Location, Part, Zone
+from components.creature import CreatureDef, SkillDef
+from components.gear import ArmorPiece, Dice, StrikeMode, Weapon
+from components.rules import LEVEL_CODES, AnatomyRules, ShockState, TestResult
+
+__all__ = [
+    "ASPECTS",
+    "LEVEL_CODES",
+    "ROLES",
+    "TIERS",
+    "AnatomyRules",
+    "ArmorPiece",
+    "Aspect",
+    "BodyStructure",
+    "CreatureDef",
+    "Dice",
+    "Location",
+    "Part",
+    "ShockState",
+    "SkillDef",
+    "StrikeMode",
+    "TestResult",
+    "Weapon",
+    "Zone",
+]

@@ -1,0 +1,147 @@
+"""The anatomy model's rule tables, as frozen data loaded from ``configs/models/anatomy.toml``.
+
+Nothing here decides anything: ``systems`` reads these tables. Keeping every number in data lets a designer
+change a rule without touching code, and lets tests pin the shipped values against the rule documents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import IntEnum
+
+
+class TestResult(IntEnum):
+    """Outcome of a d100 test, ordered by success level (CF worst, CS best)."""
+
+    __test__ = False  # not a pytest test class
+
+    CF = 0
+    MF = 1
+    MS = 2
+    CS = 3
+
+    @property
+    def success(self) -> bool:
+        """True for MS and CS."""
+        return self >= TestResult.MS
+
+    @property
+    def critical(self) -> bool:
+        """True for CS and CF."""
+        return self in (TestResult.CS, TestResult.CF)
+
+
+class ShockState(IntEnum):
+    """Shock states, mildest first; a creature is in exactly one."""
+
+    NONE = 0
+    STUNNED = 1
+    INCAPACITATED = 2
+    UNCONSCIOUS = 3
+    DEAD = 4
+
+    @property
+    def label(self) -> str:
+        """Lower-case name (``"incapacitated"``)."""
+        return self.name.lower()
+
+
+LEVEL_CODES: tuple[str, ...] = ("NA", "M1", "S2", "S3", "G4", "G5")
+"""Injury level codes by level 0..5."""
+
+MISHAP_DISPOSITIONS: tuple[str, ...] = ("none", "roll", "auto")
+
+
+@dataclass(frozen=True, slots=True)
+class TestRules:
+    """How a d100 test reads.
+
+    Attributes:
+        ml_min: Lowest effective Mastery Level.
+        ml_max: Highest effective Mastery Level.
+        critical_divisor: A roll divisible by this is critical.
+        attribute_ml_multiplier: An attribute is tested at score times this.
+    """
+
+    __test__ = False  # not a pytest test class
+
+    ml_min: int
+    ml_max: int
+    critical_divisor: int
+    attribute_ml_multiplier: int
+
+
+@dataclass(frozen=True, slots=True)
+class AmputationOutcome:
+    """What one amputation test result does.
+
+    Attributes:
+        severed: The location comes off.
+        bleeder: ``always``, ``if_susceptible`` (only where the location bleeds at all) or ``never``.
+        shock_roll_modifier: Added to the Shock roll that follows.
+    """
+
+    severed: bool
+    bleeder: str
+    shock_roll_modifier: int
+
+
+@dataclass(frozen=True, slots=True)
+class StrengthImpactRules:
+    """The Strength Impact Modifier table.
+
+    Attributes:
+        table: ``(lowest STR, modifier)`` rows, ascending; a score takes the last row it reaches.
+        step_from: From this score up the modifier rises by one every ``step_every`` points.
+        step_every: See ``step_from``.
+        step_base: The modifier at ``step_from``.
+        off_hand: Added when the weapon is wielded only by off-side limbs.
+        thrown: Added for thrown weapons.
+    """
+
+    table: tuple[tuple[int, int], ...]
+    step_from: int
+    step_every: int
+    step_base: int
+    off_hand: int
+    thrown: int
+
+
+@dataclass(frozen=True, slots=True)
+class AnatomyRules:
+    """Every table of document 000 that the anatomy model reads.
+
+    Aspects are indices (see ``components.anatomy.ASPECTS``); levels run 0 (no injury) to 5 (G5).
+    """
+
+    tests: TestRules
+    thresholds: tuple[float, ...]
+    scale_min: float
+    scale_max: float
+    glancing_aspects: frozenset[int]
+    glancing_max_level: int
+    glancing_shock_index: int
+    glancing_shock_roll: int
+    bleeding: Mapping[str, tuple[frozenset[int], ...]]
+    amputation_level: int
+    amputation_aspects: frozenset[int]
+    amputation_modifiers: Mapping[str, int]
+    amputation_outcomes: Mapping[TestResult, AmputationOutcome]
+    shock_no_test_max: int
+    shock_death_above: int
+    shock_index_change: Mapping[TestResult, int]
+    shock_state_from: tuple[int, int, int, int]
+    mishap_by_level: tuple[str, ...]
+    impairment_by_level: tuple[int | None, ...]
+    minor_slow_healing_rate_max: int
+    impairment_tier_minor: int
+    impairment_tier_serious: int
+    permanent_days_per_step: int
+    permanent_step: int
+    permanent_floor: int
+    health_limb: Mapping[str, tuple[int, ...]]
+    health_critical: Mapping[str, tuple[int, ...]]
+    health_floor_alive: int
+    health_bands: tuple[tuple[str, int], ...]
+    strength_impact: StrengthImpactRules

@@ -1,0 +1,147 @@
+"""The ``sandbox`` command line.
+
+Every command turns a bad config or bad option into a clear message on stderr and exit code 2, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sandbox.blows import BlowSetup, Odds, SetupError, seeded_blows
+from sandbox.blows import record as blow_record
+from sandbox.config import ConfigError, config_root, default_catalog, load_body, load_catalog
+from sandbox.report import body_json, body_report, odds_report
+
+app = typer.Typer(
+    name="sandbox",
+    help="Combat sandbox: creatures made of data fight, and every blow lands somewhere real.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+
+class Format(StrEnum):
+    """Output formats of ``sandbox blows``."""
+
+    table = "table"
+    jsonl = "jsonl"
+
+
+def _fail(message: str) -> None:
+    typer.echo(message, err=True)
+    raise typer.Exit(2)
+
+
+@contextmanager
+def _friendly() -> Iterator[None]:
+    """Turn the errors a user can cause into a message and exit code 2."""
+    try:
+        yield
+    except ConfigError as exc:
+        _fail(str(exc))
+    except SetupError as exc:
+        _fail(f"error: {exc}")
+
+
+@app.command()
+def body(
+    name: Annotated[str, typer.Argument(help="A shipped body id (human, wolf ...) or a path to a body TOML file.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+) -> None:
+    """Show an anatomy: zones and their zone numbers, parts, locations and the unaimed hit odds."""
+    with _friendly():
+        structure = load_body(name)
+        if as_json:
+            typer.echo(json.dumps(body_json(structure), indent=2))
+        else:
+            typer.echo(body_report(structure))
+
+
+@app.command()
+def blows(
+    body: Annotated[str, typer.Option(help="Target body id or body TOML path.")] = "human",
+    mode: Annotated[str | None, typer.Option(help="Strike mode WEAPON.MODE (broadsword.cut).")] = None,
+    impact: Annotated[int | None, typer.Option(help="A final impact used as is (no Strength modifier).")] = None,
+    aspect: Annotated[str | None, typer.Option(help="Aspect of an --impact blow: blunt, edged, piercing, fire.")]
+    = None,
+    armor: Annotated[str, typer.Option(help="Armour pieces worn by the target, comma-separated.")] = "",
+    aim: Annotated[str | None, typer.Option(help="The part aimed at (default: unaimed).")] = None,
+    spread: Annotated[int | None, typer.Option(help="Spread (default: the mode's, or 1 with --impact).")] = None,
+    location: Annotated[str | None, typer.Option(help="Force the location struck.")] = None,
+    strength: Annotated[int | None, typer.Option(help="Attacker's STR (default: the average human's).")] = None,
+    shock_ml: Annotated[int | None, typer.Option(help="Target's Shock ML (default: its creature's).")] = None,
+    strength_ml: Annotated[int | None, typer.Option(help="Target's Strength ML (default: its creature's).")]
+    = None,
+    n: Annotated[int, typer.Option("-n", help="How many blows.", min=1)] = 10000,
+    seed: Annotated[int, typer.Option(help="Root seed; the same seed gives the same blows.", min=0)] = 0,
+    fmt: Annotated[Format, typer.Option("--format", help="table (odds) or jsonl (one record per blow).")]
+    = Format.table,
+) -> None:
+    """What one strike does to one body, blow by blow (jsonl) or as odds (table)."""
+    with _friendly():
+        catalog = default_catalog()
+        target_body = load_body(body)
+        setup = BlowSetup.build(
+            catalog, body=target_body, mode=mode, impact=impact, aspect=aspect,
+            armor=[a.strip() for a in armor.split(",") if a.strip()], aim=aim, spread=spread, location=location,
+            strength=strength, shock_ml=shock_ml, strength_ml=strength_ml)
+        results = seeded_blows(setup, n, seed)
+        if fmt is Format.jsonl:
+            write = sys.stdout.write
+            for result in results:
+                write(json.dumps(blow_record(result, target_body)) + "\n")
+            return
+        odds = Odds()
+        for result in results:
+            odds.add(result, target_body)
+        typer.echo(odds_report(odds, f"{setup.describe()}; seed {seed}"))
+
+
+@app.command()
+def validate(
+    paths: Annotated[list[Path] | None, typer.Argument(help="Files or config folders (default: the shipped "
+                                                             "configs).")] = None,
+) -> None:
+    """Check config files: every problem is listed; exit code 2 if there is any."""
+    with _friendly():
+        root = config_root()
+        extra: list[Path] = []
+        for path in paths or []:
+            if path.is_dir() and ((path / "skills.toml").exists() or (path / "models").is_dir()):
+                root = path
+            elif path.is_dir():
+                extra.extend(sorted(path.rglob("*.toml")))
+            else:
+                extra.append(path)
+        catalog = load_catalog(root, extra)
+        counted = len(catalog.files) + 2
+        typer.echo(f"OK: {counted} config files valid under {root}" + (f" (+{len(extra)} named)" if extra else ""))
+
+
+@app.command()
+def schema(
+    out: Annotated[Path | None, typer.Option(help="Folder to write into (default: configs/schemas).")] = None,
+) -> None:
+    """Write a JSON Schema for every config file kind (editors use them through each file's #:schema line)."""
+    from sandbox.config.schemas import write_schemas
+
+    for path in write_schemas(out or config_root() / "schemas"):
+        typer.echo(str(path))
+
+
+def main() -> None:
+    """Console entry point."""
+    app()
+
+

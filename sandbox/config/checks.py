@@ -1,0 +1,210 @@
+"""Semantic checks of config files, run on the raw TOML data.
+
+They run whether or not the file passed its structural (pydantic) validation, reading defensively, so one run
+reports a misspelt zone reference beside a negative weight instead of one after the other. Cross-file checks
+(an armour piece's locations, a creature's weapons) read the other files' raw data the same way.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sandbox.config.errors import Problem
+from systems.dice import parse_dice
+
+
+@dataclass(slots=True)
+class Known:
+    """What the other files define, for reference checks (all names case-folded).
+
+    Attributes:
+        skills: Skill id -> kind (attribute or skill).
+        bodies: Body id -> its location names.
+        weapons: Weapon ids.
+        armor: Armour id -> the body it is made for.
+        scale: Allowed body scale range.
+    """
+
+    skills: dict[str, str] = field(default_factory=dict)
+    bodies: dict[str, set[str]] = field(default_factory=dict)
+    weapons: set[str] = field(default_factory=set)
+    armor: dict[str, str] = field(default_factory=dict)
+    scale: tuple[float, float] = (0.01, 3.0)
+
+
+def entries(data: Mapping[str, Any], key: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(index, table)`` of each table in the array ``key`` (anything else is skipped)."""
+    value = data.get(key)
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            if isinstance(item, dict):
+                yield i, item
+
+
+def text(table: Mapping[str, Any], key: str) -> str | None:
+    """``table[key]`` when it is a string."""
+    value = table.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _dupes(names: Iterable[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for n in names:
+        if n.casefold() in seen:
+            out.append(n)
+        seen.add(n.casefold())
+    return out
+
+
+def body_locations(data: Mapping[str, Any]) -> set[str]:
+    """Case-folded names of every location in a raw body file."""
+    names = set()
+    for _, part in entries(data, "parts"):
+        for _, loc in entries(part, "locations"):
+            name = text(loc, "name")
+            if name:
+                names.add(name.casefold())
+    return names
+
+
+def check_body(data: Mapping[str, Any], label: str, known: Known) -> list[Problem]:
+    """Zones referenced by parts exist; names are unique; roles are not repeated; scale and thresholds fit."""
+    problems = []
+    zones = [text(z, "name") for _, z in entries(data, "zones")]
+    zone_names = {z.casefold() for z in zones if z}
+    for name in _dupes(z for z in zones if z):
+        problems.append(Problem(label, "zones", name, "unique zone names", f"{name!r} twice"))
+    parts = list(entries(data, "parts"))
+    for name in _dupes(n for _, p in parts if (n := text(p, "name"))):
+        problems.append(Problem(label, "parts", name, "unique part names", f"{name!r} twice"))
+    locations = [n for _, p in parts for _, loc in entries(p, "locations") if (n := text(loc, "name"))]
+    for name in _dupes(locations):
+        problems.append(Problem(label, "parts.locations", name, "unique location names", f"{name!r} twice"))
+    for i, part in parts:
+        zone = text(part, "zone")
+        if zone is not None and zone.casefold() not in zone_names:
+            defined = ", ".join(repr(z) for z in zones if z) or "none defined"
+            problems.append(Problem(label, f"parts.{i}.zone", text(part, "name"), f"a defined zone ({defined})",
+                                    repr(zone)))
+        roles = part.get("roles")
+        if isinstance(roles, list) and len({repr(r) for r in roles}) != len(roles):
+            problems.append(Problem(label, f"parts.{i}.roles", text(part, "name"), "each role once", repr(roles)))
+    scale = data.get("scale", 1.0)
+    lo, hi = known.scale
+    if _number(scale) and not lo <= scale <= hi:
+        problems.append(Problem(label, "scale", text(data, "name"), f"a body scale from {lo} to {hi}", repr(scale)))
+    th = data.get("thresholds")
+    if isinstance(th, list) and all(_number(t) for t in th) and (
+            len(th) != 5 or th[0] <= 0 or any(b <= a for a, b in itertools.pairwise(th))):
+        problems.append(Problem(label, "thresholds", text(data, "name"), "five positive thresholds rising strictly", repr(th)))
+    return problems
+
+
+def check_weapon(data: Mapping[str, Any], label: str, known: Known) -> list[Problem]:
+    """Impacts are dice expressions; skills exist; ranged modes have a range; mode ids are unique."""
+    problems = []
+    modes = list(entries(data, "modes"))
+    for name in _dupes(n for _, m in modes if (n := text(m, "id"))):
+        problems.append(Problem(label, "modes", name, "unique mode ids", f"{name!r} twice"))
+    for i, mode in modes:
+        entry = text(mode, "name")
+        impact = text(mode, "impact")
+        if impact is not None:
+            try:
+                parse_dice(impact)
+            except ValueError:
+                problems.append(Problem(label, f"modes.{i}.impact", entry,
+                                        "a dice expression NdX+M (1d10+3) or a flat value", repr(impact)))
+        skill = text(mode, "skill")
+        if skill is not None and known.skills and skill not in known.skills:
+            problems.append(Problem(label, f"modes.{i}.skill", entry, "a skill defined in skills.toml",
+                                    repr(skill)))
+        kind = text(mode, "kind") or "melee"
+        reach = mode.get("range", 0.0)
+        if kind in ("thrown", "missile") and _number(reach) and reach <= 0:
+            problems.append(Problem(label, f"modes.{i}.range", entry, f"a range above 0 for a {kind} mode",
+                                    repr(reach)))
+    return problems
+
+
+def check_armor(data: Mapping[str, Any], label: str, known: Known) -> list[Problem]:
+    """The armour's body exists and every covered location is one of its locations."""
+    problems: list[Problem] = []
+    entry = text(data, "name")
+    body = text(data, "body")
+    if body is None:
+        return problems
+    if body not in known.bodies:
+        problems.append(Problem(label, "body", entry, f"a body in bodies/ ({', '.join(sorted(known.bodies))})",
+                                repr(body)))
+        return problems
+    covers = data.get("covers")
+    for i, name in enumerate(covers if isinstance(covers, list) else []):
+        if isinstance(name, str) and name.casefold() not in known.bodies[body]:
+            problems.append(Problem(label, f"covers.{i}", entry, f"a location of the {body!r} body", repr(name)))
+    return problems
+
+
+def check_creature(data: Mapping[str, Any], label: str, known: Known) -> list[Problem]:
+    """The creature's body, skills, attributes, weapons and armour all exist, and the armour fits its body."""
+    problems = []
+    entry = text(data, "name")
+    body = text(data, "body")
+    if body is not None and body not in known.bodies:
+        problems.append(Problem(label, "body", entry, f"a body in bodies/ ({', '.join(sorted(known.bodies))})",
+                                repr(body)))
+    for key, want in (("attributes", "attribute"), ("skills", None)):
+        table = data.get(key)
+        for sid in table if isinstance(table, dict) else {}:
+            kind = known.skills.get(sid)
+            if kind is None or (want and kind != want):
+                what = "an attribute" if want else "a skill or attribute"
+                problems.append(Problem(label, f"{key}.{sid}", entry, f"{what} defined in skills.toml", repr(sid)))
+    weapons = data.get("weapons")
+    for i, w in enumerate(weapons if isinstance(weapons, list) else []):
+        if isinstance(w, str) and w not in known.weapons:
+            problems.append(Problem(label, f"weapons.{i}", entry, "a weapon in weapons/", repr(w)))
+    armor = data.get("armor")
+    for i, a in enumerate(armor if isinstance(armor, list) else []):
+        if not isinstance(a, str):
+            continue
+        if a not in known.armor:
+            problems.append(Problem(label, f"armor.{i}", entry, "an armour piece in armor/", repr(a)))
+        elif body is not None and known.armor[a] != body:
+            problems.append(Problem(label, f"armor.{i}", entry, f"armour made for the {body!r} body",
+                                    f"{a!r} (made for {known.armor[a]!r})"))
+    return problems
+
+
+CHECKS = {"body": check_body, "weapon": check_weapon, "armor": check_armor, "creature": check_creature}
+"""Semantic check of each file kind that has one (the rules file is checked once structurally valid)."""
+
+
+def known_from(files: Iterable[tuple[str, str, Mapping[str, Any] | None]]) -> Known:
+    """Collect what a set of raw files defines: ``(kind, id, data)`` triples."""
+    known = Known()
+    for kind, file_id, data in files:
+        if data is None:
+            continue
+        if kind == "skills" and isinstance(data.get("skills"), dict):
+            known.skills = {k: (v.get("kind") if isinstance(v, dict) else "") or "" for k, v in
+                            data["skills"].items()}
+        elif kind == "body":
+            known.bodies[file_id] = body_locations(data)
+        elif kind == "weapon":
+            known.weapons.add(file_id)
+        elif kind == "armor":
+            known.armor[file_id] = text(data, "body") or ""
+        elif kind == "anatomy_rules":
+            injury = data.get("injury")
+            if isinstance(injury, dict) and _number(injury.get("scale_min")) and _number(injury.get("scale_max")):
+                known.scale = (float(injury["scale_min"]), float(injury["scale_max"]))
+    return known

@@ -1,0 +1,498 @@
+"""Loading config files: TOML -> pydantic validation -> semantic checks -> frozen components.
+
+Everything is checked before anything is returned, and every problem is collected, so one ``ConfigError``
+lists all of them and nothing is ever half-loaded.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import tomli
+from pydantic import BaseModel, ValidationError
+
+from components.anatomy import Aspect, BodyStructure, Location, Part, Zone
+from components.creature import CreatureDef, SkillDef
+from components.gear import ArmorPiece, StrikeMode, Weapon
+from components.rules import (
+    LEVEL_CODES,
+    AmputationOutcome,
+    AnatomyRules,
+    StrengthImpactRules,
+    TestResult,
+    TestRules,
+)
+from sandbox.config import schema as s
+from sandbox.config.checks import CHECKS, Known, check_body, known_from
+from sandbox.config.errors import ConfigError, Problem
+from systems.dice import parse_dice
+
+KIND_DIRS: dict[str, str] = {"bodies": "body", "weapons": "weapon", "armor": "armor", "creatures": "creature"}
+_SCHEMA_LINE = re.compile(r"^#:schema\s+\S*?([a-z_]+)\.schema\.json\s*$")
+
+
+def config_root() -> Path:
+    """The shipped ``configs/`` folder (``SANDBOX_CONFIGS`` overrides it)."""
+    env = os.environ.get("SANDBOX_CONFIGS")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "configs"
+
+
+# --------------------------------------------------------------------------------------------- reading files
+
+
+@dataclass(slots=True)
+class _File:
+    path: Path
+    label: str
+    kind: str
+    id: str
+    data: dict[str, Any] | None = None
+    model: BaseModel | None = None
+
+
+def _label(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve().parent))
+    except ValueError:
+        return str(path)
+
+
+def kind_of(path: Path) -> str | None:
+    """The config kind of a file: from its folder (``bodies/`` ...), its name, or its ``#:schema`` line."""
+    if path.name == "skills.toml":
+        return "skills"
+    if path.parent.name == "models" and path.stem == "anatomy":
+        return "anatomy_rules"
+    if path.parent.name in KIND_DIRS:
+        return KIND_DIRS[path.parent.name]
+    try:
+        with path.open(encoding="utf-8") as fh:
+            first = fh.readline().strip()
+    except OSError:
+        return None
+    match = _SCHEMA_LINE.match(first)
+    if match and match.group(1) in s.FILE_KINDS:
+        return match.group(1)
+    return None
+
+
+def _read(f: _File, problems: list[Problem]) -> None:
+    try:
+        text = f.path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(Problem(f.label, "", None, "a readable UTF-8 TOML file", f"an unreadable file ({exc})"))
+        return
+    try:
+        f.data = tomli.loads(text)
+    except tomli.TOMLDecodeError as exc:
+        msg = getattr(exc, "msg", str(exc))
+        where = f"line {getattr(exc, 'lineno', '?')}, column {getattr(exc, 'colno', '?')}"
+        problems.append(Problem(f.label, where, None, "valid TOML 1.0", f"a syntax error ({msg})"))
+
+
+def _entry_name(data: Any, loc: Sequence[int | str]) -> str | None:
+    """Display name of the innermost named table on a pydantic error path."""
+    name = data.get("name") if isinstance(data, dict) and isinstance(data.get("name"), str) else None
+    node = data
+    for step in loc:
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            break
+        if isinstance(node, dict):
+            for key in ("name", "id"):
+                if isinstance(node.get(key), str):
+                    name = node[key]
+                    break
+    return name
+
+
+def _expected(msg: str, kind: str) -> str:
+    if kind == "missing":
+        return "a value (the key is required)"
+    if kind == "extra_forbidden":
+        return "no such key (unknown keys are rejected)"
+    for prefix in ("Input should be ", "Value should be ", "Value error, "):
+        if msg.startswith(prefix):
+            return msg[len(prefix):]
+    return msg[0].lower() + msg[1:] if msg else "a valid value"
+
+
+def _found(error: Mapping[str, Any]) -> str:
+    if error["type"] == "missing":
+        return "nothing"
+    value = error.get("input")
+    text = repr(value)
+    if isinstance(value, dict | list):
+        text = f"a {'table' if isinstance(value, dict) else 'list'}"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _validate(f: _File, problems: list[Problem]) -> None:
+    if f.data is None:
+        return
+    model_cls = s.FILE_KINDS[f.kind]
+    try:
+        f.model = model_cls.model_validate(f.data)
+    except ValidationError as exc:
+        for err in exc.errors():
+            loc = err["loc"]
+            key = ".".join(str(p) for p in loc)
+            problems.append(Problem(f.label, key, _entry_name(f.data, loc), _expected(err["msg"], err["type"]),
+                                    _found(err)))
+
+
+# -------------------------------------------------------------------------------------------- the catalog
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """Every loaded config: the rules and the definitions they apply to.
+
+    Attributes:
+        rules: The anatomy model's rule tables.
+        skills: Skill and attribute definitions by id.
+        bodies: Body structures by id.
+        weapons: Weapons by id.
+        modes: Strike modes by qualified id (``broadsword.cut``).
+        armor: Armour pieces by id.
+        creatures: Creature definitions by id.
+        files: Path of each loaded definition, by ``kind:id``.
+    """
+
+    rules: AnatomyRules
+    skills: Mapping[str, SkillDef]
+    bodies: Mapping[str, BodyStructure]
+    weapons: Mapping[str, Weapon]
+    modes: Mapping[str, StrikeMode]
+    armor: Mapping[str, ArmorPiece]
+    creatures: Mapping[str, CreatureDef]
+    files: Mapping[str, Path] = field(default_factory=dict)
+
+    def mode(self, qualified: str) -> StrikeMode:
+        """The strike mode ``weapon.mode``; raises ``KeyError`` naming the known modes."""
+        try:
+            return self.modes[qualified]
+        except KeyError:
+            raise KeyError(f"unknown strike mode {qualified!r}; known: {', '.join(sorted(self.modes))}") from None
+
+    def skill_ml(self, creature: CreatureDef, skill: str) -> int | None:
+        """A creature's Mastery Level in a skill or attribute; ``None`` when it has neither.
+
+        Attributes are tested at score x the rules' multiplier unless the creature lists an ML for them.
+        """
+        if skill in creature.skills:
+            return creature.skills[skill]
+        if skill in creature.attributes:
+            return creature.attributes[skill] * self.rules.tests.attribute_ml_multiplier
+        return None
+
+
+def _collect(root: Path, extra: Iterable[Path]) -> list[_File]:
+    files: list[_File] = []
+    seen: dict[tuple[str, str], int] = {}
+
+    def add(path: Path, label: str) -> None:
+        kind = kind_of(path) or ""
+        f = _File(path, label, kind, path.stem)
+        key = (kind, f.id)
+        if key in seen:
+            files[seen[key]] = f  # a named file replaces the shipped one of the same kind and id
+        else:
+            seen[key] = len(files)
+            files.append(f)
+
+    for sub in KIND_DIRS:
+        for path in sorted((root / sub).glob("*.toml")):
+            add(path, _label(path, root))
+    for path in (root / "skills.toml", root / "models" / "anatomy.toml"):
+        if path.exists():
+            add(path, _label(path, root))
+    for path in extra:
+        add(path, str(path))  # a file the user named is reported as they named it
+    return files
+
+
+def load_catalog(root: Path | None = None, extra: Iterable[Path] = ()) -> Catalog:
+    """Load and check every config under ``root`` (default: the shipped ``configs/``), plus ``extra`` files.
+
+    An extra file replaces a shipped file of the same kind and id, so a user's ``bodies/human.toml`` is checked
+    against the shipped weapons and armour.
+
+    Raises:
+        ConfigError: Listing every problem in every file.
+    """
+    root = root or config_root()
+    problems: list[Problem] = []
+    files = _collect(root, extra)
+    for f in files:
+        if not f.path.is_file():
+            problems.append(Problem(f.label, "", None, "an existing file", "no such file"))
+        elif not f.kind:
+            problems.append(Problem(f.label, "", None,
+                                    "a file in bodies/, weapons/, armor/ or creatures/, skills.toml, "
+                                    "models/anatomy.toml, or a '#:schema <kind>.schema.json' first line",
+                                    "a file of unknown kind"))
+        else:
+            _read(f, problems)
+            _validate(f, problems)
+    for kind in ("skills", "anatomy_rules"):
+        if not any(f.kind == kind for f in files):
+            where = "skills.toml" if kind == "skills" else "models/anatomy.toml"
+            problems.append(Problem(_label(root / where, root), "", None, "this file", "no such file"))
+    known = known_from((f.kind, f.id, f.data) for f in files)
+    for f in files:
+        if f.data is not None and f.kind in CHECKS:
+            problems.extend(CHECKS[f.kind](f.data, f.label, known))
+    rules = None
+    for f in files:
+        if f.kind == "anatomy_rules" and isinstance(f.model, s.AnatomyRulesFile):
+            rules = _build_rules(f, problems)
+    if problems:
+        raise ConfigError(problems)
+    assert rules is not None
+    return _build(files, rules)
+
+
+def _build(files: list[_File], rules: AnatomyRules) -> Catalog:
+    """Build the components of files that passed every check."""
+    by_kind: dict[str, list[_File]] = {}
+    for f in files:
+        by_kind.setdefault(f.kind, []).append(f)
+    skills_model = by_kind["skills"][0].model
+    assert isinstance(skills_model, s.SkillsFile)
+    skills = {
+        sid: SkillDef(sid, m.name, m.kind, frozenset(m.roles), m.impairable)
+        for sid, m in skills_model.skills.items()
+    }
+    paths: dict[str, Path] = {}
+    bodies: dict[str, BodyStructure] = {}
+    weapons: dict[str, Weapon] = {}
+    armor: dict[str, ArmorPiece] = {}
+    creatures: dict[str, CreatureDef] = {}
+    for f in by_kind.get("body", []):
+        assert isinstance(f.model, s.BodyFile)
+        bodies[f.id] = build_body(f.model, f.id)
+        paths[f"body:{f.id}"] = f.path
+    for f in by_kind.get("weapon", []):
+        assert isinstance(f.model, s.WeaponFile)
+        weapons[f.id] = _build_weapon(f.model, f.id)
+        paths[f"weapon:{f.id}"] = f.path
+    for f in by_kind.get("armor", []):
+        assert isinstance(f.model, s.ArmorFile)
+        m = f.model
+        armor[f.id] = ArmorPiece(f.id, m.name, m.body, frozenset(c.casefold() for c in m.covers),
+                                 _protection(m.protection), m.rigid)
+        paths[f"armor:{f.id}"] = f.path
+    for f in by_kind.get("creature", []):
+        assert isinstance(f.model, s.CreatureFile)
+        c = f.model
+        creatures[f.id] = CreatureDef(f.id, c.name, c.body, c.dominance, dict(c.attributes), dict(c.skills),
+                                      tuple(c.weapons), tuple(c.armor))
+        paths[f"creature:{f.id}"] = f.path
+    modes = {mode.id: mode for weapon in weapons.values() for mode in weapon.modes}
+    return Catalog(rules, skills, bodies, weapons, modes, armor, creatures, paths)
+
+
+def _aspects(names: Iterable[str]) -> frozenset[int]:
+    return frozenset(Aspect.parse(n) for n in names)
+
+
+def _build_rules(f: _File, problems: list[Problem]) -> AnatomyRules | None:
+    m = f.model
+    assert isinstance(m, s.AnatomyRulesFile)
+    start = len(problems)
+
+    def bad(key: str, expected: str, found: object) -> None:
+        problems.append(Problem(f.label, key, None, expected, repr(found)))
+
+    t = m.tests
+    if not 0 <= t.ml_min <= t.ml_max <= 100:
+        bad("tests.ml_max", "0 <= ml_min <= ml_max <= 100", (t.ml_min, t.ml_max))
+    th = m.injury.thresholds
+    if any(b <= a for a, b in itertools.pairwise(th)) or th[0] <= 0:
+        bad("injury.thresholds", "positive thresholds rising strictly", th)
+    if m.injury.scale_min > m.injury.scale_max:
+        bad("injury.scale_max", f"at least scale_min ({m.injury.scale_min})", m.injury.scale_max)
+    missing = [r for r in ("CF", "MF", "MS", "CS") if r not in m.amputation.outcomes]
+    if missing:
+        bad("amputation.outcomes", "an outcome for each of CF, MF, MS, CS", sorted(m.amputation.outcomes))
+    missing_change = [r for r in ("CF", "MF", "MS", "CS") if r not in m.shock.index_change]
+    if missing_change:
+        bad("shock.index_change", "a change for each of CF, MF, MS, CS", sorted(m.shock.index_change))
+    sh = m.shock
+    states = (sh.stunned_from, sh.incapacitated_from, sh.unconscious_from, sh.dead_from)
+    if any(b <= a for a, b in itertools.pairwise(states)):
+        bad("shock.dead_from", "stunned_from < incapacitated_from < unconscious_from < dead_from", states)
+    if sh.no_test_max >= sh.death_above:
+        bad("shock.death_above", f"more than no_test_max ({sh.no_test_max})", sh.death_above)
+    for code in LEVEL_CODES[1:]:
+        if code not in m.mishaps.by_level:
+            bad(f"mishaps.by_level.{code}", "a disposition (none, roll or auto)", "nothing")
+    imp = m.impairment
+    if imp.tier_serious_from > imp.tier_minor_from:
+        bad("impairment.tier_serious_from", f"at most tier_minor_from ({imp.tier_minor_from})",
+            imp.tier_serious_from)
+    bands = m.health.bands
+    if any(b.min >= a.min for a, b in itertools.pairwise(bands)):
+        bad("health.bands", "bands from best to worst with falling minimums", [b.min for b in bands])
+    table = m.strength_impact.table
+    if any(b[0] <= a[0] for a, b in itertools.pairwise(table)):
+        bad("strength_impact.table", "rows with rising lowest STR", table)
+    if len(problems) > start:
+        return None
+
+    def bleed_row(row: Mapping[str, list[str]]) -> tuple[frozenset[int], ...]:
+        return (frozenset(), *tuple(_aspects(row.get(code, [])) for code in LEVEL_CODES[1:]))
+
+    grid = m.bleeding
+    mishaps: dict[str, str] = {str(k): str(v) for k, v in m.mishaps.by_level.items()}
+    return AnatomyRules(
+        tests=TestRules(t.ml_min, t.ml_max, t.critical_divisor, t.attribute_ml_multiplier),
+        thresholds=tuple(th),
+        scale_min=m.injury.scale_min,
+        scale_max=m.injury.scale_max,
+        glancing_aspects=_aspects(m.glancing.aspects),
+        glancing_max_level=m.glancing.max_level,
+        glancing_shock_index=m.glancing.shock_index,
+        glancing_shock_roll=m.glancing.shock_roll,
+        bleeding={tier: bleed_row(getattr(grid, tier)) for tier in ("none", "low", "medium", "high")},
+        amputation_level=m.amputation.level,
+        amputation_aspects=_aspects(m.amputation.aspects),
+        amputation_modifiers={str(k): v for k, v in m.amputation.modifiers.items()},
+        amputation_outcomes={
+            TestResult[k]: AmputationOutcome(v.severed, v.bleeder, v.shock_roll_modifier)
+            for k, v in m.amputation.outcomes.items()
+        },
+        shock_no_test_max=sh.no_test_max,
+        shock_death_above=sh.death_above,
+        shock_index_change={TestResult[k]: v for k, v in sh.index_change.items()},
+        shock_state_from=states,
+        mishap_by_level=("none", *(mishaps[c] for c in LEVEL_CODES[1:])),
+        impairment_by_level=(0, imp.minor, imp.serious, imp.serious)
+        + ((None, None) if imp.grievous_unusable else (imp.serious, imp.serious)),
+        minor_slow_healing_rate_max=imp.minor_slow_healing_rate_max,
+        impairment_tier_minor=imp.tier_minor_from,
+        impairment_tier_serious=imp.tier_serious_from,
+        permanent_days_per_step=imp.permanent_days_per_step,
+        permanent_step=imp.permanent_step,
+        permanent_floor=imp.permanent_floor,
+        health_limb=m.health.limb.model_dump(),
+        health_critical=m.health.critical.model_dump(),
+        health_floor_alive=m.health.floor_alive,
+        health_bands=tuple((b.name, b.min) for b in bands),
+        strength_impact=StrengthImpactRules(
+            tuple((a, b) for a, b in table), m.strength_impact.step_from, m.strength_impact.step_every,
+            m.strength_impact.step_base, m.strength_impact.off_hand, m.strength_impact.thrown),
+    )
+
+
+def _protection(p: s.Protection) -> tuple[int, int, int, int]:
+    return (p.blunt, p.edged, p.piercing, p.fire)
+
+
+def _side(name: str, names: set[str]) -> str:
+    """Paired parts are a left and a right by the presence of their opposite number; others are central."""
+    lower = name.casefold()
+    for side, other in (("left", "right"), ("right", "left")):
+        if lower.startswith(side + " ") and other + lower[len(side):] in names:
+            return side
+    return "center"
+
+
+def build_body(m: s.BodyFile, body_id: str) -> BodyStructure:
+    """Build the ``BodyStructure`` of a body file that passed its checks (``checks.check_body``)."""
+    zone_names = {z.name.casefold(): i for i, z in enumerate(m.zones)}
+    part_names = {p.name.casefold() for p in m.parts}
+    natural = _protection(m.natural_protection)
+    locations: list[Location] = []
+    parts: list[Part] = []
+    zone_parts: list[list[int]] = [[] for _ in m.zones]
+    for pi, p in enumerate(m.parts):
+        zi = zone_names[p.zone.casefold()]
+        zone_parts[zi].append(pi)
+        loc_ids = []
+        for loc in p.locations:
+            loc_ids.append(len(locations))
+            locations.append(Location(
+                name=loc.name, part=pi, weight=loc.weight, shock_value=loc.shock_value, bleeding=loc.bleeding,
+                amputability=loc.amputability, fumble=loc.fumble, stumble=loc.stumble,
+                protection=_protection(loc.protection) if loc.protection else natural))
+        parts.append(Part(
+            name=p.name, zone=zi, weight=p.weight, roles=frozenset(p.roles), can_hold=p.can_hold,
+            side=_side(p.name, part_names), locations=tuple(loc_ids),
+            permanent_impairment=p.permanent_impairment, permanently_unusable=p.permanently_unusable))
+    zones: list[Zone] = []
+    first = 1
+    for zi, z in enumerate(m.zones):
+        zones.append(Zone(z.name, z.weight, first if z.weight else 0, first + z.weight - 1 if z.weight else -1,
+                          tuple(zone_parts[zi])))
+        first += z.weight
+    return BodyStructure(body_id, m.name, m.scale, tuple(zones), tuple(parts), tuple(locations),
+                         tuple(m.thresholds) if m.thresholds else None)
+
+
+def _build_weapon(m: s.WeaponFile, weapon_id: str) -> Weapon:
+    modes = []
+    for md in m.modes:
+        strength = md.strength_modifier if md.strength_modifier is not None else md.kind != "missile"
+        modes.append(StrikeMode(
+            id=f"{weapon_id}.{md.id}", name=md.name, weapon=weapon_id, kind=md.kind, skill=md.skill,
+            impact=parse_dice(md.impact), aspect=int(Aspect.parse(md.aspect)), spread=md.spread,
+            attack_modifier=md.attack_modifier, limbs=md.limbs, limb=md.limb, strength_modifier=strength,
+            reach=md.reach, range=md.range))
+    return Weapon(weapon_id, m.name, m.natural, tuple(modes))
+
+
+# ------------------------------------------------------------------------------------------- entry points
+
+
+@lru_cache(maxsize=4)
+def _cached_catalog(root: str) -> Catalog:
+    return load_catalog(Path(root))
+
+
+def default_catalog() -> Catalog:
+    """The shipped configs, loaded once per process."""
+    return _cached_catalog(str(config_root()))
+
+
+def load_body(name_or_path: str | Path) -> BodyStructure:
+    """Load a body structure by shipped id (``"human"``) or from a TOML file path.
+
+    Raises:
+        ConfigError: The file is invalid (every problem listed), or no such body exists.
+    """
+    text = str(name_or_path)
+    path = Path(text)
+    if path.suffix == ".toml" or path.exists():
+        root = config_root()
+        label = str(path)
+        f = _File(path, label, "body", path.stem)
+        problems: list[Problem] = []
+        if not path.is_file():
+            raise ConfigError([Problem(label, "", None, "an existing body file", "no such file")])
+        _read(f, problems)
+        _validate(f, problems)
+        if f.data is not None:
+            rules_scale = (default_catalog().rules.scale_min, default_catalog().rules.scale_max)
+            problems.extend(check_body(f.data, label, Known(scale=rules_scale)))
+        if problems:
+            raise ConfigError(problems)
+        assert isinstance(f.model, s.BodyFile)
+        return build_body(f.model, f.id)
+    catalog = default_catalog()
+    if text not in catalog.bodies:
+        raise ConfigError([Problem("bodies/", "", None, f"a shipped body ({', '.join(sorted(catalog.bodies))})",
+                                   repr(text))])
+    return catalog.bodies[text]
+

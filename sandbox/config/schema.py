@@ -1,0 +1,286 @@
+"""Pydantic models of every config file kind: the structure a TOML file must have.
+
+Strict (no coercion: ``"5"`` is not a number) and closed (unknown keys are rejected, so a misspelt key is an
+error, not a silently ignored line). Cross-file references and other semantic checks live in ``loader``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Role = Literal["vital", "core", "manipulator", "locomotor"]
+Tier = Literal["none", "low", "medium", "high"]
+AspectName = Literal["blunt", "edged", "piercing", "fire"]
+ResultName = Literal["CF", "MF", "MS", "CS"]
+Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+Name = Annotated[str, Field(min_length=1)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class Protection(_Strict):
+    """Protection per damage aspect."""
+
+    blunt: Annotated[int, Field(ge=0)] = 0
+    edged: Annotated[int, Field(ge=0)] = 0
+    piercing: Annotated[int, Field(ge=0)] = 0
+    fire: Annotated[int, Field(ge=0)] = 0
+
+
+class LocationModel(_Strict):
+    """A body location (nested in its part)."""
+
+    name: Name
+    weight: Annotated[float, Field(gt=0)]
+    shock_value: Annotated[int, Field(ge=0)]
+    bleeding: Tier
+    amputability: Tier
+    fumble: bool = False
+    stumble: bool = False
+    protection: Protection | None = Field(default=None, description="Overrides the body's natural protection.")
+
+
+class PartModel(_Strict):
+    """A body part and its locations."""
+
+    name: Name
+    zone: Name
+    weight: Annotated[float, Field(ge=0)]
+    roles: list[Role] = Field(default_factory=list)
+    can_hold: bool = False
+    permanent_impairment: Annotated[int, Field(le=0)] = 0
+    permanently_unusable: bool = False
+    locations: list[LocationModel] = Field(min_length=1)
+
+
+class ZoneModel(_Strict):
+    """A body zone; its weight is the count of zone numbers it owns."""
+
+    name: Name
+    weight: Annotated[int, Field(ge=0)]
+
+
+class BodyFile(_Strict):
+    """``configs/bodies/<id>.toml``: a body structure. An empty body (no zones) is incorporeal."""
+
+    name: Name
+    scale: float = 1.0
+    thresholds: list[float] | None = Field(default=None, description="Unscaled M1..G5 thresholds.")
+    natural_protection: Protection = Field(default_factory=Protection)
+    zones: list[ZoneModel] = Field(default_factory=list)
+    parts: list[PartModel] = Field(default_factory=list)
+
+
+class ModeModel(_Strict):
+    """A strike mode of a weapon."""
+
+    id: Id
+    name: Name
+    kind: Literal["melee", "thrown", "missile"] = "melee"
+    skill: Id
+    impact: Annotated[str, Field(description="NdX+M, e.g. 1d10+3, or a flat value")]
+    aspect: AspectName
+    spread: Annotated[int, Field(ge=1)]
+    attack_modifier: int = 0
+    limbs: Annotated[int, Field(ge=1)] = 1
+    limb: Literal["grip", "vital", "core", "manipulator", "locomotor"] = "grip"
+    strength_modifier: bool | None = Field(default=None, description="Default: true for melee and thrown.")
+    reach: Annotated[float, Field(ge=0)] = 1.0
+    range: Annotated[float, Field(ge=0)] = 0.0
+
+
+class WeaponFile(_Strict):
+    """``configs/weapons/<id>.toml``: a weapon and its strike modes."""
+
+    name: Name
+    natural: bool = False
+    modes: list[ModeModel] = Field(min_length=1)
+
+
+class ArmorFile(_Strict):
+    """``configs/armor/<id>.toml``: an armour piece."""
+
+    name: Name
+    body: Id
+    rigid: bool
+    covers: list[Name] = Field(min_length=1)
+    protection: Protection
+
+
+class CreatureFile(_Strict):
+    """``configs/creatures/<id>.toml``: a kind of creature."""
+
+    name: Name
+    body: Id
+    dominance: Literal["right", "left", "ambidextrous"] = "right"
+    attributes: dict[Id, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
+    skills: dict[Id, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
+    weapons: list[Id] = Field(default_factory=list)
+    armor: list[Id] = Field(default_factory=list)
+
+
+class SkillModel(_Strict):
+    """A skill or attribute the rules test."""
+
+    name: Name
+    kind: Literal["attribute", "skill"]
+    roles: list[Role] = Field(default_factory=list)
+    impairable: bool = True
+
+
+class SkillsFile(_Strict):
+    """``configs/skills.toml``: every skill and attribute, and the roles whose injury impairs it."""
+
+    skills: dict[Id, SkillModel]
+
+
+class TestsModel(_Strict):
+    """How d100 tests read."""
+
+    __test__ = False  # not a pytest test class
+
+    ml_min: int
+    ml_max: int
+    critical_divisor: Annotated[int, Field(ge=1)]
+    attribute_ml_multiplier: Annotated[int, Field(ge=1)]
+
+
+class InjuryModel(_Strict):
+    """Injury thresholds and body scale bounds."""
+
+    thresholds: list[float] = Field(min_length=5, max_length=5)
+    scale_min: Annotated[float, Field(gt=0)]
+    scale_max: Annotated[float, Field(gt=0)]
+
+
+class GlancingModel(_Strict):
+    """Glancing blows off rigid armour."""
+
+    aspects: list[AspectName]
+    max_level: Annotated[int, Field(ge=0, le=5)]
+    shock_index: int
+    shock_roll: int
+
+
+class BleedingModel(_Strict):
+    """The bleeding grid: per tier, per level code, the aspects that make a bleeder."""
+
+    none: dict[Literal["M1", "S2", "S3", "G4", "G5"], list[AspectName]]
+    low: dict[Literal["M1", "S2", "S3", "G4", "G5"], list[AspectName]]
+    medium: dict[Literal["M1", "S2", "S3", "G4", "G5"], list[AspectName]]
+    high: dict[Literal["M1", "S2", "S3", "G4", "G5"], list[AspectName]]
+
+
+class AmputationOutcomeModel(_Strict):
+    """What one amputation test result does."""
+
+    severed: bool
+    bleeder: Literal["always", "if_susceptible", "never"]
+    shock_roll_modifier: int = 0
+
+
+class AmputationModel(_Strict):
+    """The amputation check."""
+
+    level: Annotated[int, Field(ge=1, le=5)]
+    aspects: list[AspectName]
+    modifiers: dict[Literal["low", "medium", "high"], int]
+    outcomes: dict[ResultName, AmputationOutcomeModel]
+
+
+class ShockModel(_Strict):
+    """Shock index and states."""
+
+    no_test_max: int
+    death_above: int
+    index_change: dict[ResultName, int]
+    stunned_from: int
+    incapacitated_from: int
+    unconscious_from: int
+    dead_from: int
+
+
+class MishapsModel(_Strict):
+    """Mishap disposition by injury level code."""
+
+    by_level: dict[Literal["M1", "S2", "S3", "G4", "G5"], Literal["none", "roll", "auto"]]
+
+
+class ImpairmentModel(_Strict):
+    """Part impairment by wound severity, the health tiers, and permanent impairment."""
+
+    minor: Annotated[int, Field(le=0)]
+    serious: Annotated[int, Field(le=0)]
+    grievous_unusable: bool
+    minor_slow_healing_rate_max: int
+    tier_minor_from: Annotated[int, Field(le=0)]
+    tier_serious_from: Annotated[int, Field(le=0)]
+    permanent_days_per_step: Annotated[int, Field(ge=1)]
+    permanent_step: Annotated[int, Field(le=0)]
+    permanent_floor: Annotated[int, Field(le=0)]
+
+
+class CeilingsModel(_Strict):
+    """Health ceilings by impairment tier; the n-th value applies to n parts in that state (last: n or more)."""
+
+    minor: list[Annotated[int, Field(ge=0, le=100)]] = Field(min_length=1)
+    serious: list[Annotated[int, Field(ge=0, le=100)]] = Field(min_length=1)
+    grievous: list[Annotated[int, Field(ge=0, le=100)]] = Field(min_length=1)
+    unusable: list[Annotated[int, Field(ge=0, le=100)]] = Field(min_length=1)
+
+
+class BandModel(_Strict):
+    """A health band and the lowest figure it covers."""
+
+    name: Name
+    min: Annotated[int, Field(ge=0, le=100)]
+
+
+class HealthModel(_Strict):
+    """Health ceilings and bands."""
+
+    floor_alive: Annotated[int, Field(ge=0, le=100)]
+    limb: CeilingsModel
+    critical: CeilingsModel
+    bands: list[BandModel] = Field(min_length=1)
+
+
+class StrengthImpactModel(_Strict):
+    """The Strength Impact Modifier table."""
+
+    table: list[Annotated[list[int], Field(min_length=2, max_length=2)]] = Field(min_length=1)
+    step_from: int
+    step_every: Annotated[int, Field(ge=1)]
+    step_base: int
+    off_hand: int
+    thrown: int
+
+
+class AnatomyRulesFile(_Strict):
+    """``configs/models/anatomy.toml``: every table of document 000."""
+
+    tests: TestsModel
+    injury: InjuryModel
+    glancing: GlancingModel
+    bleeding: BleedingModel
+    amputation: AmputationModel
+    shock: ShockModel
+    mishaps: MishapsModel
+    impairment: ImpairmentModel
+    health: HealthModel
+    strength_impact: StrengthImpactModel
+
+
+FILE_KINDS: dict[str, type[_Strict]] = {
+    "body": BodyFile,
+    "weapon": WeaponFile,
+    "armor": ArmorFile,
+    "creature": CreatureFile,
+    "skills": SkillsFile,
+    "anatomy_rules": AnatomyRulesFile,
+}
+"""Every config file kind, by the name its JSON Schema file carries (``body.schema.json``)."""

@@ -1,0 +1,30 @@
+"""JSON Schema export for every config file kind."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sandbox.config.schema import FILE_KINDS
+
+
+def schema_documents() -> dict[str, str]:
+    """File name -> JSON text of the schema of each config kind."""
+    docs = {}
+    for kind, model in FILE_KINDS.items():
+        document = model.model_json_schema()
+        document["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        document["$id"] = f"{kind}.schema.json"
+        docs[f"{kind}.schema.json"] = json.dumps(document, indent=2, sort_keys=True) + "\n"
+    return docs
+
+
+def write_schemas(folder: Path) -> list[Path]:
+    """Write every schema into ``folder``; returns the paths written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in schema_documents().items():
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written

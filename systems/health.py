@@ -1,0 +1,42 @@
+"""Health: a ceiling set by which parts are impaired, how badly, and how many share that state."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from components.anatomy import BodyStructure
+from components.rules import AnatomyRules
+from systems.impairment import Impairment, tier
+
+
+def health_ceiling(body: BodyStructure, impairments: Sequence[Impairment], rules: AnatomyRules) -> int:
+    """The minimum ceiling over (critical?, tier) buckets; 100 when nothing is impaired.
+
+    A part with no roles (an animal's tail) counts as a limb.
+    """
+    buckets: Counter[tuple[bool, str]] = Counter()
+    for part, imp in zip(body.parts, impairments, strict=True):
+        state = tier(imp, rules)
+        if state != "none":
+            buckets[(part.critical, state)] += 1
+    ceiling = 100
+    for (critical, state), count in buckets.items():
+        column = (rules.health_critical if critical else rules.health_limb)[state]
+        ceiling = min(ceiling, column[min(count, len(column)) - 1])
+    return ceiling
+
+
+def health(ceiling: int, alive: bool, rules: AnatomyRules) -> int:
+    """Health in percent: the ceiling held at the floor (1) while alive; 0 only when dead."""
+    if not alive:
+        return 0
+    return max(ceiling, rules.health_floor_alive)
+
+
+def band(health_pct: int, rules: AnatomyRules) -> str:
+    """The plain-language band for a health figure (Excellent ... Morbid, Dead at 0)."""
+    for name, minimum in rules.health_bands:
+        if health_pct >= minimum:
+            return name
+    return rules.health_bands[-1][0]

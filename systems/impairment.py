@@ -1,0 +1,128 @@
+"""Impairment: how wounds on a part hamper it, and what that costs the tests that depend on it.
+
+A part takes the single worst penalty among its wounds and its permanent impairment (worst-of, never
+additive). A grievous wound, a severed location or a permanently unusable part makes it unusable; a test whose
+skill names a role held by an unusable part critically fails without a roll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from components.anatomy import BodyStructure
+from components.rules import AnatomyRules
+from components.wounds import Wounds
+
+
+@dataclass(frozen=True, slots=True)
+class Impairment:
+    """A part's impairment.
+
+    Attributes:
+        penalty: Test penalty (0, -5, -10, ... down to the permanent floor).
+        unusable: The part is out of action altogether.
+    """
+
+    penalty: int = 0
+    unusable: bool = False
+
+    @property
+    def impaired(self) -> bool:
+        """True when the part is hampered at all."""
+        return self.unusable or self.penalty < 0
+
+
+SOUND = Impairment()
+
+
+def injury_penalty(level: int, healing_rate: int | None, rules: AnatomyRules) -> int | None:
+    """The impairment one wound imposes: a penalty (<= 0), or ``None`` for unusable (a grievous wound).
+
+    A minor wound impairs only while slow to heal (Healing Rate at or under the rules' maximum, 5); an
+    untreated minor wound counts as slow to heal.
+    """
+    if level <= 0:
+        return 0
+    penalty = rules.impairment_by_level[min(level, len(rules.impairment_by_level) - 1)]
+    if level == 1 and healing_rate is not None and healing_rate > rules.minor_slow_healing_rate_max:
+        return 0
+    return penalty
+
+
+def part_impairment(wounds: Iterable[tuple[int, int | None]], permanent: int = 0,
+                    permanently_unusable: bool = False, *, rules: AnatomyRules) -> Impairment:
+    """Worst-of impairment of one part.
+
+    Args:
+        wounds: ``(level, healing rate)`` of each wound on the part.
+        permanent: Permanent impairment (<= 0), a floor the part can never rise above.
+        permanently_unusable: The part is gone for good.
+        rules: The rule tables.
+    """
+    if permanently_unusable:
+        return Impairment(min(permanent, 0), True)
+    worst = min(permanent, 0)
+    for level, rate in wounds:
+        penalty = injury_penalty(level, rate, rules)
+        if penalty is None:
+            return Impairment(worst, True)
+        worst = min(worst, penalty)
+    return Impairment(worst, False) if worst < 0 else SOUND
+
+
+def body_impairments(body: BodyStructure, wounds: Wounds, rules: AnatomyRules) -> tuple[Impairment, ...]:
+    """Impairment of every part of ``body`` given its wound state."""
+    per_part: list[list[tuple[int, int | None]]] = [[] for _ in body.parts]
+    for injury in wounds.injuries:
+        if injury.level > 0:
+            per_part[body.locations[injury.location].part].append((injury.level, injury.healing_rate))
+    severed_parts = {body.locations[li].part for li in wounds.severed}
+    result = []
+    for pi, part in enumerate(body.parts):
+        permanent = min(part.permanent_impairment, wounds.permanent_impairment.get(pi, 0))
+        gone = part.permanently_unusable or pi in wounds.unusable_parts or pi in severed_parts
+        result.append(part_impairment(per_part[pi], permanent, gone, rules=rules))
+    return tuple(result)
+
+
+def test_penalty(body: BodyStructure, impairments: tuple[Impairment, ...], roles: Iterable[str]) -> int | None:
+    """The impairment modifier on a test whose skill names ``roles``.
+
+    Returns:
+        The worst penalty among the parts holding any of the roles (0 if none is impaired), or ``None`` when
+        one of them is unusable: the test then critically fails without a roll.
+    """
+    wanted = frozenset(roles)
+    if not wanted:
+        return 0
+    worst = 0
+    for part, imp in zip(body.parts, impairments, strict=True):
+        if part.roles & wanted:
+            if imp.unusable:
+                return None
+            worst = min(worst, imp.penalty)
+    return worst
+
+
+def tier(imp: Impairment, rules: AnatomyRules) -> str:
+    """The impairment tier the health ceiling reads: none, minor, serious, grievous or unusable.
+
+    0 is none; down to the minor bound (-5) minor; down to the serious bound (-10) serious; worse is grievous
+    (reached only through permanent impairment, since a grievous wound makes the part unusable instead).
+    """
+    if imp.unusable:
+        return "unusable"
+    if imp.penalty >= 0:
+        return "none"
+    if imp.penalty >= rules.impairment_tier_minor:
+        return "minor"
+    if imp.penalty >= rules.impairment_tier_serious:
+        return "serious"
+    return "grievous"
+
+
+def permanent_impairment_for(days: float, rules: AnatomyRules) -> int:
+    """Permanent impairment left by a wound that took ``days`` to heal: -5 per 20 days, floored at -25."""
+    steps = int(days // rules.permanent_days_per_step)
+    return max(steps * rules.permanent_step, rules.permanent_floor)
