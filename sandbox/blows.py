@@ -138,6 +138,8 @@ class BlowSetup:
             except KeyError:
                 parts = ", ".join(p.name for p in body.parts) or "none"
                 raise SetupError(f"{body.name} has no part {aim!r}; parts: {parts}") from None
+            except ValueError as exc:
+                raise SetupError(f"cannot aim there: {exc}") from None
         loc_index = None
         if location is not None:
             try:

@@ -79,8 +79,15 @@ def build_hit_table(body: BodyStructure) -> HitTable:
 
 
 def target_zone_number(body: BodyStructure, part: int) -> int:
-    """The zone number an aim at ``part`` targets: the first number of the part's zone (arm -> 2 on a human)."""
-    return body.zones[body.parts[part].zone].first
+    """The zone number an aim at ``part`` targets: the first number of the part's zone (arm -> 2 on a human).
+
+    Raises:
+        ValueError: The part's zone owns no zone numbers (weight 0), so it cannot be aimed at.
+    """
+    zone = body.zones[body.parts[part].zone]
+    if zone.weight <= 0:
+        raise ValueError(f"{body.parts[part].name} is in the {zone.name} zone, which owns no zone numbers")
+    return zone.first
 
 
 def hit_zone_number(target: int, spread: int, rng: Rng) -> int:

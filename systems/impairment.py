@@ -124,5 +124,5 @@ def tier(imp: Impairment, rules: AnatomyRules) -> str:
 
 def permanent_impairment_for(days: float, rules: AnatomyRules) -> int:
     """Permanent impairment left by a wound that took ``days`` to heal: -5 per 20 days, floored at -25."""
-    steps = int(days // rules.permanent_days_per_step)
+    steps = int(max(days, 0) // rules.permanent_days_per_step)
     return max(steps * rules.permanent_step, rules.permanent_floor)

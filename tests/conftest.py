@@ -92,25 +92,47 @@ def part(human: BodyStructure) -> Callable[[str], int]:
     return human.part_index
 
 
-def _location(name: str, weight: float = 10.0, shock_value: int = 1, bleeding: str = "none",
-              amputability: str = "none", *, fumble: bool = False, stumble: bool = False,
-              protection: tuple[int, int, int, int] | None = None) -> dict[str, object]:
+def _location(
+    name: str,
+    weight: float = 10.0,
+    shock_value: int = 1,
+    bleeding: str = "none",
+    amputability: str = "none",
+    *,
+    fumble: bool = False,
+    stumble: bool = False,
+    protection: tuple[int, int, int, int] | None = None,
+) -> dict[str, object]:
     """A location spec for ``make_body``."""
-    return {"name": name, "weight": weight, "shock_value": shock_value, "bleeding": bleeding,
-            "amputability": amputability, "fumble": fumble, "stumble": stumble, "protection": protection}
+    return {
+        "name": name,
+        "weight": weight,
+        "shock_value": shock_value,
+        "bleeding": bleeding,
+        "amputability": amputability,
+        "fumble": fumble,
+        "stumble": stumble,
+        "protection": protection,
+    }
 
 
 def _side(name: str, names: set[str]) -> str:
     lower = name.casefold()
     for side, other in (("left", "right"), ("right", "left")):
-        if lower.startswith(side + " ") and other + lower[len(side):] in names:
+        if lower.startswith(side + " ") and other + lower[len(side) :] in names:
             return side
     return "center"
 
 
-def build_test_body(zones: list[dict[str, Any]], parts: list[dict[str, Any]], *, name: str = "Test Body",
-                    scale: float = 1.0, thresholds: tuple[float, ...] | None = None,
-                    natural_protection: tuple[int, int, int, int] = (0, 0, 0, 0)) -> BodyStructure:
+def build_test_body(
+    zones: list[dict[str, Any]],
+    parts: list[dict[str, Any]],
+    *,
+    name: str = "Test Body",
+    scale: float = 1.0,
+    thresholds: tuple[float, ...] | None = None,
+    natural_protection: tuple[int, int, int, int] = (0, 0, 0, 0),
+) -> BodyStructure:
     """Build a ``BodyStructure`` straight from the component dataclasses (independent of the loader).
 
     Zones are dealt contiguous zone numbers in definition order, sized by weight (a weight-0 zone owns none:
@@ -127,23 +149,43 @@ def build_test_body(zones: list[dict[str, Any]], parts: list[dict[str, Any]], *,
         ids = []
         for spec in p["locations"]:
             ids.append(len(locations))
-            locations.append(Location(
-                name=spec["name"], part=pi, weight=spec["weight"], shock_value=spec["shock_value"],
-                bleeding=spec["bleeding"], amputability=spec["amputability"], fumble=spec["fumble"],
-                stumble=spec["stumble"], protection=spec["protection"] or natural_protection))
-        built_parts.append(Part(
-            name=p["name"], zone=zi, weight=p.get("weight", 1.0), roles=frozenset(p.get("roles", ())),
-            can_hold=p.get("can_hold", False), side=_side(p["name"], part_names), locations=tuple(ids),
-            permanent_impairment=p.get("permanent_impairment", 0),
-            permanently_unusable=p.get("permanently_unusable", False)))
+            locations.append(
+                Location(
+                    name=spec["name"],
+                    part=pi,
+                    weight=spec["weight"],
+                    shock_value=spec["shock_value"],
+                    bleeding=spec["bleeding"],
+                    amputability=spec["amputability"],
+                    fumble=spec["fumble"],
+                    stumble=spec["stumble"],
+                    protection=spec["protection"] or natural_protection,
+                )
+            )
+        built_parts.append(
+            Part(
+                name=p["name"],
+                zone=zi,
+                weight=p.get("weight", 1.0),
+                roles=frozenset(p.get("roles", ())),
+                can_hold=p.get("can_hold", False),
+                side=_side(p["name"], part_names),
+                locations=tuple(ids),
+                permanent_impairment=p.get("permanent_impairment", 0),
+                permanently_unusable=p.get("permanently_unusable", False),
+            )
+        )
     built_zones = []
     first = 1
     for zi, z in enumerate(zones):
         w = z["weight"]
-        built_zones.append(Zone(z["name"], w, first if w else 0, first + w - 1 if w else -1, tuple(zone_parts[zi])))
+        built_zones.append(
+            Zone(z["name"], w, first if w else 0, first + w - 1 if w else -1, tuple(zone_parts[zi]))
+        )
         first += w
-    return BodyStructure("test_body", name, scale, tuple(built_zones), tuple(built_parts), tuple(locations),
-                         thresholds)
+    return BodyStructure(
+        "test_body", name, scale, tuple(built_zones), tuple(built_parts), tuple(locations), thresholds
+    )
 
 
 @pytest.fixture

@@ -164,7 +164,7 @@ def test_validate_ok_and_all_broken_files_at_once() -> None:
 
 
 def test_schema_writes_every_kind(tmp_path: Path) -> None:
-    code, out, _ = run("schema", "--out", str(tmp_path))
+    code, _, _ = run("schema", "--out", str(tmp_path))
     assert code == 0
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == sorted(["body.schema.json", "weapon.schema.json", "armor.schema.json", "creature.schema.json",

@@ -49,9 +49,10 @@ def test_parse_dice_rejects_bad_input(text: str) -> None:
         parse_dice(text)
 
 
-@pytest.mark.parametrize(("text", "minimum", "maximum", "canonical"),
-                         [("1d10+3", 4, 13, "1d10+3"), ("d6-3", -2, 3, "1d6-3"), ("2d4", 2, 8, "2d4"),
-                          ("3", 3, 3, "3")])
+@pytest.mark.parametrize(
+    ("text", "minimum", "maximum", "canonical"),
+    [("1d10+3", 4, 13, "1d10+3"), ("d6-3", -2, 3, "1d6-3"), ("2d4", 2, 8, "2d4"), ("3", 3, 3, "3")],
+)
 def test_dice_bounds_and_text(text: str, minimum: int, maximum: int, canonical: str) -> None:
     dice = parse_dice(text)
     assert (dice.minimum, dice.maximum) == (minimum, maximum)
@@ -63,8 +64,12 @@ def test_dice_bounds_and_text(text: str, minimum: int, maximum: int, canonical: 
 
 
 @settings(max_examples=200, deadline=None)
-@given(count=st.integers(1, 6), sides=st.integers(1, 20), modifier=st.integers(-10, 10),
-       seed=st.integers(0, 2**32 - 1))
+@given(
+    count=st.integers(1, 6),
+    sides=st.integers(1, 20),
+    modifier=st.integers(-10, 10),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_roll_dice_stays_within_bounds(count: int, sides: int, modifier: int, seed: int) -> None:
     dice = Dice(count, sides, modifier)
     rng = random.Random(seed)
@@ -105,7 +110,19 @@ def test_roll_die(queued) -> None:
 
 @pytest.mark.parametrize(
     ("roll", "expected"),
-    [(1, MS), (5, CS), (45, CS), (47, MS), (49, MS), (50, CS), (51, MF), (54, MF), (55, CF), (99, MF), (100, CF)],
+    [
+        (1, MS),
+        (5, CS),
+        (45, CS),
+        (47, MS),
+        (49, MS),
+        (50, CS),
+        (51, MF),
+        (54, MF),
+        (55, CF),
+        (99, MF),
+        (100, CF),
+    ],
 )
 def test_read_test_ml_50(roll: int, expected: TestResult) -> None:
     assert read_test(roll, 50, TESTS) is expected
@@ -114,12 +131,12 @@ def test_read_test_ml_50(roll: int, expected: TestResult) -> None:
 @pytest.mark.parametrize(
     ("roll", "ml", "expected"),
     [
-        (5, 0, CS),       # ML 0 is clamped up to 5: a roll of 5 still succeeds, critically
+        (5, 0, CS),  # ML 0 is clamped up to 5: a roll of 5 still succeeds, critically
         (4, 0, MS),
         (6, 0, MF),
         (10, 0, CF),
         (5, -40, CS),
-        (95, 100, CS),    # ML 100 is clamped down to 95
+        (95, 100, CS),  # ML 100 is clamped down to 95
         (94, 100, MS),
         (96, 100, MF),
         (100, 100, CF),

@@ -52,8 +52,18 @@ def test_human_zone_numbers(human: BodyStructure) -> None:
 
 @pytest.mark.parametrize(
     ("zone_number", "zone"),
-    [(1, "Head"), (2, "Arms"), (5, "Arms"), (6, "Torso"), (9, "Torso"), (10, "Legs"), (15, "Legs"),
-     (0, None), (16, None), (-3, None)],
+    [
+        (1, "Head"),
+        (2, "Arms"),
+        (5, "Arms"),
+        (6, "Torso"),
+        (9, "Torso"),
+        (10, "Legs"),
+        (15, "Legs"),
+        (0, None),
+        (16, None),
+        (-3, None),
+    ],
 )
 def test_zone_of_number(human: BodyStructure, zone_number: int, zone: str | None) -> None:
     zi = human.zone_of_number(zone_number)
@@ -84,8 +94,16 @@ def test_unaimed_zone_odds_are_zone_number_counts(human: BodyStructure) -> None:
 
 @pytest.mark.parametrize(
     ("location", "share_of_head"),
-    [("Skull", 0.5), ("Neck", 0.2), ("Left Eye", 0.015), ("Right Eye", 0.015), ("Left Ear", 0.015),
-     ("Right Ear", 0.015), ("Nose", 0.03), ("Jaw", 0.06)],
+    [
+        ("Skull", 0.5),
+        ("Neck", 0.2),
+        ("Left Eye", 0.015),
+        ("Right Eye", 0.015),
+        ("Left Ear", 0.015),
+        ("Right Ear", 0.015),
+        ("Nose", 0.03),
+        ("Jaw", 0.06),
+    ],
 )
 def test_head_location_shares(human: BodyStructure, location: str, share_of_head: float) -> None:
     probs, _ = location_probabilities(human, build_hit_table(human))
@@ -221,7 +239,7 @@ def test_spirit_every_blow_misses(catalog, queued) -> None:
     rng = queued(0.5, 0.5, 0.5)
     assert locate(table, None, 6, rng) == (0, MISS)
     assert rng.drawn == 0
-    zn, li = locate(table, 1, 6, rng)
+    _, li = locate(table, 1, 6, rng)
     assert li == MISS
     assert location_probabilities(spirit, table) == ([], 1.0)
     probs, miss = location_probabilities(spirit, table, aim=1, spread=6)
@@ -232,7 +250,10 @@ def test_spirit_every_blow_misses(catalog, queued) -> None:
 def test_wolf_zones(catalog) -> None:
     wolf = catalog.bodies["wolf"]
     assert [(z.name, z.first, z.last) for z in wolf.zones] == [
-        ("Forequarters", 1, 2), ("Torso", 3, 4), ("Hindquarters", 5, 6)]
+        ("Forequarters", 1, 2),
+        ("Torso", 3, 4),
+        ("Hindquarters", 5, 6),
+    ]
     assert wolf.max_zone_number == 6
     table = build_hit_table(wolf)
     probs, miss = location_probabilities(wolf, table)
@@ -268,7 +289,11 @@ def test_dragon_zones(catalog) -> None:
 
 def test_zone_with_weight_0_owns_no_numbers(make_body, body_loc) -> None:
     body = make_body(
-        zones=[{"name": "Front", "weight": 2}, {"name": "Hidden", "weight": 0}, {"name": "Back", "weight": 3}],
+        zones=[
+            {"name": "Front", "weight": 2},
+            {"name": "Hidden", "weight": 0},
+            {"name": "Back", "weight": 3},
+        ],
         parts=[
             {"name": "Fore", "zone": "Front", "weight": 1, "locations": [body_loc("A")]},
             {"name": "Secret", "zone": "Hidden", "weight": 1, "locations": [body_loc("H")]},
@@ -294,8 +319,12 @@ def test_zone_with_weight_0_owns_no_numbers(make_body, body_loc) -> None:
 
 def test_zone_with_no_hittable_part(make_body, body_loc, queued) -> None:
     body = make_body(
-        zones=[{"name": "Head", "weight": 1}, {"name": "Ghost", "weight": 2}, {"name": "Void", "weight": 1},
-               {"name": "Legs", "weight": 3}],
+        zones=[
+            {"name": "Head", "weight": 1},
+            {"name": "Ghost", "weight": 2},
+            {"name": "Void", "weight": 1},
+            {"name": "Legs", "weight": 3},
+        ],
         parts=[
             {"name": "Head", "zone": "Head", "weight": 1, "locations": [body_loc("Skull")]},
             {"name": "Wisp", "zone": "Ghost", "weight": 0, "locations": [body_loc("Mist")]},
@@ -323,3 +352,16 @@ def test_zone_with_no_hittable_part(make_body, body_loc, queued) -> None:
     counts = Counter(locate(table, None, 1, rng)[1] for _ in range(20_000))
     assert set(counts) == {body.location_index("Skull"), body.location_index("Shin")}
     assert abs(counts[body.location_index("Skull")] / 20_000 - 0.25) < 0.015
+
+
+def test_a_part_in_a_zone_without_numbers_cannot_be_aimed_at(make_body, body_loc) -> None:
+    body = make_body(
+        zones=[{"name": "Head", "weight": 1}, {"name": "Hidden", "weight": 0}],
+        parts=[
+            {"name": "Head", "zone": "Head", "weight": 1, "locations": [body_loc("Skull")]},
+            {"name": "Core", "zone": "Hidden", "weight": 1, "locations": [body_loc("Heart")]},
+        ],
+    )
+    assert target_zone_number(body, 0) == 1
+    with pytest.raises(ValueError, match="owns no zone numbers"):
+        target_zone_number(body, 1)

@@ -32,8 +32,10 @@ B, E, P, F = Aspect.BLUNT, Aspect.EDGED, Aspect.PIERCING, Aspect.FIRE
 # ------------------------------------------------------------------------------------------ effective impact
 
 
-@pytest.mark.parametrize(("impact", "protection", "expected"),
-                         [(9, 8, 1), (8, 8, 0), (3, 8, 0), (0, 0, 0), (12, 0, 12), (-2, 0, 0), (20, 11, 9)])
+@pytest.mark.parametrize(
+    ("impact", "protection", "expected"),
+    [(9, 8, 1), (8, 8, 0), (3, 8, 0), (0, 0, 0), (12, 0, 12), (-2, 0, 0), (20, 11, 9)],
+)
 def test_effective_impact_floored_at_zero(impact: int, protection: int, expected: int) -> None:
     assert effective_impact(impact, protection) == expected
 
@@ -47,8 +49,22 @@ def test_human_thresholds(human: BodyStructure, rules) -> None:
 
 @pytest.mark.parametrize(
     ("effective", "level"),
-    [(0, 0), (1, 1), (4, 1), (5, 2), (9, 2), (10, 3), (14, 3), (15, 4), (19, 4), (20, 5), (21, 5), (60, 5),
-     (0.99, 0), (4.99, 1)],
+    [
+        (0, 0),
+        (1, 1),
+        (4, 1),
+        (5, 2),
+        (9, 2),
+        (10, 3),
+        (14, 3),
+        (15, 4),
+        (19, 4),
+        (20, 5),
+        (21, 5),
+        (60, 5),
+        (0.99, 0),
+        (4.99, 1),
+    ],
 )
 def test_human_levels(human: BodyStructure, rules, effective: float, level: int) -> None:
     assert injury_level(effective, scaled_thresholds(human, rules)) == level
@@ -76,8 +92,10 @@ def test_wolf_levels(catalog, rules, effective: float, level: int) -> None:
     assert injury_level(effective, scaled_thresholds(wolf, rules)) == level
 
 
-@pytest.mark.parametrize(("scale", "expected"),
-                         [(3.0, (3, 15, 30, 45, 60)), (5.0, (3, 15, 30, 45, 60)), (0.001, (0.01, 0.05, 0.1, 0.15, 0.2))])
+@pytest.mark.parametrize(
+    ("scale", "expected"),
+    [(3.0, (3, 15, 30, 45, 60)), (5.0, (3, 15, 30, 45, 60)), (0.001, (0.01, 0.05, 0.1, 0.15, 0.2))],
+)
 def test_scale_is_clamped(human: BodyStructure, rules, scale: float, expected: tuple[float, ...]) -> None:
     body = dataclasses.replace(human, scale=scale)
     assert scaled_thresholds(body, rules) == pytest.approx(expected)
@@ -96,12 +114,12 @@ def test_body_thresholds_override_the_rules(human: BodyStructure, rules) -> None
     [
         (E, 1, True, True),
         (P, 1, True, True),
-        (B, 1, True, False),   # blunt never glances
+        (B, 1, True, False),  # blunt never glances
         (F, 1, True, False),
         (E, 1, False, False),  # not rigid
         (P, 1, False, False),
-        (E, 0, True, False),   # no wound to glance
-        (E, 2, True, False),   # only a would-be M1 glances
+        (E, 0, True, False),  # no wound to glance
+        (E, 2, True, False),  # only a would-be M1 glances
         (P, 3, True, False),
     ],
 )
@@ -111,8 +129,14 @@ def test_is_glancing(rules, aspect: int, level: int, rigid: bool, glances: bool)
 
 @pytest.mark.parametrize(
     ("piece", "rigid"),
-    [("mail_hauberk", True), ("plate_cuirass", True), ("helm", True), ("full_harness", True),
-     ("gambeson", False), ("leather", False)],
+    [
+        ("mail_hauberk", True),
+        ("plate_cuirass", True),
+        ("helm", True),
+        ("full_harness", True),
+        ("gambeson", False),
+        ("leather", False),
+    ],
 )
 def test_rigid_armour(catalog, piece: str, rigid: bool) -> None:
     assert catalog.armor[piece].rigid is rigid
@@ -170,14 +194,14 @@ def test_natural_protection_adds_to_armour(catalog) -> None:
 @pytest.mark.parametrize(
     ("new", "existing", "expected"),
     [
-        (2, [2], True),      # meets the total
+        (2, [2], True),  # meets the total
         (2, [2, 1], False),  # 2 < 3
         (3, [2, 1], True),
         (4, [2, 1], True),
-        (2, [], False),      # no existing wound: nothing to compound
+        (2, [], False),  # no existing wound: nothing to compound
         (1, [1], True),
         (1, [2], False),
-        (0, [1], False),     # no new wound (a glancing blow)
+        (0, [1], False),  # no new wound (a glancing blow)
         (5, [3, 3], False),
     ],
 )
@@ -266,11 +290,19 @@ def test_amputation_cs_kept_cleanly(rules) -> None:
 
 @pytest.mark.parametrize(
     ("location", "bleeding", "amputability", "shock_value"),
-    [("Skull", "low", "none", 5), ("Neck", "high", "low", 5), ("Right Hand", "none", "high", 2),
-     ("Right Forearm", "low", "medium", 1), ("Abdomen", "high", "none", 4), ("Left Thigh", "medium", "low", 3),
-     ("Left Foot", "none", "medium", 2), ("Right Shoulder", "medium", "none", 3)],
+    [
+        ("Skull", "low", "none", 5),
+        ("Neck", "high", "low", 5),
+        ("Right Hand", "none", "high", 2),
+        ("Right Forearm", "low", "medium", 1),
+        ("Abdomen", "high", "none", 4),
+        ("Left Thigh", "medium", "low", 3),
+        ("Left Foot", "none", "medium", 2),
+        ("Right Shoulder", "medium", "none", 3),
+    ],
 )
-def test_human_location_tiers(human: BodyStructure, location: str, bleeding: str, amputability: str,
-                              shock_value: int) -> None:
+def test_human_location_tiers(
+    human: BodyStructure, location: str, bleeding: str, amputability: str, shock_value: int
+) -> None:
     loc = human.locations[human.location_index(location)]
     assert (loc.bleeding, loc.amputability, loc.shock_value) == (bleeding, amputability, shock_value)

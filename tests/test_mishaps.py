@@ -1,8 +1,8 @@
 """Tests of ``systems.mishaps``: fumble and stumble dispositions, outcomes and the keep-control ML.
 
-Rules: anatomy-tables.md section 7 (M1 or glancing none, S2/S3 roll, G4/G5 auto; a failed fumble drops the item,
-a critical failure flings it; a failed stumble means prone; the better of attribute and skill, none without
-either) and decisions.md 000 #7 (human arm locations fumble-flagged, leg locations stumble-flagged).
+Rules: anatomy-tables.md section 7 (M1 or glancing none, S2/S3 roll, G4/G5 auto; a failed fumble drops the
+item, a critical failure flings it; a failed stumble means prone; the better of attribute and skill, none
+without either) and decisions.md 000 #7 (human arm locations fumble-flagged, leg locations stumble-flagged).
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from systems.mishaps import disposition, fumble_outcome, keep_control_ml, stumbl
 CS, MS, MF, CF = TestResult.CS, TestResult.MS, TestResult.MF, TestResult.CF
 
 
-@pytest.mark.parametrize(("level", "expected"),
-                         [(0, "none"), (1, "none"), (2, "roll"), (3, "roll"), (4, "auto"), (5, "auto")])
+@pytest.mark.parametrize(
+    ("level", "expected"), [(0, "none"), (1, "none"), (2, "roll"), (3, "roll"), (4, "auto"), (5, "auto")]
+)
 def test_disposition_by_level(rules, level: int, expected: str) -> None:
     assert disposition(True, level, False, rules) == expected
 
@@ -34,8 +35,16 @@ def test_glancing_never_mishaps(rules, level: int) -> None:
 
 @pytest.mark.parametrize(
     ("disp", "result", "expected"),
-    [("roll", CF, "flung"), ("roll", MF, "dropped"), ("roll", MS, "kept"), ("roll", CS, "kept"),
-     ("auto", None, "dropped"), ("auto", CS, "dropped"), ("none", None, "none"), ("none", CF, "none")],
+    [
+        ("roll", CF, "flung"),
+        ("roll", MF, "dropped"),
+        ("roll", MS, "kept"),
+        ("roll", CS, "kept"),
+        ("auto", None, "dropped"),
+        ("auto", CS, "dropped"),
+        ("none", None, "none"),
+        ("none", CF, "none"),
+    ],
 )
 def test_fumble_outcome(disp: str, result: TestResult | None, expected: str) -> None:
     assert fumble_outcome(disp, result) == expected
@@ -43,8 +52,16 @@ def test_fumble_outcome(disp: str, result: TestResult | None, expected: str) -> 
 
 @pytest.mark.parametrize(
     ("disp", "result", "expected"),
-    [("roll", CF, "prone"), ("roll", MF, "prone"), ("roll", MS, "kept"), ("roll", CS, "kept"),
-     ("auto", None, "prone"), ("auto", CS, "prone"), ("none", None, "none"), ("none", CF, "none")],
+    [
+        ("roll", CF, "prone"),
+        ("roll", MF, "prone"),
+        ("roll", MS, "kept"),
+        ("roll", CS, "kept"),
+        ("auto", None, "prone"),
+        ("auto", CS, "prone"),
+        ("none", None, "none"),
+        ("none", CF, "none"),
+    ],
 )
 def test_stumble_outcome(disp: str, result: TestResult | None, expected: str) -> None:
     assert stumble_outcome(disp, result) == expected
@@ -59,10 +76,19 @@ def test_roll_disposition_needs_a_result() -> None:
 
 @pytest.mark.parametrize(
     ("attribute", "skill", "expected"),
-    [(50, 30, 50), (30, 50, 50), (40, 40, 40), (50, None, 50), (None, 35, 35), (None, None, None), (0, None, 0)],
+    [
+        (50, 30, 50),
+        (30, 50, 50),
+        (40, 40, 40),
+        (50, None, 50),
+        (None, 35, 35),
+        (None, None, None),
+        (0, None, 0),
+    ],
 )
-def test_keep_control_ml_is_the_better_of(attribute: int | None, skill: int | None,
-                                          expected: int | None) -> None:
+def test_keep_control_ml_is_the_better_of(
+    attribute: int | None, skill: int | None, expected: int | None
+) -> None:
     assert keep_control_ml(attribute, skill) == expected
 
 

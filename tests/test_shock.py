@@ -12,8 +12,13 @@ from components.rules import ShockState, TestResult
 from systems.shock import adjusted_index, needs_test, opening_index, resolve_opening, state_for_index, worsen
 
 CS, MS, MF, CF = TestResult.CS, TestResult.MS, TestResult.MF, TestResult.CF
-NONE, STUNNED, INCAP, UNCON, DEAD = (ShockState.NONE, ShockState.STUNNED, ShockState.INCAPACITATED,
-                                     ShockState.UNCONSCIOUS, ShockState.DEAD)
+NONE, STUNNED, INCAP, UNCON, DEAD = (
+    ShockState.NONE,
+    ShockState.STUNNED,
+    ShockState.INCAPACITATED,
+    ShockState.UNCONSCIOUS,
+    ShockState.DEAD,
+)
 
 
 def test_skull_s3_opens_at_8(rules) -> None:
@@ -21,8 +26,9 @@ def test_skull_s3_opens_at_8(rules) -> None:
     assert needs_test(8, rules)
 
 
-@pytest.mark.parametrize(("result", "index", "state"),
-                         [(MS, 8, INCAP), (CS, 7, STUNNED), (MF, 9, UNCON), (CF, 10, DEAD)])
+@pytest.mark.parametrize(
+    ("result", "index", "state"), [(MS, 8, INCAP), (CS, 7, STUNNED), (MF, 9, UNCON), (CF, 10, DEAD)]
+)
 def test_skull_s3_by_result(rules, result: TestResult, index: int, state: ShockState) -> None:
     assert adjusted_index(8, result, rules) == index
     assert resolve_opening(8, result, rules) is state
@@ -48,8 +54,9 @@ def test_opening_10_rolls_and_only_cs_saves(rules, result: TestResult, state: Sh
     assert resolve_opening(10, result, rules) is state
 
 
-@pytest.mark.parametrize(("index", "test"), [(0, False), (4, False), (5, True), (7, True), (10, True),
-                                             (11, False)])
+@pytest.mark.parametrize(
+    ("index", "test"), [(0, False), (4, False), (5, True), (7, True), (10, True), (11, False)]
+)
 def test_needs_test_window(rules, index: int, test: bool) -> None:
     assert needs_test(index, rules) is test
 
@@ -65,10 +72,13 @@ def test_opening_5(rules, result: TestResult, state: ShockState) -> None:
     assert resolve_opening(5, result, rules) is state
 
 
-@pytest.mark.parametrize(("shock_value", "level", "glancing", "index"),
-                         [(4, 0, True, 5), (5, 0, True, 6), (1, 0, True, 2), (4, 1, True, 5)])
-def test_glancing_index_is_shock_value_plus_1(rules, shock_value: int, level: int, glancing: bool,
-                                              index: int) -> None:
+@pytest.mark.parametrize(
+    ("shock_value", "level", "glancing", "index"),
+    [(4, 0, True, 5), (5, 0, True, 6), (1, 0, True, 2), (4, 1, True, 5)],
+)
+def test_glancing_index_is_shock_value_plus_1(
+    rules, shock_value: int, level: int, glancing: bool, index: int
+) -> None:
     assert opening_index(shock_value, level, glancing, rules) == index
 
 
@@ -84,8 +94,18 @@ def test_opening_index_is_shock_value_plus_level(rules, shock_value: int, level:
 
 @pytest.mark.parametrize(
     ("index", "state"),
-    [(-3, NONE), (0, NONE), (4, NONE), (6, NONE), (7, STUNNED), (8, INCAP), (9, UNCON), (10, DEAD), (11, DEAD),
-     (14, DEAD)],
+    [
+        (-3, NONE),
+        (0, NONE),
+        (4, NONE),
+        (6, NONE),
+        (7, STUNNED),
+        (8, INCAP),
+        (9, UNCON),
+        (10, DEAD),
+        (11, DEAD),
+        (14, DEAD),
+    ],
 )
 def test_state_for_index(rules, index: int, state: ShockState) -> None:
     assert state_for_index(index, rules) is state

@@ -104,7 +104,8 @@ def check_body(data: Mapping[str, Any], label: str, known: Known) -> list[Proble
     th = data.get("thresholds")
     if isinstance(th, list) and all(_number(t) for t in th) and (
             len(th) != 5 or th[0] <= 0 or any(b <= a for a, b in itertools.pairwise(th))):
-        problems.append(Problem(label, "thresholds", text(data, "name"), "five positive thresholds rising strictly", repr(th)))
+        problems.append(Problem(label, "thresholds", text(data, "name"), "five positive thresholds rising strictly",
+                                repr(th)))
     return problems
 
 

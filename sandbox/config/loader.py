@@ -475,7 +475,6 @@ def load_body(name_or_path: str | Path) -> BodyStructure:
     text = str(name_or_path)
     path = Path(text)
     if path.suffix == ".toml" or path.exists():
-        root = config_root()
         label = str(path)
         f = _File(path, label, "body", path.stem)
         problems: list[Problem] = []
