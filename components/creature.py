@@ -38,6 +38,7 @@ class CreatureDef:
         skills: Mastery Levels of skills (``shock`` 50 ...).
         weapons: Weapon ids carried by default (natural weapons included).
         armor: Armour piece ids worn by default.
+        speed: Walking speed in metres per tick (``None``: the sandbox default).
     """
 
     id: str
@@ -48,3 +49,4 @@ class CreatureDef:
     skills: Mapping[str, int]
     weapons: tuple[str, ...]
     armor: tuple[str, ...]
+    speed: float | None = None

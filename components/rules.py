@@ -145,3 +145,34 @@ class AnatomyRules:
     health_floor_alive: int
     health_bands: tuple[tuple[str, int], ...]
     strength_impact: StrengthImpactRules
+
+
+@dataclass(frozen=True, slots=True)
+class CombatRules:
+    """The sandbox's own rules for the skirmish loop (``configs/sandbox.toml``), where the documents are silent.
+
+    Attributes:
+        tick_seconds: Game time of one tick (one combat turn).
+        defence_skill: The skill a defender tests against an attack.
+        default_speed: Walking speed in metres per tick for creatures that name none.
+        stunned_speed_factor: Speed multiplier while stunned (movement is Difficult).
+        impairment_speed_per_point: Speed lost per point of the worst mobility-part penalty (0.03: -10 -> 70%).
+        min_speed_factor: The slowest an impaired (but able) walker gets.
+        stunned_level_drop: Success levels a stunned creature's tests drop.
+        retarget_radius: How far the ``weakest`` and ``random`` policies look for candidates (metres).
+        grid_cell: Cell size of the spatial index (metres).
+        melee_reach_default: Reach of a melee mode that names none.
+        helpless_defence: A defender that cannot act makes no defence roll (the attack is Ignored).
+    """
+
+    tick_seconds: float
+    defence_skill: str
+    default_speed: float
+    stunned_speed_factor: float
+    impairment_speed_per_point: float
+    min_speed_factor: float
+    stunned_level_drop: int
+    retarget_radius: float
+    grid_cell: float
+    melee_reach_default: float
+    helpless_defence: bool

@@ -7,6 +7,29 @@ an esper component clears every query cache.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Impairment:
+    """A part's impairment.
+
+    Attributes:
+        penalty: Test penalty (0, -5, -10, ... down to the permanent floor).
+        unusable: The part is out of action altogether.
+    """
+
+    penalty: int = 0
+    unusable: bool = False
+
+    @property
+    def impaired(self) -> bool:
+        """True when the part is hampered at all."""
+        return self.unusable or self.penalty < 0
+
+
+SOUND = Impairment()
+"""An unimpaired part."""
 
 
 @dataclass(slots=True)
@@ -19,7 +42,8 @@ class Injury:
         aspect: Damage aspect index.
         healing_rate: Healing Rate 0..6 once treated; ``None`` while untreated.
         bleeder: The wound is bleeding.
-        compound_of: Set when the wound worsened through compounding (how many times).
+        compounded: How many times a later wound at the same location worsened it.
+        tick: The tick it was received.
     """
 
     location: int
@@ -27,7 +51,8 @@ class Injury:
     aspect: int
     healing_rate: int | None = None
     bleeder: bool = False
-    compound_of: int = 0
+    compounded: int = 0
+    tick: int = 0
 
 
 @dataclass(slots=True)
@@ -39,13 +64,30 @@ class Wounds:
         severed: Indices of severed locations.
         unusable_parts: Indices of parts made permanently unusable (a severed limb).
         permanent_impairment: Per part index, a lasting penalty (<= 0) added by healing.
+        levels: Live index: location -> levels of the open wounds there (what compounding reads).
+        impairments: Current impairment of each part (refreshed by the damage rules).
+        health: Current health percent (refreshed with the impairments).
+        dirty: The impairments and health need refreshing.
+        profile: Cache of the compiled target (``systems.blow.TargetProfile``); never saved.
     """
 
     injuries: list[Injury] = field(default_factory=list)
     severed: set[int] = field(default_factory=set)
     unusable_parts: set[int] = field(default_factory=set)
     permanent_impairment: dict[int, int] = field(default_factory=dict)
+    levels: dict[int, list[int]] = field(default_factory=dict)
+    impairments: tuple[Impairment, ...] = ()
+    health: int = 100
+    dirty: bool = True
+    profile: Any = None
 
     def levels_at(self, location: int) -> list[int]:
         """Levels of the open wounds at ``location``."""
         return [i.level for i in self.injuries if i.location == location and i.level > 0]
+
+    def reindex(self) -> None:
+        """Rebuild the location -> levels index from the injuries (after loading or healing)."""
+        self.levels.clear()
+        for injury in self.injuries:
+            if injury.level > 0:
+                self.levels.setdefault(injury.location, []).append(injury.level)

@@ -19,6 +19,7 @@ import typer
 from sandbox.blows import BlowSetup, Odds, SetupError, seeded_blows
 from sandbox.blows import record as blow_record
 from sandbox.config import ConfigError, config_root, default_catalog, load_body, load_catalog
+from sandbox.config.loader import SINGLE_FILES
 from sandbox.report import body_json, body_report, odds_report
 
 app = typer.Typer(
@@ -125,7 +126,7 @@ def validate(
             else:
                 extra.append(path)
         catalog = load_catalog(root, extra)
-        counted = len(catalog.files) + 2
+        counted = len(catalog.files) + len(SINGLE_FILES)
         typer.echo(f"OK: {counted} config files valid under {root}" + (f" (+{len(extra)} named)" if extra else ""))
 
 

@@ -10,7 +10,7 @@ string work. Every test in a blow is made against the target as it was before th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from components.anatomy import ASPECTS, BodyStructure
@@ -56,7 +56,7 @@ class TargetProfile:
     vital_location: tuple[bool, ...]
     level_by_impact: tuple[int, ...]
     state_by_index: tuple[ShockState, ...]
-    existing_levels: Mapping[int, tuple[int, ...]]
+    existing_levels: Mapping[int, Sequence[int]]
     shock_ml: int | None
     strength_ml: int | None
     fumble_ml: int | None
@@ -65,7 +65,7 @@ class TargetProfile:
 
 def compile_target(body: BodyStructure, rules: AnatomyRules, armor: Iterable[ArmorPiece] = (), *,
                    shock_ml: int | None, strength_ml: int | None, fumble_ml: int | None,
-                   stumble_ml: int | None, existing_levels: Mapping[int, Iterable[int]] | None = None,
+                   stumble_ml: int | None, existing_levels: Mapping[int, Sequence[int]] | None = None,
                    ) -> TargetProfile:
     """Compile a target for ``resolve_blow``.
 
@@ -77,7 +77,8 @@ def compile_target(body: BodyStructure, rules: AnatomyRules, armor: Iterable[Arm
         strength_ml: Strength test ML for amputation checks, impairment included.
         fumble_ml: Keep-grip ML (better of Dexterity and Legerdemain), impairment included.
         stumble_ml: Keep-footing ML (better of Agility and Acrobatics), impairment included.
-        existing_levels: Levels of the open wounds already at each location (for compounding).
+        existing_levels: Levels of the open wounds already at each location (for compounding). The mapping is
+            kept by reference, not copied, so a world that updates it as wounds land keeps the profile current.
     """
     protection, rigid = location_protection(body, armor)
     thresholds = scaled_thresholds(body, rules)
@@ -110,7 +111,7 @@ def compile_target(body: BodyStructure, rules: AnatomyRules, armor: Iterable[Arm
         vital_location=tuple(body.parts[loc.part].vital for loc in body.locations),
         level_by_impact=tuple(injury_level(i, thresholds) for i in range(top + 1)),
         state_by_index=tuple(state_for_index(i, rules) for i in range(rules.shock_state_from[-1] + 1)),
-        existing_levels={k: tuple(v) for k, v in (existing_levels or {}).items() if v},
+        existing_levels=existing_levels if existing_levels is not None else {},
         shock_ml=shock_ml,
         strength_ml=strength_ml,
         fumble_ml=fumble_ml,
@@ -236,7 +237,7 @@ def resolve_blow(target: TargetProfile, impact: int, aspect: int, rng: Rng, *, a
     if glancing:
         level = 0
     existing = target.existing_levels.get(loc)
-    compound = existing is not None and compounds(level, existing)
+    compound = compounds(level, existing) if existing else False
     bleeder = bool(target.bleeds[loc][level] >> aspect & 1)
 
     amp_test: TestResult | None = None

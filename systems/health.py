@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from components.anatomy import BodyStructure
 from components.rules import AnatomyRules
-from systems.impairment import Impairment, tier
+from components.wounds import Impairment
+from systems.impairment import tier
 
 
 def health_ceiling(body: BodyStructure, impairments: Sequence[Impairment], rules: AnatomyRules) -> int:

@@ -8,32 +8,10 @@ skill names a role held by an unusable part critically fails without a roll.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from components.anatomy import BodyStructure
 from components.rules import AnatomyRules
-from components.wounds import Wounds
-
-
-@dataclass(frozen=True, slots=True)
-class Impairment:
-    """A part's impairment.
-
-    Attributes:
-        penalty: Test penalty (0, -5, -10, ... down to the permanent floor).
-        unusable: The part is out of action altogether.
-    """
-
-    penalty: int = 0
-    unusable: bool = False
-
-    @property
-    def impaired(self) -> bool:
-        """True when the part is hampered at all."""
-        return self.unusable or self.penalty < 0
-
-
-SOUND = Impairment()
+from components.wounds import SOUND, Impairment, Wounds
 
 
 def injury_penalty(level: int, healing_rate: int | None, rules: AnatomyRules) -> int | None:

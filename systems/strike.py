@@ -7,7 +7,7 @@ from collections.abc import Collection, Mapping, Sequence
 from components.anatomy import BodyStructure
 from components.gear import StrikeMode
 from components.rules import StrengthImpactRules
-from systems.impairment import Impairment
+from components.wounds import Impairment
 
 
 def dominance_from(left_dominance: bool, right_dominance: bool) -> str:

@@ -30,8 +30,10 @@ class Known:
 
     skills: dict[str, str] = field(default_factory=dict)
     bodies: dict[str, set[str]] = field(default_factory=dict)
+    body_parts: dict[str, set[str]] = field(default_factory=dict)
     weapons: set[str] = field(default_factory=set)
     armor: dict[str, str] = field(default_factory=dict)
+    creatures: dict[str, str] = field(default_factory=dict)
     scale: tuple[float, float] = (0.01, 3.0)
 
 
@@ -185,7 +187,92 @@ def check_creature(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     return problems
 
 
-CHECKS = {"body": check_body, "weapon": check_weapon, "armor": check_armor, "creature": check_creature}
+MODELS: tuple[str, ...] = ("anatomy",)
+"""Damage models a scenario may name."""
+
+
+def group_names(name: str, count: int) -> list[str]:
+    """Names of a scenario group: the name itself for one, "Name 1" .. "Name n" for more."""
+    return [name] if count == 1 else [f"{name} {i}" for i in range(1, count + 1)]
+
+
+def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Problem]:
+    """Creatures, weapons, armour, skills and parts exist; armour fits; names are unique; everyone stands on
+    the field; at least two teams."""
+    problems: list[Problem] = []
+    model = text(data, "model")
+    if model is not None and model not in MODELS:
+        problems.append(Problem(label, "model", text(data, "name"), f"a damage model ({', '.join(MODELS)})",
+                                repr(model)))
+    field_ = data.get("field")
+    width = field_.get("width") if isinstance(field_, dict) else None
+    height = field_.get("height") if isinstance(field_, dict) else None
+    names: list[str] = []
+    teams: set[str] = set()
+    all_parts = set().union(*known.body_parts.values()) if known.body_parts else set()
+    for i, c in entries(data, "combatants"):
+        entry = text(c, "name")
+        key = f"combatants.{i}"
+        count = c.get("count", 1)
+        count = count if isinstance(count, int) and count >= 1 else 1
+        if entry:
+            names.extend(group_names(entry, count))
+        team = text(c, "team")
+        if team:
+            teams.add(team)
+        creature = text(c, "creature")
+        body = known.creatures.get(creature or "")
+        if creature is not None and creature not in known.creatures:
+            problems.append(Problem(label, f"{key}.creature", entry, "a creature in creatures/", repr(creature)))
+        for j, w in enumerate(c.get("weapons") or [] if isinstance(c.get("weapons"), list) else []):
+            if isinstance(w, str) and w not in known.weapons:
+                problems.append(Problem(label, f"{key}.weapons.{j}", entry, "a weapon in weapons/", repr(w)))
+        for j, a in enumerate(c.get("armor") or [] if isinstance(c.get("armor"), list) else []):
+            if not isinstance(a, str):
+                continue
+            if a not in known.armor:
+                problems.append(Problem(label, f"{key}.armor.{j}", entry, "an armour piece in armor/", repr(a)))
+            elif body and known.armor[a] != body:
+                problems.append(Problem(label, f"{key}.armor.{j}", entry, f"armour made for the {body!r} body",
+                                        f"{a!r} (made for {known.armor[a]!r})"))
+        for table_key, want in (("attributes", "attribute"), ("skills", None)):
+            table = c.get(table_key)
+            for sid in table if isinstance(table, dict) else {}:
+                kind = known.skills.get(sid)
+                if kind is None or (want and kind != want):
+                    what = "an attribute" if want else "a skill or attribute"
+                    problems.append(Problem(label, f"{key}.{table_key}.{sid}", entry,
+                                            f"{what} defined in skills.toml", repr(sid)))
+        parts = known.body_parts.get(body or "", set())
+        immobilized = c.get("immobilized")
+        for j, p in enumerate(immobilized if isinstance(immobilized, list) else []):
+            if isinstance(p, str) and body and p.casefold() not in parts:
+                problems.append(Problem(label, f"{key}.immobilized.{j}", entry, f"a part of the {body!r} body",
+                                        repr(p)))
+        aim = text(c, "aim")
+        if aim is not None and aim not in ("unaimed", "random") and aim.casefold() not in all_parts:
+            problems.append(Problem(label, f"{key}.aim", entry, "unaimed, random or a part name of some body",
+                                    repr(aim)))
+        pos = c.get("position")
+        spacing = c.get("spacing", 1.5)
+        if (isinstance(pos, list) and len(pos) == 2 and all(_number(v) for v in pos) and _number(width)
+                and _number(height) and _number(spacing)):
+            x, y = pos
+            last_y = y + spacing * (count - 1)
+            if not (0 <= x <= width and 0 <= y <= height and 0 <= last_y <= height):
+                where = f"[{x}, {y}]" + (f" to [{x}, {last_y}]" if count > 1 else "")
+                problems.append(Problem(label, f"{key}.position", entry,
+                                        f"a place on the {width} x {height} m field", where))
+    for name in _dupes(names):
+        problems.append(Problem(label, "combatants", name, "unique combatant names", f"{name!r} twice"))
+    if "combatants" in data and len(teams) < 2:
+        problems.append(Problem(label, "combatants", text(data, "name"), "at least two teams",
+                                f"{len(teams)} team{'s' if len(teams) != 1 else ''}"))
+    return problems
+
+
+CHECKS = {"body": check_body, "weapon": check_weapon, "armor": check_armor, "creature": check_creature,
+          "scenario": check_scenario}
 """Semantic check of each file kind that has one (the rules file is checked once structurally valid)."""
 
 
@@ -200,6 +287,9 @@ def known_from(files: Iterable[tuple[str, str, Mapping[str, Any] | None]]) -> Kn
                             data["skills"].items()}
         elif kind == "body":
             known.bodies[file_id] = body_locations(data)
+            known.body_parts[file_id] = {n.casefold() for _, p in entries(data, "parts") if (n := text(p, "name"))}
+        elif kind == "creature":
+            known.creatures[file_id] = text(data, "body") or ""
         elif kind == "weapon":
             known.weapons.add(file_id)
         elif kind == "armor":

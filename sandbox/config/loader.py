@@ -25,16 +25,22 @@ from components.rules import (
     LEVEL_CODES,
     AmputationOutcome,
     AnatomyRules,
+    CombatRules,
     StrengthImpactRules,
     TestResult,
     TestRules,
 )
 from sandbox.config import schema as s
-from sandbox.config.checks import CHECKS, Known, check_body, known_from
+from sandbox.config.checks import CHECKS, Known, check_body, group_names, known_from
 from sandbox.config.errors import ConfigError, Problem
+from sandbox.scenario_def import CombatantSpec, ScenarioDef
 from systems.dice import parse_dice
 
-KIND_DIRS: dict[str, str] = {"bodies": "body", "weapons": "weapon", "armor": "armor", "creatures": "creature"}
+KIND_DIRS: dict[str, str] = {"bodies": "body", "weapons": "weapon", "armor": "armor", "creatures": "creature",
+                             "scenarios": "scenario"}
+SINGLE_FILES: dict[str, str] = {"skills": "skills.toml", "anatomy_rules": "models/anatomy.toml",
+                                "sandbox_rules": "sandbox.toml"}
+"""The kinds with exactly one file, and where it lives under ``configs/``."""
 _SCHEMA_LINE = re.compile(r"^#:schema\s+\S*?([a-z_]+)\.schema\.json\s*$")
 
 
@@ -70,6 +76,8 @@ def kind_of(path: Path) -> str | None:
     """The config kind of a file: from its folder (``bodies/`` ...), its name, or its ``#:schema`` line."""
     if path.name == "skills.toml":
         return "skills"
+    if path.name == "sandbox.toml":
+        return "sandbox_rules"
     if path.parent.name == "models" and path.stem == "anatomy":
         return "anatomy_rules"
     if path.parent.name in KIND_DIRS:
@@ -166,6 +174,8 @@ class Catalog:
         modes: Strike modes by qualified id (``broadsword.cut``).
         armor: Armour pieces by id.
         creatures: Creature definitions by id.
+        combat: The skirmish loop's rules.
+        scenarios: Scenarios by id.
         files: Path of each loaded definition, by ``kind:id``.
     """
 
@@ -176,6 +186,8 @@ class Catalog:
     modes: Mapping[str, StrikeMode]
     armor: Mapping[str, ArmorPiece]
     creatures: Mapping[str, CreatureDef]
+    combat: CombatRules
+    scenarios: Mapping[str, ScenarioDef] = field(default_factory=dict)
     files: Mapping[str, Path] = field(default_factory=dict)
 
     def mode(self, qualified: str) -> StrikeMode:
@@ -197,12 +209,12 @@ class Catalog:
         return None
 
 
-def _collect(root: Path, extra: Iterable[Path]) -> list[_File]:
+def _collect(root: Path, extra: Iterable[Path], extra_kind: str | None = None) -> list[_File]:
     files: list[_File] = []
     seen: dict[tuple[str, str], int] = {}
 
-    def add(path: Path, label: str) -> None:
-        kind = kind_of(path) or ""
+    def add(path: Path, label: str, kind: str | None = None) -> None:
+        kind = kind or kind_of(path) or ""
         f = _File(path, label, kind, path.stem)
         key = (kind, f.id)
         if key in seen:
@@ -214,26 +226,28 @@ def _collect(root: Path, extra: Iterable[Path]) -> list[_File]:
     for sub in KIND_DIRS:
         for path in sorted((root / sub).glob("*.toml")):
             add(path, _label(path, root))
-    for path in (root / "skills.toml", root / "models" / "anatomy.toml"):
+    for where in SINGLE_FILES.values():
+        path = root / where
         if path.exists():
             add(path, _label(path, root))
     for path in extra:
-        add(path, str(path))  # a file the user named is reported as they named it
+        add(path, str(path), extra_kind)  # a file the user named is reported as they named it
     return files
 
 
-def load_catalog(root: Path | None = None, extra: Iterable[Path] = ()) -> Catalog:
+def load_catalog(root: Path | None = None, extra: Iterable[Path] = (), extra_kind: str | None = None) -> Catalog:
     """Load and check every config under ``root`` (default: the shipped ``configs/``), plus ``extra`` files.
 
     An extra file replaces a shipped file of the same kind and id, so a user's ``bodies/human.toml`` is checked
-    against the shipped weapons and armour.
+    against the shipped weapons and armour. ``extra_kind`` names the kind of the extra files when their folder and
+    first line do not tell it.
 
     Raises:
         ConfigError: Listing every problem in every file.
     """
     root = root or config_root()
     problems: list[Problem] = []
-    files = _collect(root, extra)
+    files = _collect(root, extra, extra_kind)
     for f in files:
         if not f.path.is_file():
             problems.append(Problem(f.label, "", None, "an existing file", "no such file"))
@@ -245,9 +259,8 @@ def load_catalog(root: Path | None = None, extra: Iterable[Path] = ()) -> Catalo
         else:
             _read(f, problems)
             _validate(f, problems)
-    for kind in ("skills", "anatomy_rules"):
+    for kind, where in SINGLE_FILES.items():
         if not any(f.kind == kind for f in files):
-            where = "skills.toml" if kind == "skills" else "models/anatomy.toml"
             problems.append(Problem(_label(root / where, root), "", None, "this file", "no such file"))
     known = known_from((f.kind, f.id, f.data) for f in files)
     for f in files:
@@ -297,10 +310,37 @@ def _build(files: list[_File], rules: AnatomyRules) -> Catalog:
         assert isinstance(f.model, s.CreatureFile)
         c = f.model
         creatures[f.id] = CreatureDef(f.id, c.name, c.body, c.dominance, dict(c.attributes), dict(c.skills),
-                                      tuple(c.weapons), tuple(c.armor))
+                                      tuple(c.weapons), tuple(c.armor), c.speed)
         paths[f"creature:{f.id}"] = f.path
     modes = {mode.id: mode for weapon in weapons.values() for mode in weapon.modes}
-    return Catalog(rules, skills, bodies, weapons, modes, armor, creatures, paths)
+    combat_model = by_kind["sandbox_rules"][0].model
+    assert isinstance(combat_model, s.SandboxRulesFile)
+    cm = combat_model.combat
+    combat = CombatRules(cm.tick_seconds, cm.defence_skill, cm.default_speed, cm.stunned_speed_factor,
+                         cm.impairment_speed_per_point, cm.min_speed_factor, cm.stunned_level_drop,
+                         cm.retarget_radius, cm.grid_cell, cm.melee_reach_default, cm.helpless_defence)
+    scenarios: dict[str, ScenarioDef] = {}
+    for f in by_kind.get("scenario", []):
+        assert isinstance(f.model, s.ScenarioFile)
+        scenarios[f.id] = build_scenario(f.model, f.id)
+        paths[f"scenario:{f.id}"] = f.path
+    return Catalog(rules, skills, bodies, weapons, modes, armor, creatures, combat, scenarios, paths)
+
+
+def build_scenario(m: s.ScenarioFile, scenario_id: str) -> ScenarioDef:
+    """Build a ``ScenarioDef`` from a checked scenario file, expanding groups into named members."""
+    specs = []
+    for c in m.combatants:
+        for k, name in enumerate(group_names(c.name, c.count)):
+            specs.append(CombatantSpec(
+                name=name, creature=c.creature, team=c.team,
+                position=(c.position[0], c.position[1] + k * c.spacing),
+                weapons=tuple(c.weapons) if c.weapons is not None else None,
+                armor=tuple(c.armor) if c.armor is not None else None,
+                policy=c.policy, aim=c.aim, initiative=c.initiative, speed=c.speed,
+                attributes=dict(c.attributes), skills=dict(c.skills), immobilized=tuple(c.immobilized)))
+    return ScenarioDef(scenario_id, m.name, m.description, m.model, m.max_ticks, (m.field.width, m.field.height),
+                       tuple(specs))
 
 
 def _aspects(names: Iterable[str]) -> frozenset[int]:

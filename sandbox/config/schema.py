@@ -121,6 +121,7 @@ class CreatureFile(_Strict):
     skills: dict[Id, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
     weapons: list[Id] = Field(default_factory=list)
     armor: list[Id] = Field(default_factory=list)
+    speed: Annotated[float, Field(gt=0)] | None = Field(default=None, description="Metres per tick walking.")
 
 
 class SkillModel(_Strict):
@@ -275,6 +276,66 @@ class AnatomyRulesFile(_Strict):
     strength_impact: StrengthImpactModel
 
 
+class CombatModel(_Strict):
+    """The skirmish loop's own rules."""
+
+    tick_seconds: Annotated[float, Field(gt=0)]
+    defence_skill: Id
+    default_speed: Annotated[float, Field(gt=0)]
+    stunned_speed_factor: Annotated[float, Field(ge=0, le=1)]
+    impairment_speed_per_point: Annotated[float, Field(ge=0)]
+    min_speed_factor: Annotated[float, Field(ge=0, le=1)]
+    stunned_level_drop: Annotated[int, Field(ge=0, le=3)]
+    retarget_radius: Annotated[float, Field(gt=0)]
+    grid_cell: Annotated[float, Field(gt=0)]
+    melee_reach_default: Annotated[float, Field(gt=0)]
+    helpless_defence: bool
+
+
+class SandboxRulesFile(_Strict):
+    """``configs/sandbox.toml``: the sandbox's own rules where the documents are silent."""
+
+    combat: CombatModel
+
+
+class FieldModel(_Strict):
+    """The battlefield, in metres."""
+
+    width: Annotated[float, Field(gt=0)]
+    height: Annotated[float, Field(gt=0)]
+
+
+class CombatantModel(_Strict):
+    """One creature (or a group of ``count`` alike) in a scenario."""
+
+    name: Name
+    creature: Id
+    team: Name
+    position: Annotated[list[float], Field(min_length=2, max_length=2, description="[x, y] in metres")]
+    count: Annotated[int, Field(ge=1)] = 1
+    spacing: Annotated[float, Field(gt=0, description="Metres between members of a group, along y")] = 1.5
+    weapons: list[Id] | None = Field(default=None, description="Replaces the creature's carried weapons.")
+    armor: list[Id] | None = Field(default=None, description="Replaces the creature's armour.")
+    policy: Literal["nearest", "weakest", "random"] = "nearest"
+    aim: Name = Field(default="unaimed", description="unaimed, random, or the name of a part to aim at")
+    initiative: int | None = None
+    speed: Annotated[float, Field(gt=0)] | None = None
+    attributes: dict[Id, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
+    skills: dict[Id, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
+    immobilized: list[Name] = Field(default_factory=list, description="Parts held fast (netted, bound).")
+
+
+class ScenarioFile(_Strict):
+    """``configs/scenarios/<id>.toml``: who fights whom, where, with what."""
+
+    name: Name
+    description: str = ""
+    model: Id = "anatomy"
+    max_ticks: Annotated[int, Field(ge=1)] = 200
+    field: FieldModel
+    combatants: list[CombatantModel] = Field(min_length=1)
+
+
 FILE_KINDS: dict[str, type[_Strict]] = {
     "body": BodyFile,
     "weapon": WeaponFile,
@@ -282,5 +343,7 @@ FILE_KINDS: dict[str, type[_Strict]] = {
     "creature": CreatureFile,
     "skills": SkillsFile,
     "anatomy_rules": AnatomyRulesFile,
+    "sandbox_rules": SandboxRulesFile,
+    "scenario": ScenarioFile,
 }
 """Every config file kind, by the name its JSON Schema file carries (``body.schema.json``)."""

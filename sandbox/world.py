@@ -1,0 +1,466 @@
+"""``Sandbox``: one esper world of fighting creatures, ticked headless and deterministically from a seed.
+
+Each Sandbox owns a named esper world and switches to it around its own calls (esper's state is module-global),
+so two Sandboxes in one process never see each other's entities. Never share one between threads.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import esper
+
+from components.anatomy import Aspect
+from components.events import Event
+from components.rules import LEVEL_CODES, ShockState
+from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position, Shock
+from components.wounds import Wounds
+from sandbox.config import Catalog, ConfigError, Problem, default_catalog
+from sandbox.config.checks import MODELS
+from sandbox.config.loader import config_root, load_catalog
+from sandbox.eventlog import expand_log
+from sandbox.scenario_def import ScenarioDef
+from sandbox.streams import make_streams
+from systems.ai import IntentProcessor, grip_parts_for
+from systems.combat import AttackProcessor
+from systems.context import Clock, TickContext
+from systems.creatures import Parts, can_act, ensure_status, query_creatures
+from systems.damage import DamageProcessor, inflict, refresh_status
+from systems.health import band
+from systems.movement import MoveProcessor
+from systems.phases import Phase, priority
+from systems.recovery import RecoveryProcessor
+from systems.status import CleanupProcessor, ClockProcessor, StatusProcessor, fighting_teams
+
+_world_ids = itertools.count(1)
+
+
+class SandboxError(ValueError):
+    """A request the world cannot honour: an unknown creature, name, location or model."""
+
+
+@dataclass(frozen=True, slots=True)
+class Readout:
+    """What a creature's state reads as, the same shape under every damage model.
+
+    Attributes:
+        alive: Not dead.
+        can_act: Alive and not incapacitated or unconscious.
+        label: A few words: the band, and the shock state when there is one ("Fair, stunned"; "dead").
+        health: Health in percent (0 only when dead).
+        band: Health band (Excellent ... Morbid, Dead).
+        shock: Shock state (none, stunned, incapacitated, unconscious, dead).
+        conditions: Other conditions: prone, disarmed, immobilized parts, severed locations, bleeding.
+    """
+
+    alive: bool
+    can_act: bool
+    label: str
+    health: int
+    band: str
+    shock: str
+    conditions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a run ended.
+
+    Attributes:
+        winner: The one team left able to fight, or ``None`` (all down, or the tick limit).
+        ticks: Ticks run (in total, since the world began).
+        survivors: Names of the creatures still alive.
+        reason: ``one team left``, ``no team left`` or ``tick limit``.
+    """
+
+    winner: str | None
+    ticks: int
+    survivors: tuple[str, ...]
+    reason: str
+
+
+def processors_for(ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
+    """The anatomy model's processors, by phase, in registration order (what an embedding game adds too)."""
+    return [
+        (Phase.INTENT, ClockProcessor(ctx)),
+        (Phase.INTENT, IntentProcessor(ctx)),
+        (Phase.MOVE, MoveProcessor(ctx)),
+        (Phase.ATTACK, AttackProcessor(ctx)),
+        (Phase.DAMAGE, DamageProcessor(ctx)),
+        (Phase.RECOVERY, RecoveryProcessor(ctx)),
+        (Phase.STATUS, StatusProcessor(ctx)),
+        (Phase.CLEANUP, CleanupProcessor(ctx)),
+    ]
+
+
+class Sandbox:
+    """A world of creatures that fight, tick by tick.
+
+    Args:
+        seed: Root seed; the same seed gives the same events.
+        model: Damage model (``anatomy``).
+        run: Run index under the seed (``SeedSequence(seed, spawn_key=(run,))``).
+        catalog: The configs to use (default: the shipped ones).
+
+    Raises:
+        SandboxError: Unknown model.
+    """
+
+    def __init__(self, seed: int = 0, model: str = "anatomy", *, run: int = 0,
+                 catalog: Catalog | None = None) -> None:
+        if model not in MODELS:
+            raise SandboxError(f"unknown damage model {model!r}; known: {', '.join(MODELS)}")
+        self.seed = seed
+        self.run_index = run
+        self.model = model
+        self.catalog = catalog or default_catalog()
+        self.scenario: ScenarioDef | None = None
+        self.max_ticks = 200
+        self._world = f"sandbox-{next(_world_ids)}"
+        self._closed = False
+        self._names: dict[str, int] = {}
+        self._expanded: list[Event] = []
+        self._expanded_upto = 0
+        cat = self.catalog
+        self.ctx = TickContext(
+            rules=cat.rules, combat=cat.combat, modes=cat.modes, weapons=cat.weapons, skills=cat.skills,
+            streams=make_streams(seed, run), clock=Clock(0, cat.combat.tick_seconds))
+        with self._active():
+            esper.clear_database()
+            for phase_, processors in itertools.groupby(processors_for(self.ctx), key=lambda pair: pair[0]):
+                for order, (_, processor) in enumerate(processors):
+                    esper.add_processor(processor, priority(phase_, order))
+
+    # ------------------------------------------------------------------ world switching and lifetime
+
+    @contextmanager
+    def _active(self) -> Iterator[None]:
+        if self._closed:
+            raise SandboxError("this Sandbox is closed")
+        previous = esper.current_world
+        esper.switch_world(self._world)
+        try:
+            yield
+        finally:
+            esper.switch_world(previous)
+
+    def close(self) -> None:
+        """Delete the world (its entities and processors). The Sandbox cannot be used afterwards."""
+        if self._closed:
+            return
+        if esper.current_world == self._world:
+            esper.switch_world("default")
+        esper.delete_world(self._world)
+        self._closed = True
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        with suppress(Exception):
+            self.close()
+
+    # ------------------------------------------------------------------ building a world
+
+    @classmethod
+    def from_scenario(cls, scenario: str | Path, seed: int = 0, model: str | None = None, *, run: int = 0,
+                      catalog: Catalog | None = None) -> Sandbox:
+        """Build a world from a scenario: a shipped id (``duel``) or a path to a scenario TOML file.
+
+        Raises:
+            ConfigError: The scenario file is invalid (every problem listed) or unknown.
+            SandboxError: Unknown model.
+        """
+        catalog = catalog or default_catalog()
+        spec = load_scenario(scenario, catalog)
+        world = cls(seed, model or spec.model, run=run, catalog=catalog)
+        world.scenario = spec
+        world.max_ticks = spec.max_ticks
+        for c in spec.combatants:
+            world.spawn(c.creature, name=c.name, team=c.team, position=c.position, armor=c.armor,
+                        weapons=c.weapons, attributes=c.attributes, skills=c.skills, policy=c.policy, aim=c.aim,
+                        initiative=c.initiative, speed=c.speed, immobilized=c.immobilized)
+        return world
+
+    def spawn(self, creature: str, name: str | None = None, team: str = "", position: Sequence[float] = (0.0, 0.0),
+              armor: Sequence[str] | None = None, weapons: Sequence[str] | None = None,
+              attributes: Mapping[str, int] | None = None, *, skills: Mapping[str, int] | None = None,
+              policy: str = "nearest", aim: str = "unaimed", initiative: int | None = None,
+              speed: float | None = None, immobilized: Sequence[str] = ()) -> int:
+        """Add a creature from its config and return its entity.
+
+        Args:
+            creature: Creature config id (``human``).
+            name: Unique name (default: the creature's name and a number).
+            team: Team (default: the name: every creature for itself).
+            position: (x, y) in metres.
+            armor: Armour ids worn (default: the creature's own).
+            weapons: Weapon ids carried (default: the creature's own); the first one is taken in hand.
+            attributes: Attribute score overrides.
+            skills: Skill ML overrides.
+            policy: Target policy (nearest, weakest, random).
+            aim: Aim policy (unaimed, random, or a part name).
+            initiative: Turn order (default: its Agility ML).
+            speed: Walking speed in metres per tick (default: the creature's).
+            immobilized: Parts held fast from the start.
+
+        Raises:
+            SandboxError: Unknown creature, weapon, armour or part, or a name already taken.
+        """
+        cat = self.catalog
+        kind = cat.creatures.get(creature)
+        if kind is None:
+            raise SandboxError(f"unknown creature {creature!r}; known: {', '.join(sorted(cat.creatures))}")
+        body = cat.bodies[kind.body]
+        if name is None:
+            name = f"{kind.name} {len(self._names) + 1}"
+        if name in self._names:
+            raise SandboxError(f"a creature called {name!r} already exists")
+        if policy not in ("nearest", "weakest", "random"):
+            raise SandboxError(f"unknown target policy {policy!r}; use nearest, weakest or random")
+        carried = list(weapons if weapons is not None else [w for w in kind.weapons if not cat.weapons[w].natural])
+        natural = [w for w in kind.weapons if w in cat.weapons and cat.weapons[w].natural]
+        for w in carried:
+            if w not in cat.weapons:
+                raise SandboxError(f"unknown weapon {w!r}")
+        natural += [w for w in carried if cat.weapons[w].natural and w not in natural]
+        carried = [w for w in carried if not cat.weapons[w].natural]
+        pieces = []
+        for a in armor if armor is not None else kind.armor:
+            piece = cat.armor.get(a)
+            if piece is None or piece.body != body.id:
+                raise SandboxError(f"armour {a!r} is unknown or not made for the {body.id!r} body")
+            pieces.append(piece)
+        attrs = dict(kind.attributes) | dict(attributes or {})
+        mult = cat.rules.tests.attribute_ml_multiplier
+        mls = {k: v * mult for k, v in attrs.items()} | dict(kind.skills) | dict(skills or {})
+        held_parts = set()
+        for part_name in immobilized:
+            try:
+                held_parts.add(body.part_index(part_name))
+            except KeyError:
+                raise SandboxError(f"{body.name} has no part {part_name!r}") from None
+        anat = Anatomy(body, kind, mls, attrs, speed or kind.speed or cat.combat.default_speed)
+        wounds = Wounds()
+        cond = Condition(immobilized=held_parts)
+        equip = Equipment(weapons=carried, natural=natural)
+        comb = Combatant(team or name, policy, aim, initiative if initiative is not None else mls.get("agility", 0))
+        with self._active():
+            ensure_status(anat, wounds, self.ctx)
+            if carried:
+                parts = grip_parts_for(anat, wounds, cond, equip, carried[0], self.ctx)
+                for p in parts or ():
+                    equip.holding[p] = carried[0]
+            entity = esper.create_entity(Identity(name, creature), anat, wounds, Armor(tuple(pieces)), Shock(),
+                                         cond, comb, Position(float(position[0]), float(position[1])), equip)
+        self._names[name] = entity
+        return entity
+
+    # ------------------------------------------------------------------ running
+
+    def entity(self, name: str) -> int:
+        """The entity of the creature called ``name``; raises ``SandboxError``."""
+        try:
+            return self._names[name]
+        except KeyError:
+            raise SandboxError(f"no creature called {name!r}") from None
+
+    def name_of(self, entity: int) -> str:
+        """The name of ``entity``."""
+        return self._parts(entity)[0].name
+
+    @property
+    def names(self) -> dict[int, str]:
+        """Entity -> name, for every creature."""
+        return {e: n for n, e in self._names.items()}
+
+    @property
+    def tick(self) -> int:
+        """Ticks run so far."""
+        return self.ctx.clock.tick
+
+    def _tick(self) -> None:
+        with self._active():
+            esper.process()
+
+    def step(self) -> list[Event]:
+        """Run one tick; returns that tick's events."""
+        start = len(self.ctx.log)
+        self._tick()
+        return list(expand_log(self.ctx.log[start:]))
+
+    def able_teams(self) -> list[str]:
+        """Teams with a creature still able to fight (acting, and with some way to strike)."""
+        cached = self.ctx.scratch.get("fighting_teams")
+        if cached is not None:
+            return list(cached)
+        with self._active():
+            return fighting_teams(query_creatures())
+
+    def run(self, max_ticks: int | None = None) -> Outcome:
+        """Run until one team (or none) is left able to fight, or ``max_ticks`` more ticks have run.
+
+        Args:
+            max_ticks: Tick limit for this call (default: the scenario's, or 200).
+        """
+        limit = max_ticks if max_ticks is not None else self.max_ticks
+        teams = self.able_teams()
+        ran = 0
+        while len(teams) > 1 and ran < limit:
+            self._tick()
+            ran += 1
+            teams = self.able_teams()
+        if len(teams) == 1:
+            winner, reason = teams[0], "one team left"
+        elif not teams:
+            winner, reason = None, "no team left"
+        else:
+            winner, reason = None, "tick limit"
+        survivors = []
+        with self._active():
+            for _, parts in query_creatures().items():
+                if not parts[5].dead:
+                    survivors.append(parts[0].name)
+        return Outcome(winner, self.tick, tuple(survivors), reason)
+
+    @property
+    def events(self) -> list[Event]:
+        """The whole event log, typed, in order."""
+        log = self.ctx.log
+        if self._expanded_upto < len(log):
+            self._expanded.extend(expand_log(log[self._expanded_upto:]))
+            self._expanded_upto = len(log)
+        return self._expanded
+
+    # ------------------------------------------------------------------ reading and poking creatures
+
+    def _parts(self, entity: int) -> Parts:
+        with self._active():
+            parts = query_creatures().get(entity)
+        if parts is None:
+            raise SandboxError(f"no creature with entity {entity}")
+        return parts
+
+    def readout(self, entity: int) -> Readout:
+        """What ``entity``'s state reads as (alive, can act, label, health, band, shock, conditions)."""
+        _, anat, wounds, _, shock, cond, _, _, equip = self._parts(entity)
+        health_band = band(wounds.health, self.ctx.rules)
+        conditions: list[str] = []
+        if cond.prone and not cond.dead:
+            conditions.append("prone")
+        if equip.weapons and not equip.holding and not cond.dead:
+            conditions.append("disarmed")
+        conditions += [f"immobilized: {anat.body.parts[p].name}" for p in sorted(cond.immobilized)]
+        conditions += [f"severed: {anat.body.locations[loc].name}" for loc in sorted(wounds.severed)]
+        bleeders = [anat.body.locations[i.location].name for i in wounds.injuries if i.bleeder and i.level > 0]
+        conditions += [f"bleeding: {loc}" for loc in bleeders]
+        if cond.dead:
+            label = "dead"
+        elif shock.state is not ShockState.NONE:
+            label = f"{health_band}, {shock.state.label}"
+        else:
+            label = health_band
+        return Readout(not cond.dead, can_act(cond, shock), label, wounds.health, health_band, shock.state.label,
+                       tuple(conditions))
+
+    def inflict(self, entity: int, location: str, level: int | str, aspect: str = "blunt") -> list[Event]:
+        """Record an injury directly (scenario set-up and tests): no blow, no shock or bleeding roll.
+
+        Args:
+            entity: The creature.
+            location: Location name ("Right Forearm").
+            level: 1..5 or a level code ("S3").
+            aspect: blunt, edged, piercing or fire.
+
+        Returns:
+            The events it caused (the injury, impairment and health changes, dropped items).
+        """
+        _, anat, wounds, _, _, cond, _, _, equip = self._parts(entity)
+        try:
+            loc = anat.body.location_index(location)
+        except KeyError as exc:
+            raise SandboxError(str(exc.args[0])) from None
+        lv = LEVEL_CODES.index(level) if isinstance(level, str) and level in LEVEL_CODES else level
+        if not isinstance(lv, int) or not 1 <= lv <= 5:
+            raise SandboxError(f"level must be 1..5 or M1/S2/S3/G4/G5, not {level!r}")
+        try:
+            asp = int(Aspect.parse(aspect))
+        except ValueError as exc:
+            raise SandboxError(str(exc)) from None
+        start = len(self.ctx.log)
+        with self._active():
+            inflict(entity, anat, wounds, cond, equip, loc, lv, asp, self.ctx)
+        return list(expand_log(self.ctx.log[start:]))
+
+    def immobilize(self, entity: int, part: str) -> None:
+        """Hold a part fast (a net, a grapple, a binding): it keeps its grip but cannot strike or parry."""
+        _, anat, _, _, _, cond, _, _, _ = self._parts(entity)
+        try:
+            cond.immobilized.add(anat.body.part_index(part))
+        except KeyError as exc:
+            raise SandboxError(str(exc.args[0])) from None
+
+    def free(self, entity: int, part: str) -> None:
+        """Remove the Immobilized condition from a part: it is free again on the spot."""
+        _, anat, _, _, _, cond, _, _, _ = self._parts(entity)
+        try:
+            cond.immobilized.discard(anat.body.part_index(part))
+        except KeyError as exc:
+            raise SandboxError(str(exc.args[0])) from None
+
+    def refresh(self, entity: int) -> None:
+        """Recompute a creature's impairment and health now (after editing its components by hand)."""
+        _, anat, wounds, _, _, cond, _, _, equip = self._parts(entity)
+        with self._active():
+            refresh_status(entity, anat, wounds, cond, equip, self.ctx)
+
+    # ------------------------------------------------------------------ persistence
+
+    def save(self, path: str | Path) -> None:
+        """Write the whole world (entities, components, clock, generator states, log) as versioned JSON, atomically."""
+        from sandbox.persistence import save_world
+
+        save_world(self, Path(path))
+
+    @classmethod
+    def load(cls, path: str | Path, catalog: Catalog | None = None) -> Sandbox:
+        """Restore a world saved by ``save``.
+
+        Raises:
+            SaveError: A corrupt, truncated or wrong-version file (nothing is half-loaded).
+        """
+        from sandbox.persistence import load_world
+
+        return load_world(Path(path), catalog or default_catalog())
+
+    def components(self, entity: int) -> dict[str, Any]:
+        """Every component of ``entity`` by type name (for inspection and tests)."""
+        parts = self._parts(entity)
+        return {type(c).__name__: c for c in parts}
+
+
+def load_scenario(scenario: str | Path, catalog: Catalog) -> ScenarioDef:
+    """A scenario by shipped id or path, checked against ``catalog``'s definitions.
+
+    Raises:
+        ConfigError: Unknown id, or every problem of an invalid file.
+    """
+    text = str(scenario)
+    path = Path(text)
+    if path.suffix == ".toml" or path.exists():
+        if not path.is_file():
+            raise ConfigError([Problem(text, "", None, "an existing scenario file", "no such file")])
+        loaded = load_catalog(config_root(), [path], extra_kind="scenario")
+        return loaded.scenarios[path.stem]
+    if text not in catalog.scenarios:
+        known = ", ".join(sorted(catalog.scenarios))
+        raise ConfigError([Problem("scenarios/", "", None, f"a shipped scenario ({known})", repr(text))])
+    return catalog.scenarios[text]
