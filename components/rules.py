@@ -163,6 +163,8 @@ class CombatRules:
         grid_cell: Cell size of the spatial index (metres).
         melee_reach_default: Reach of a melee mode that names none.
         helpless_defence: A defender that cannot act makes no defence roll (the attack is Ignored).
+        max_melee_attackers: A melee fighter picking a target passes over enemies already engaged by this many
+            melee attackers while another is to be had (0: no limit).
     """
 
     tick_seconds: float
@@ -176,3 +178,4 @@ class CombatRules:
     grid_cell: float
     melee_reach_default: float
     helpless_defence: bool
+    max_melee_attackers: int = 0

@@ -110,6 +110,42 @@ def blows(
 
 
 @app.command()
+def run(
+    scenario: Annotated[str, typer.Argument(help="A shipped scenario id (duel, skirmish ...) or a scenario TOML.")],
+    model: Annotated[str | None, typer.Option(help="Damage model (default: the scenario's).")] = None,
+    seed: Annotated[int, typer.Option(help="Root seed; the same seed gives the same fight.", min=0)] = 0,
+    ticks: Annotated[int | None, typer.Option(help="Tick limit (default: the scenario's).", min=1)] = None,
+    log: Annotated[Path | None, typer.Option(help="Write every event as JSON lines to this file.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the outcome and the closing table.")] = False,
+) -> None:
+    """Run a skirmish headless and print what happened: every landed blow, then each creature's state."""
+    from sandbox.account import blow_lines, closing_table, outcome_line
+    from sandbox.eventlog import write_jsonl
+    from sandbox.world import Sandbox, SandboxError
+
+    with _friendly():
+        try:
+            world = Sandbox.from_scenario(scenario, seed=seed, model=model)
+        except SandboxError as exc:
+            raise SetupError(str(exc)) from None
+        spec = world.scenario
+        assert spec is not None
+        outcome = world.run(ticks)
+        names = world.names
+        if not quiet:
+            typer.echo(f"{spec.name}: {spec.description} (model {world.model}, seed {seed})")
+            for line in blow_lines(world.ctx.log, names, world.catalog.modes):
+                typer.echo(line)
+            typer.echo("")
+        typer.echo(outcome_line(outcome))
+        typer.echo(closing_table(world))
+        if log is not None:
+            with log.open("w", encoding="utf-8") as fh:
+                count = write_jsonl(world.events, names, fh)
+            typer.echo(f"{count} events written to {log}")
+
+
+@app.command()
 def validate(
     paths: Annotated[list[Path] | None, typer.Argument(help="Files or config folders (default: the shipped "
                                                              "configs).")] = None,

@@ -15,8 +15,6 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import esper
-
 from components.events import event_from_dict
 from components.rules import ShockState
 from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position, Shock
@@ -69,10 +67,7 @@ def _entity_dict(entity: int, comps: tuple[Any, ...]) -> dict[str, Any]:
 
 def save_world(world: Sandbox, path: Path) -> None:
     """Write ``world`` to ``path`` atomically."""
-    from systems.creatures import query_creatures
-
-    with world._active():
-        entities = [_entity_dict(e, comps) for e, comps in sorted(query_creatures().items())]
+    entities = [_entity_dict(e, comps) for e, comps in world.creatures().items()]
     doc = {
         "format": FORMAT,
         "version": VERSION,
@@ -182,11 +177,6 @@ def _restore_entity(world: Sandbox, row: dict[str, Any], catalog: Catalog) -> No
     e = row["equipment"]
     equip = Equipment(list(e["weapons"]), list(e["natural"]), {int(k): v for k, v in e["holding"].items()},
                       list(e["dropped"]), list(e["lost"]))
-    with world._active():
-        from systems.creatures import ensure_status
-
-        ensure_status(anat, wounds, world.ctx)
-        entity = esper.create_entity(ident, anat, wounds, armor, shock, cond, comb, pos, equip)
+    entity = world.adopt(ident, anat, wounds, armor, shock, cond, comb, pos, equip)
     if entity != row["id"]:
         raise SaveError(f"entity ids out of order in the save (expected {entity}, found {row['id']})")
-    world._names[ident.name] = entity

@@ -264,6 +264,23 @@ class Sandbox:
         self._names[name] = entity
         return entity
 
+    def adopt(self, *components: Any) -> int:
+        """Create an entity from a full set of creature components (what ``load`` restores); returns it.
+
+        Raises:
+            SandboxError: The name is taken.
+        """
+        ident = components[0]
+        if not isinstance(ident, Identity) or len(components) != 9:
+            raise SandboxError("adopt takes the nine creature components, Identity first")
+        if ident.name in self._names:
+            raise SandboxError(f"a creature called {ident.name!r} already exists")
+        with self._active():
+            ensure_status(components[1], components[2], self.ctx)
+            entity = esper.create_entity(*components)
+        self._names[ident.name] = entity
+        return entity
+
     # ------------------------------------------------------------------ running
 
     def entity(self, name: str) -> int:
@@ -341,6 +358,11 @@ class Sandbox:
         return self._expanded
 
     # ------------------------------------------------------------------ reading and poking creatures
+
+    def creatures(self) -> dict[int, Parts]:
+        """Every creature's components, by entity in ascending order (read them; change them through methods)."""
+        with self._active():
+            return dict(sorted(query_creatures().items()))
 
     def _parts(self, entity: int) -> Parts:
         with self._active():

@@ -1,7 +1,9 @@
 """Intent: each creature able to act picks a target, a strike mode it can wield and an aim (the INTENT phase).
 
 Targets come from a spatial index (one grid per team, rebuilt each tick), never from a scan of every creature:
-a creature keeps its target while the target can still act, and looks again only when it cannot.
+a creature keeps its target while the target can still act. When the target falls, a creature close to it (within
+the retarget radius) looks for another at once; one still far off keeps heading for the spot and looks again
+once it is near, which keeps a large battle from re-searching the whole field every tick.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from components.state import Anatomy, Combatant, Condition, Equipment, Position
 from components.wounds import Wounds
 from systems.combat import in_range, initiative_order, ready_parts
 from systems.context import TickContext
-from systems.creatures import Parts, can_act, ensure_status, query_creatures
+from systems.creatures import Parts, ensure_status, query_creatures
 from systems.dice import Rng
 from systems.hit_location import target_zone_number
 from systems.spatial import Grid
@@ -31,9 +33,22 @@ def mean_impact(mode: StrikeMode) -> float:
     return mode.impact.count * (mode.impact.sides + 1) / 2 + mode.impact.modifier
 
 
-def mode_options(anat: Anatomy, wounds: Wounds, cond: Condition, equip: Equipment, ctx: TickContext
-                 ) -> list[StrikeMode]:
-    """Every mode the creature could strike with now: its held weapons' modes, then its natural weapons'."""
+def mode_options(anat: Anatomy, wounds: Wounds, cond: Condition, equip: Equipment, ctx: TickContext,
+                 entity: int | None = None) -> list[StrikeMode]:
+    """Every mode the creature could strike with now, hardest-hitting first (ties: held weapons before natural
+    ones, then definition order).
+
+    With ``entity`` given, the list is cached in ``ctx.cache`` until what it depends on changes (the part
+    impairments, what is held, the immobilised parts), since it is asked for every creature every tick.
+    """
+    if entity is not None:
+        key = (wounds.impairments, tuple(equip.holding.items()), tuple(cond.immobilized))
+        cached = ctx.cache.get(("modes", entity))
+        if cached is not None and cached[0] == key:
+            return cached[1]  # type: ignore[no-any-return]
+        options = mode_options(anat, wounds, cond, equip, ctx)
+        ctx.cache[("modes", entity)] = (key, options)
+        return options
     weapons: list[str] = []
     for item in equip.holding.values():
         if item not in weapons:
@@ -47,18 +62,21 @@ def mode_options(anat: Anatomy, wounds: Wounds, cond: Condition, equip: Equipmen
         for mode in weapon.modes:
             if ready_parts(anat, wounds.impairments, cond, equip, mode) is not None:
                 options.append(mode)
+    options.sort(key=lambda m: -mean_impact(m))  # stable: equal impacts keep their order
     return options
 
 
 def choose_mode(options: Sequence[StrikeMode], distance: float) -> StrikeMode | None:
-    """The mode to use at ``distance``: the hardest-hitting one that reaches; else the hardest-hitting melee mode
-    to close in with; else the longest-ranged. Ties keep the earlier option (held weapons before natural ones)."""
-    reaching = [m for m in options if in_range(m, distance)]
-    if reaching:
-        return max(reaching, key=mean_impact)
-    melee = [m for m in options if m.kind == "melee"]
-    if melee:
-        return max(melee, key=mean_impact)
+    """The mode to use at ``distance`` from options ranked hardest-hitting first: the first that reaches; else
+    the first melee mode, to close in with; else the longest-ranged."""
+    melee = None
+    for mode in options:
+        if in_range(mode, distance):
+            return mode
+        if melee is None and mode.kind == "melee":
+            melee = mode
+    if melee is not None:
+        return melee
     return max(options, key=lambda m: m.range) if options else None
 
 
@@ -126,6 +144,7 @@ class IntentProcessor(esper.Processor):
 
     def __init__(self, ctx: TickContext) -> None:
         self.ctx = ctx
+        self.engaged: dict[int, int] = {}
 
     def process(self) -> None:
         """Decide what every creature means to do this tick."""
@@ -136,10 +155,19 @@ class IntentProcessor(esper.Processor):
             ctx.scratch["order"] = initiative_order(creatures)
             ctx.scratch["order_size"] = len(creatures)
         entries: dict[str, list[tuple[int, float, float, str]]] = {}
+        engaged: dict[int, int] = {}
+        melee_modes = ctx.cache.get("melee modes")
+        if melee_modes is None:
+            melee_modes = ctx.cache["melee modes"] = {m.id for m in ctx.modes.values() if m.kind == "melee"}
         for entity, (_, anat, wounds, _, shock, cond, comb, pos, _) in creatures.items():
-            ensure_status(anat, wounds, ctx)
-            if can_act(cond, shock) and anat.body.locations:  # an incorporeal creature is no target
-                entries.setdefault(comb.team, []).append((entity, pos.x, pos.y, comb.team))
+            if not wounds.impairments:
+                ensure_status(anat, wounds, ctx)
+            if not cond.dead and shock.state < 2:
+                if anat.body.locations:  # an incorporeal creature is no target
+                    entries.setdefault(comb.team, []).append((entity, pos.x, pos.y, comb.team))
+                if comb.target >= 0 and comb.mode in melee_modes:
+                    engaged[comb.target] = engaged.get(comb.target, 0) + 1
+        self.engaged = engaged
         grids = {team: Grid(ctx.combat.grid_cell, items) for team, items in entries.items()}
         for entity in ctx.scratch["order"]:
             self.decide(entity, creatures[entity], creatures, grids)
@@ -148,28 +176,32 @@ class IntentProcessor(esper.Processor):
         """Set one creature's target, mode, aim and action."""
         ctx = self.ctx
         _, anat, wounds, _, shock, cond, comb, pos, equip = me
-        if not can_act(cond, shock):
-            comb.action = "down" if not cond.dead else "dead"
+        if cond.dead or shock.state >= 2:
+            comb.action = "dead" if cond.dead else "down"
             return
         if cond.prone and can_walk(anat, wounds, cond):
             comb.action = "stand up"
             return
-        rearm = rearm_action(anat, wounds, cond, equip, ctx)
-        if rearm:
-            comb.action = rearm
-            return
-        target = comb.target
-        foe = creatures.get(target)
-        if foe is None or not can_act(foe[5], foe[4]):
-            target = self.pick_target(entity, comb, pos, creatures, grids)
-            comb.target = target
-            foe = creatures.get(target)
+        if not equip.holding and (equip.dropped or equip.weapons):
+            rearm = rearm_action(anat, wounds, cond, equip, ctx)
+            if rearm:
+                comb.action = rearm
+                return
+        foe = creatures.get(comb.target)
+        dist = math.inf
+        if foe is not None:
+            fpos = foe[7]
+            dist = math.hypot(fpos.x - pos.x, fpos.y - pos.y)
+            if (foe[5].dead or foe[4].state >= 2) and dist <= ctx.combat.retarget_radius:
+                foe = None  # fallen: look for another close by
         if foe is None:
-            comb.action = "stand"
-            return
-        fpos = foe[7]
-        dist = math.hypot(fpos.x - pos.x, fpos.y - pos.y)
-        mode = choose_mode(mode_options(anat, wounds, cond, equip, ctx), dist)
+            self.retarget(entity, comb, pos, creatures, grids)
+            foe = creatures.get(comb.target)
+            if foe is None:
+                comb.action = "stand"
+                return
+            dist = math.hypot(foe[7].x - pos.x, foe[7].y - pos.y)
+        mode = choose_mode(mode_options(anat, wounds, cond, equip, ctx, entity), dist)
         new_mode = mode.id if mode is not None else ""
         if new_mode != comb.mode:
             ctx.emit(ModeChanged(ctx.clock.tick, ctx.clock.time, entity, comb.mode, new_mode))
@@ -177,34 +209,62 @@ class IntentProcessor(esper.Processor):
         if mode is None:
             comb.action = "stand"
             return
-        comb.aim_zone = choose_aim(comb.aim, foe[1], ctx.streams["ai"])
+        if comb.aim != "unaimed":
+            comb.aim_zone = choose_aim(comb.aim, foe[1], ctx.streams["ai"])
         comb.action = "attack" if in_range(mode, dist) else "approach"
 
+    def retarget(self, entity: int, comb: Combatant, pos: Position, creatures: dict[int, Parts],
+                 grids: dict[str, Grid]) -> None:
+        """Pick a new target and keep the engagement counts current."""
+        old = comb.target
+        melee = _melee(self.ctx.modes.get(comb.mode)) or not comb.mode
+        new = self.pick_target(entity, comb, pos, creatures, grids, melee)
+        if melee:
+            if old >= 0 and self.engaged.get(old):
+                self.engaged[old] -= 1
+            if new >= 0:
+                self.engaged[new] = self.engaged.get(new, 0) + 1
+        comb.target = new
+
     def pick_target(self, entity: int, comb: Combatant, pos: Position, creatures: dict[int, Parts],
-                    grids: dict[str, Grid]) -> int:
-        """A new target by the creature's policy (-1 when no enemy can act)."""
+                    grids: dict[str, Grid], melee: bool = True) -> int:
+        """A new target by the creature's policy (-1 when no enemy can act).
+
+        A melee fighter passes over enemies already engaged by the most melee attackers one can have
+        (``max_melee_attackers``) while any other is to be had.
+        """
         ctx = self.ctx
         enemy_grids = [g for team, g in grids.items() if team != comb.team]
         if not enemy_grids:
             return -1
+        cap = ctx.combat.max_melee_attackers
+        engaged = self.engaged
+
+        def free(e: int, _team: str) -> bool:
+            return engaged.get(e, 0) < cap
+
+        accept = free if melee and cap > 0 else None
         if comb.policy in ("weakest", "random"):
             near: list[int] = []
             for grid in enemy_grids:
-                near.extend(grid.within(pos.x, pos.y, ctx.combat.retarget_radius, _any))
+                near.extend(grid.within(pos.x, pos.y, ctx.combat.retarget_radius, accept))
             if near:
                 if comb.policy == "random":
                     return sorted(near)[int(ctx.streams["ai"].random() * len(near))]
                 return min(near, key=lambda e: (creatures[e][2].health, _dist(pos, creatures[e][7]), e))
-        best, best_d = -1, math.inf
-        for grid in enemy_grids:
-            found, d = grid.nearest(pos.x, pos.y, _any)
-            if found >= 0 and (d < best_d or (d == best_d and found < best)):
-                best, best_d = found, d
-        return best
+        for condition in ((accept, None) if accept is not None else (None,)):
+            best, best_d = -1, math.inf
+            for grid in enemy_grids:
+                found, d = grid.nearest(pos.x, pos.y, condition)
+                if found >= 0 and (d < best_d or (d == best_d and found < best)):
+                    best, best_d = found, d
+            if best >= 0:
+                return best
+        return -1
 
 
-def _any(entity: int, team: str) -> bool:
-    return True
+def _melee(mode: StrikeMode | None) -> bool:
+    return mode is not None and mode.kind == "melee"
 
 
 def _dist(a: Position, b: Position) -> float:

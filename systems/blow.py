@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from components.anatomy import ASPECTS, BodyStructure
 from components.gear import ArmorPiece, StrikeMode
@@ -117,6 +117,14 @@ def compile_target(body: BodyStructure, rules: AnatomyRules, armor: Iterable[Arm
         fumble_ml=fumble_ml,
         stumble_ml=stumble_ml,
     )
+
+
+def with_tests(base: TargetProfile, *, shock_ml: int | None, strength_ml: int | None, fumble_ml: int | None,
+               stumble_ml: int | None, existing_levels: Mapping[int, Sequence[int]]) -> TargetProfile:
+    """A copy of a compiled target with other test MLs and wounds: the per-location tables depend only on the
+    body and its armour, so a world compiles them once per (body, armour) and reuses them for every creature."""
+    return replace(base, shock_ml=shock_ml, strength_ml=strength_ml, fumble_ml=fumble_ml, stumble_ml=stumble_ml,
+                   existing_levels=existing_levels)
 
 
 @dataclass(frozen=True, slots=True)

@@ -156,14 +156,14 @@ def expand(record: AttackRecord) -> Iterator[Event]:
     if blow.amputation_test is not None:
         yield AmputationTested(t, time, d, loc.name, blow.amputation_test.name, blow.severed)
     if blow.shock_index:
-        yield ShockTested(t, time, d, blow.shock_index, blow.shock_test.name if blow.shock_test else "none",
+        yield ShockTested(t, time, d, blow.shock_index, blow.shock_test.name if blow.shock_test is not None else "none",
                           blow.final_index, blow.shock_state.label)
     if blow.fumble != "none":
-        yield MishapTested(t, time, d, "fumble", blow.fumble, blow.fumble_test.name if blow.fumble_test else "none",
-                           blow.fumble_outcome)
+        test = blow.fumble_test.name if blow.fumble_test is not None else "none"
+        yield MishapTested(t, time, d, "fumble", blow.fumble, test, blow.fumble_outcome)
     if blow.stumble != "none":
-        yield MishapTested(t, time, d, "stumble", blow.stumble,
-                           blow.stumble_test.name if blow.stumble_test else "none", blow.stumble_outcome)
+        test = blow.stumble_test.name if blow.stumble_test is not None else "none"
+        yield MishapTested(t, time, d, "stumble", blow.stumble, test, blow.stumble_outcome)
 
 
 def attack(entity: int, me: Parts, foe_entity: int, foe: Parts, mode: StrikeMode, ctx: TickContext) -> AttackRecord:
@@ -228,7 +228,11 @@ class AttackProcessor(esper.Processor):
                 continue
             if not in_range(mode, distance(pos, foe[7])):
                 continue
-            if ready_parts(anat, wounds.impairments, cond, equip, mode) is None:
+            # Impairment settles in the damage phase, so within the attack phase only a dropped weapon can spoil
+            # the modes intent found usable; check the limbs again only then.
+            cached = ctx.cache.get(("modes", entity))
+            unchanged = cached is not None and mode in cached[1] and len(cached[0][1]) == len(equip.holding)
+            if not unchanged and ready_parts(anat, wounds.impairments, cond, equip, mode) is None:
                 continue
             attack(entity, me, comb.target, foe, mode, ctx)
 

@@ -49,6 +49,7 @@ class TickContext:
         clock: Game time.
         log: Every event so far (``systems.combat.AttackRecord`` entries expand into step events on reading).
         scratch: Per-tick working data of processors (the spatial index); never saved.
+        cache: Lasting caches derived from state (compiled targets, usable modes); never saved, rebuilt on demand.
     """
 
     rules: AnatomyRules
@@ -60,6 +61,7 @@ class TickContext:
     clock: Clock = field(default_factory=Clock)
     log: list[Any] = field(default_factory=list)
     scratch: dict[str, Any] = field(default_factory=dict)
+    cache: dict[Any, Any] = field(default_factory=dict)
 
     def emit(self, event: Event) -> None:
         """Append an event to the log."""

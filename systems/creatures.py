@@ -9,7 +9,7 @@ import esper
 from components.rules import ShockState
 from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position, Shock
 from components.wounds import Wounds
-from systems.blow import TargetProfile, compile_target
+from systems.blow import TargetProfile, compile_target, with_tests
 from systems.context import TickContext
 from systems.impairment import body_impairments, test_penalty
 from systems.mishaps import keep_control_ml
@@ -49,7 +49,14 @@ def effective_ml(anat: Anatomy, wounds: Wounds, skill: str, ctx: TickContext, mo
     if definition is None or not definition.impairable or not definition.roles:
         return base + modifier
     ensure_status(anat, wounds, ctx)
-    penalty = test_penalty(anat.body, wounds.impairments, definition.roles)
+    # The penalty changes only when the impairments do; the cache keeps the tuple it was computed from.
+    key = (id(wounds), definition.roles)
+    cached = ctx.cache.get(key)
+    if cached is not None and cached[0] is wounds.impairments:
+        penalty = cached[1]
+    else:
+        penalty = test_penalty(anat.body, wounds.impairments, definition.roles)
+        ctx.cache[key] = (wounds.impairments, penalty)
     return None if penalty is None else base + modifier + penalty
 
 
@@ -57,12 +64,18 @@ def target_profile(anat: Anatomy, wounds: Wounds, armor: Armor, ctx: TickContext
     """The creature compiled as a target (cached in ``wounds.profile`` until its impairment or armour changes)."""
     profile: Any = wounds.profile
     if profile is None:
+        key = ("target", anat.body.id, tuple(p.id for p in armor.pieces))
+        base = ctx.cache.get(key)
+        if base is None:
+            base = compile_target(anat.body, ctx.rules, armor.pieces, shock_ml=None, strength_ml=None,
+                                  fumble_ml=None, stumble_ml=None)
+            ctx.cache[key] = base
         dex = effective_ml(anat, wounds, "dexterity", ctx)
         leg = effective_ml(anat, wounds, "legerdemain", ctx)
         agi = effective_ml(anat, wounds, "agility", ctx)
         acr = effective_ml(anat, wounds, "acrobatics", ctx)
-        profile = compile_target(
-            anat.body, ctx.rules, armor.pieces,
+        profile = with_tests(
+            base,
             shock_ml=anat.mls.get("shock"),
             strength_ml=effective_ml(anat, wounds, "strength", ctx),
             fumble_ml=keep_control_ml(dex, leg),

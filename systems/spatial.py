@@ -1,8 +1,11 @@
-"""A uniform grid spatial index: nearest-enemy and within-radius queries without scanning every creature.
+"""A two-level grid spatial index: nearest-enemy and within-radius queries without scanning every creature.
 
 The grid is rebuilt once per tick from the positions of the creatures that can be targeted (one pass, a dict of
-cell -> entries). A nearest query walks rings of cells outward from the seeker and stops once no unvisited ring
-can hold anything closer than the best found, so its cost follows local density, not the world's size.
+cell -> entries, and a coarse dict of blocks of cells). A nearest query walks rings of fine cells outward from
+the seeker and stops once no unvisited ring can hold anything closer than the best found, so its cost follows
+local density, not the world's size. Past ``fine_rings`` rings (a seeker far from every candidate) it switches
+to the coarse blocks and takes the nearest entry of the nearest occupied ring of blocks: approximate (off by at
+most a block's diagonal), and cheap where exactness would mean walking hundreds of empty cells.
 """
 
 from __future__ import annotations
@@ -14,11 +17,15 @@ from collections.abc import Callable, Iterable, Iterator
 class Grid:
     """Entries ``(entity, x, y, team)`` bucketed by square cells of ``cell`` metres."""
 
-    __slots__ = ("_bounds", "_cells", "cell", "count")
+    __slots__ = ("_blocks", "_bounds", "_cells", "block", "cell", "count", "fine_rings")
 
-    def __init__(self, cell: float, entries: Iterable[tuple[int, float, float, str]] = ()) -> None:
+    def __init__(self, cell: float, entries: Iterable[tuple[int, float, float, str]] = (), *, block: int = 4,
+                 fine_rings: int = 6) -> None:
         self.cell = cell
+        self.block = block
+        self.fine_rings = fine_rings
         self._cells: dict[tuple[int, int], list[tuple[int, float, float, str]]] = {}
+        self._blocks: dict[tuple[int, int], list[tuple[int, float, float, str]]] = {}
         self.count = 0
         lo_x = lo_y = math.inf
         hi_x = hi_y = -math.inf
@@ -32,6 +39,7 @@ class Grid:
                 cells[key] = [entry]
             else:
                 bucket.append(entry)
+            self._blocks.setdefault((key[0] // block, key[1] // block), []).append(entry)
             self.count += 1
             lo_x, hi_x, lo_y, hi_y = min(lo_x, x), max(hi_x, x), min(lo_y, y), max(hi_y, y)
         self._bounds = (math.floor(lo_x * inv), math.floor(lo_y * inv), math.floor(hi_x * inv),
@@ -42,8 +50,9 @@ class Grid:
         lo_x, lo_y, hi_x, hi_y = self._bounds
         return max(abs(cx - lo_x), abs(cx - hi_x), abs(cy - lo_y), abs(cy - hi_y))
 
-    def _ring(self, cx: int, cy: int, r: int) -> Iterator[list[tuple[int, float, float, str]]]:
-        cells = self._cells
+    def _ring(self, cx: int, cy: int, r: int, cells: dict[tuple[int, int], list[tuple[int, float, float, str]]]
+              | None = None) -> Iterator[list[tuple[int, float, float, str]]]:
+        cells = self._cells if cells is None else cells
         if r == 0:
             bucket = cells.get((cx, cy))
             if bucket:
@@ -60,31 +69,73 @@ class Grid:
                 if bucket:
                     yield bucket
 
-    def nearest(self, x: float, y: float, accept: Callable[[int, str], bool]) -> tuple[int, float]:
+    def nearest(self, x: float, y: float, accept: Callable[[int, str], bool] | None = None) -> tuple[int, float]:
         """The nearest accepted entry to (x, y): ``(entity, distance)``, or ``(-1, inf)`` when there is none.
 
         Args:
             x: Seeker position.
             y: Seeker position.
-            accept: ``accept(entity, team)`` filters candidates (other teams, not the seeker itself).
+            accept: ``accept(entity, team)`` filters candidates (default: every entry).
         """
         if not self.count:
             return -1, math.inf
         inv = 1.0 / self.cell
         cx, cy = math.floor(x * inv), math.floor(y * inv)
         best, best_d2 = -1, math.inf
-        for r in range(self._max_ring(cx, cy) + 1):
+        last = self._max_ring(cx, cy)
+        for r in range(last + 1):
             # Anything in ring r is at least (r - 1) cells away; stop when that cannot beat the best.
             if best >= 0 and ((r - 1) * self.cell) ** 2 > best_d2:
                 break
+            if best < 0 and r > self.fine_rings:
+                return self._coarse_nearest(x, y, cx // self.block, cy // self.block, accept)
             for bucket in self._ring(cx, cy, r):
                 for entity, ex, ey, team in bucket:
-                    d2 = (ex - x) ** 2 + (ey - y) ** 2
-                    if d2 < best_d2 and accept(entity, team):
+                    dx, dy = ex - x, ey - y
+                    d2 = dx * dx + dy * dy
+                    if d2 < best_d2 and (accept is None or accept(entity, team)):
                         best, best_d2 = entity, d2
         return best, math.sqrt(best_d2) if best >= 0 else math.inf
 
-    def within(self, x: float, y: float, radius: float, accept: Callable[[int, str], bool]) -> list[int]:
+    def _coarse_nearest(self, x: float, y: float, bx: int, by: int,
+                        accept: Callable[[int, str], bool] | None) -> tuple[int, float]:
+        """Nearest accepted entry of the block whose centre is nearest, in the nearest ring of blocks holding one."""
+        span = self.cell * self.block
+        reach = self._max_ring(bx * self.block, by * self.block) // self.block + 2
+        cells = self._blocks
+        for r in range(reach + 1):
+            ranked = []
+            for key in self._ring_keys(bx, by, r):
+                bucket = cells.get(key)
+                if bucket:
+                    dx, dy = (key[0] + 0.5) * span - x, (key[1] + 0.5) * span - y
+                    ranked.append((dx * dx + dy * dy, key, bucket))
+            ranked.sort(key=lambda item: (item[0], item[1]))
+            for _, _, bucket in ranked:
+                best, best_d2 = -1, math.inf
+                for entity, ex, ey, team in bucket:
+                    dx, dy = ex - x, ey - y
+                    d2 = dx * dx + dy * dy
+                    if d2 < best_d2 and (accept is None or accept(entity, team)):
+                        best, best_d2 = entity, d2
+                if best >= 0:
+                    return best, math.sqrt(best_d2)
+        return -1, math.inf
+
+    @staticmethod
+    def _ring_keys(cx: int, cy: int, r: int) -> Iterator[tuple[int, int]]:
+        if r == 0:
+            yield (cx, cy)
+            return
+        for dx in range(-r, r + 1):
+            yield (cx + dx, cy - r)
+            yield (cx + dx, cy + r)
+        for dy in range(-r + 1, r):
+            yield (cx - r, cy + dy)
+            yield (cx + r, cy + dy)
+
+    def within(self, x: float, y: float, radius: float, accept: Callable[[int, str], bool] | None = None
+               ) -> list[int]:
         """Accepted entities within ``radius`` of (x, y), in cell order (deterministic)."""
         inv = 1.0 / self.cell
         cx, cy = math.floor(x * inv), math.floor(y * inv)
@@ -94,6 +145,6 @@ class Grid:
         for r in range(rings + 1):
             for bucket in self._ring(cx, cy, r):
                 for entity, ex, ey, team in bucket:
-                    if (ex - x) ** 2 + (ey - y) ** 2 <= r2 and accept(entity, team):
+                    if (ex - x) ** 2 + (ey - y) ** 2 <= r2 and (accept is None or accept(entity, team)):
                         out.append(entity)
         return out

@@ -168,7 +168,8 @@ def test_schema_writes_every_kind(tmp_path: Path) -> None:
     assert code == 0
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == sorted(["body.schema.json", "weapon.schema.json", "armor.schema.json", "creature.schema.json",
-                            "skills.schema.json", "anatomy_rules.schema.json"])
+                            "skills.schema.json", "anatomy_rules.schema.json", "sandbox_rules.schema.json",
+                            "scenario.schema.json"])
 
 
 def test_module_entry_point_has_no_traceback_on_bad_config() -> None:

@@ -318,7 +318,8 @@ def _build(files: list[_File], rules: AnatomyRules) -> Catalog:
     cm = combat_model.combat
     combat = CombatRules(cm.tick_seconds, cm.defence_skill, cm.default_speed, cm.stunned_speed_factor,
                          cm.impairment_speed_per_point, cm.min_speed_factor, cm.stunned_level_drop,
-                         cm.retarget_radius, cm.grid_cell, cm.melee_reach_default, cm.helpless_defence)
+                         cm.retarget_radius, cm.grid_cell, cm.melee_reach_default, cm.helpless_defence,
+                         cm.max_melee_attackers)
     scenarios: dict[str, ScenarioDef] = {}
     for f in by_kind.get("scenario", []):
         assert isinstance(f.model, s.ScenarioFile)

@@ -290,6 +290,7 @@ class CombatModel(_Strict):
     grid_cell: Annotated[float, Field(gt=0)]
     melee_reach_default: Annotated[float, Field(gt=0)]
     helpless_defence: bool
+    max_melee_attackers: Annotated[int, Field(ge=0)] = 0
 
 
 class SandboxRulesFile(_Strict):

@@ -1,0 +1,107 @@
+"""The readable account of a run (``sandbox run``): a line per landed blow, and a closing table per creature."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from components.anatomy import ASPECTS
+from components.events import BleederOpened, Died, FellProne, ItemDropped, Severed, ShockChanged
+from components.rules import LEVEL_CODES
+from sandbox.report import table
+from sandbox.world import Outcome, Sandbox
+from systems.combat import AttackRecord
+
+_FOLLOWS = (BleederOpened, Severed, ShockChanged, ItemDropped, FellProne, Died)
+
+
+def _consequence(event: Any, names: Mapping[int, str]) -> str:
+    if isinstance(event, BleederOpened):
+        return "bleeding"
+    if isinstance(event, Severed):
+        return f"{event.location} severed"
+    if isinstance(event, ShockChanged):
+        return f"now {event.after}"
+    if isinstance(event, ItemDropped):
+        return f"{'flings' if event.flung else 'drops'} the {event.item}"
+    if isinstance(event, FellProne):
+        return "falls prone" if event.cause == "stumble" else "goes down"
+    if isinstance(event, Died):
+        return f"DIES ({event.cause})"
+    return ""
+
+
+def blow_lines(log: Iterable[Any], names: Mapping[int, str], modes: Mapping[str, Any]) -> Iterator[str]:
+    """One line per blow that landed on the body: who, where, what wound, what followed."""
+    current: list[str] | None = None
+    follows: list[str] = []
+    for entry in log:
+        if isinstance(entry, AttackRecord):
+            if current is not None:
+                yield _finish(current, follows)
+            current, follows = None, []
+            blow = entry.blow
+            if blow is None or blow.missed:
+                continue
+            body = entry.body
+            loc = body.locations[blow.location]
+            mode = modes[entry.mode].name if entry.mode in modes else entry.mode
+            if blow.glancing:
+                wound = f"glances off (impact {blow.impact} - {blow.protection})"
+            elif blow.level == 0:
+                wound = f"no wound (impact {blow.impact} - {blow.protection})"
+            else:
+                wound = f"{LEVEL_CODES[blow.level]} {ASPECTS[blow.aspect]} (impact {blow.impact} - {blow.protection})"
+                if blow.compound:
+                    wound += ", compounds"
+            shock = ""
+            if blow.shock_index:
+                test = blow.shock_test.name if blow.shock_test is not None else "no test"
+                shock = f"; shock {blow.shock_index} {test} -> {blow.shock_state.label}"
+            current = [f"tick {entry.tick:>3}  {names.get(entry.attacker, '?')} -> {names.get(entry.target, '?')}: "
+                       f"{mode} hits the {loc.name}: {wound}{shock}"]
+        elif current is not None and isinstance(entry, _FOLLOWS):
+            text = _consequence(entry, names)
+            if text:
+                follows.append(text)
+    if current is not None:
+        yield _finish(current, follows)
+
+
+def _finish(current: list[str], follows: list[str]) -> str:
+    return current[0] + (f"; {', '.join(follows)}" if follows else "")
+
+
+def closing_table(world: Sandbox) -> str:
+    """Per creature: team, alive, health and band, shock state, wounds by location, conditions."""
+    rows = []
+    for entity, (ident, anat, wounds, *_rest) in world.creatures().items():
+        r = world.readout(entity)
+        by_loc: dict[str, list[str]] = {}
+        for inj in wounds.injuries:
+            if inj.level > 0:
+                by_loc.setdefault(anat.body.locations[inj.location].name, []).append(
+                    LEVEL_CODES[inj.level] + ("*" if inj.bleeder else ""))
+        wound_text = _wounds_text(by_loc)
+        team = world.components(entity)["Combatant"].team
+        rows.append((ident.name, team, "yes" if r.alive else "no", f"{r.health}% {r.band}", r.shock, wound_text,
+                     ", ".join(r.conditions) or "-"))
+    return table(["creature", "team", "alive", "health", "shock", "wounds (* bleeding)", "conditions"], rows)
+
+
+def _wounds_text(by_loc: dict[str, list[str]], most: int = 4) -> str:
+    """Wounds by location, worst first; past ``most`` locations, a count of the rest."""
+    if not by_loc:
+        return "-"
+    ranked = sorted(by_loc.items(), key=lambda kv: (-max(LEVEL_CODES.index(c.rstrip("*")) for c in kv[1]), kv[0]))
+    shown = [f"{loc} {' '.join(sorted(levels, reverse=True))}" for loc, levels in ranked[:most]]
+    if len(ranked) > most:
+        shown.append(f"+{len(ranked) - most} more locations")
+    return "; ".join(shown)
+
+
+def outcome_line(outcome: Outcome) -> str:
+    """One line saying how the run ended."""
+    if outcome.winner is not None:
+        return f"{outcome.winner} wins after {outcome.ticks} ticks ({outcome.reason})."
+    return f"No winner after {outcome.ticks} ticks ({outcome.reason})."
