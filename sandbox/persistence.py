@@ -135,10 +135,11 @@ def load_world(path: Path, catalog: Catalog) -> Sandbox:
             _restore_entity(world, row, catalog)
         world.ctx.log.extend(event_from_dict(e) for e in doc["events"])
         return world
-    except SaveError:
+    except SaveError as exc:
         if world is not None:
             world.close()
-        raise
+        message = str(exc)
+        raise SaveError(message if message.startswith(str(path)) else f"{path}: {message}") from None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError, SandboxError) as exc:
         if world is not None:
             world.close()

@@ -192,8 +192,11 @@ class IntentProcessor(esper.Processor):
         if foe is not None:
             fpos = foe[7]
             dist = math.hypot(fpos.x - pos.x, fpos.y - pos.y)
-            if (foe[5].dead or foe[4].state >= 2) and dist <= ctx.combat.retarget_radius:
-                foe = None  # fallen: look for another close by
+            if foe[5].dead or foe[4].state >= 2:
+                current = ctx.modes.get(comb.mode)
+                # Fallen: look for another when close by, or when it would not move on anyway (a bow in range).
+                if dist <= ctx.combat.retarget_radius or (current is not None and in_range(current, dist)):
+                    foe = None
         if foe is None:
             self.retarget(entity, comb, pos, creatures, grids)
             foe = creatures.get(comb.target)

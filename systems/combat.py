@@ -166,19 +166,37 @@ def expand(record: AttackRecord) -> Iterator[Event]:
         yield MishapTested(t, time, d, "stumble", blow.stumble, test, blow.stumble_outcome)
 
 
-def attack(entity: int, me: Parts, foe_entity: int, foe: Parts, mode: StrikeMode, ctx: TickContext) -> AttackRecord:
-    """Resolve one attack of ``me`` on ``foe`` with ``mode`` and apply a landed blow at once."""
-    _, anat, wounds, _, shock, _cond, comb, _, equip = me
+def attack_ml(anat: Anatomy, impairments: tuple[Impairment, ...], mode: StrikeMode, parts: tuple[int, ...]
+              ) -> int | None:
+    """The attacker's ML: skill + the mode's modifier + the worst impairment of the parts wielding the mode.
+
+    A strike mode checks its own limbs, not the role at large (document 000): an impaired off hand does not
+    hamper a one-handed blow with the good hand. ``None`` when the creature lacks the skill.
+    """
+    base = anat.mls.get(mode.skill)
+    if base is None:
+        return None
+    penalty = min((impairments[p].penalty for p in parts), default=0)
+    return base + mode.attack_modifier + min(penalty, 0)
+
+
+def attack(entity: int, me: Parts, foe_entity: int, foe: Parts, mode: StrikeMode, ctx: TickContext,
+           parts: tuple[int, ...] | None = None) -> AttackRecord:
+    """Resolve one attack of ``me`` on ``foe`` with ``mode`` (wielded by ``parts``; found when not given) and
+    apply a landed blow at once."""
+    _, anat, wounds, _, shock, cond, comb, _, equip = me
     _, f_anat, f_wounds, f_armor, f_shock, f_cond, _, _, f_equip = foe
     combat = ctx.combat
     tests = ctx.rules.tests
     clock = ctx.clock
-    attack_ml = effective_ml(anat, wounds, mode.skill, ctx, mode.attack_modifier)
+    if parts is None:
+        parts = ready_parts(anat, wounds.impairments, cond, equip, mode) or ()
+    a_ml = attack_ml(anat, wounds.impairments, mode, parts)
     defends = can_act(f_cond, f_shock) or combat.helpless_defence
-    defence_ml = effective_ml(f_anat, f_wounds, combat.defence_skill, ctx) if defends else None
+    defence_ml = effective_ml(f_anat, f_wounds, combat.defence_skill, ctx, 0, f_cond.immobilized) if defends else None
     attack_drop = combat.stunned_level_drop if shock.state == 1 else 0
     defence_drop = combat.stunned_level_drop if f_shock.state == 1 else 0
-    result, defence, landed = opposed(attack_ml, defence_ml, defends, ctx.streams["attack"], tests,
+    result, defence, landed = opposed(a_ml, defence_ml, defends, ctx.streams["attack"], tests,
                                       attack_drop=attack_drop, defence_drop=defence_drop)
     aim_name = "unaimed" if not comb.aim_zone else comb.aim
     blow = None
@@ -189,7 +207,7 @@ def attack(entity: int, me: Parts, foe_entity: int, foe: Parts, mode: StrikeMode
         profile = target_profile(f_anat, f_wounds, f_armor, ctx)
         blow = resolve_blow(profile, impact, mode.aspect, ctx.streams["injury"], aim=comb.aim_zone or None,
                             spread=mode.spread)
-    record = AttackRecord(clock.tick, clock.time, entity, foe_entity, mode.id, aim_name, attack_ml, result,
+    record = AttackRecord(clock.tick, clock.time, entity, foe_entity, mode.id, aim_name, a_ml, result,
                           defence_ml, defence, landed, blow, f_anat.body)
     ctx.log.append(record)
     if blow is not None and not blow.missed:
@@ -228,12 +246,9 @@ class AttackProcessor(esper.Processor):
                 continue
             if not in_range(mode, distance(pos, foe[7])):
                 continue
-            # Impairment settles in the damage phase, so within the attack phase only a dropped weapon can spoil
-            # the modes intent found usable; check the limbs again only then.
-            cached = ctx.cache.get(("modes", entity))
-            unchanged = cached is not None and mode in cached[1] and len(cached[0][1]) == len(equip.holding)
-            if not unchanged and ready_parts(anat, wounds.impairments, cond, equip, mode) is None:
-                continue
-            attack(entity, me, comb.target, foe, mode, ctx)
+            parts = ready_parts(anat, wounds.impairments, cond, equip, mode)
+            if parts is None:
+                continue  # a dropped weapon or a limb lost earlier this tick
+            attack(entity, me, comb.target, foe, mode, ctx, parts)
 
 

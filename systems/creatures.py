@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import esper
@@ -36,11 +37,12 @@ def ensure_status(anat: Anatomy, wounds: Wounds, ctx: TickContext) -> None:
         wounds.impairments = body_impairments(anat.body, wounds, ctx.rules)
 
 
-def effective_ml(anat: Anatomy, wounds: Wounds, skill: str, ctx: TickContext, modifier: int = 0) -> int | None:
+def effective_ml(anat: Anatomy, wounds: Wounds, skill: str, ctx: TickContext, modifier: int = 0,
+                 immobilized: Collection[int] = ()) -> int | None:
     """The ML a creature tests ``skill`` at now: base + ``modifier`` + the impairment of the roles it names.
 
     Returns ``None`` when it cannot succeed at all: it has no such skill or attribute, or a part holding a role
-    the skill names is unusable (the test critically fails without a roll).
+    the skill names is unusable or held fast (``immobilized``): the test critically fails without a roll.
     """
     base = anat.mls.get(skill)
     if base is None:
@@ -48,6 +50,8 @@ def effective_ml(anat: Anatomy, wounds: Wounds, skill: str, ctx: TickContext, mo
     definition = ctx.skills.get(skill)
     if definition is None or not definition.impairable or not definition.roles:
         return base + modifier
+    if immobilized and any(anat.body.parts[p].roles & definition.roles for p in immobilized):
+        return None
     ensure_status(anat, wounds, ctx)
     # The penalty changes only when the impairments do; the cache keeps the tuple it was computed from.
     key = (id(wounds), definition.roles)

@@ -58,6 +58,22 @@ def _matches(body: BodyStructure, part: int, selector: str) -> bool:
     return p.can_hold if selector == "grip" else selector in p.roles
 
 
+_PREFERENCE: dict[tuple[int, str], tuple[BodyStructure, tuple[int, ...]]] = {}
+
+
+def _preference(body: BodyStructure, dominance: str) -> tuple[int, ...]:
+    """Parts in the order a creature reaches for them: dominant side, then the other side, then central ones.
+
+    Memoised per body object (the entry keeps the body alive, so its id cannot be reused by another).
+    """
+    entry = _PREFERENCE.get((id(body), dominance))
+    if entry is None or entry[0] is not body:
+        order = tuple(sorted(range(len(body.parts)),
+                             key=lambda p: (body.parts[p].side != dominance, body.parts[p].side == "center", p)))
+        entry = _PREFERENCE[(id(body), dominance)] = (body, order)
+    return entry[1]
+
+
 def wielding_parts(body: BodyStructure, mode: StrikeMode, impairments: Sequence[Impairment], *,
                    dominance: str = "right", immobilized: Collection[int] = (),
                    holding: Mapping[int, str] | None = None) -> tuple[int, ...] | None:
@@ -85,10 +101,7 @@ def wielding_parts(body: BodyStructure, mode: StrikeMode, impairments: Sequence[
 
     if any(not ready(p) for p in held_by):
         return None
-    order = sorted(
-        range(len(body.parts)),
-        key=lambda p: (body.parts[p].side != dominance, body.parts[p].side == "center", p),
-    )
+    order = _preference(body, dominance)
     chosen = list(held_by)
     for part in order:
         if len(chosen) >= mode.limbs:
