@@ -47,7 +47,8 @@ def mode_options(anat: Anatomy, wounds: Wounds, cond: Condition, equip: Equipmen
         if cached is not None and cached[0] == key:
             return cached[1]  # type: ignore[no-any-return]
         options = mode_options(anat, wounds, cond, equip, ctx)
-        ctx.cache[("modes", entity)] = (key, options)
+        parts = {m.id: ready_parts(anat, wounds.impairments, cond, equip, m) for m in options}
+        ctx.cache[("modes", entity)] = (key, options, parts)
         return options
     weapons: list[str] = []
     for item in equip.holding.values():

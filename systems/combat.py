@@ -81,7 +81,7 @@ class AttackRecord:
 
 def drop_levels(result: TestResult, levels: int) -> TestResult:
     """Drop a test result by ``levels`` success levels (CS -> MS -> MF -> CF)."""
-    return TestResult(max(int(result) - levels, 0))
+    return TestResult(max(int(result) - levels, 0)) if levels else result
 
 
 def opposed(attack_ml: int | None, defence_ml: int | None, defends: bool, rng: Rng, tests: TestRules, *,
@@ -246,7 +246,13 @@ class AttackProcessor(esper.Processor):
                 continue
             if not in_range(mode, distance(pos, foe[7])):
                 continue
-            parts = ready_parts(anat, wounds.impairments, cond, equip, mode)
+            # Impairment settles in the damage phase, so within the attack phase only a weapon dropped earlier
+            # this tick can spoil what intent found usable: reuse its limbs unless the hands changed.
+            cached = ctx.cache.get(("modes", entity))
+            if cached is not None and cached[0][1] == tuple(equip.holding.items()) and mode.id in cached[2]:
+                parts = cached[2][mode.id]
+            else:
+                parts = ready_parts(anat, wounds.impairments, cond, equip, mode)
             if parts is None:
                 continue  # a dropped weapon or a limb lost earlier this tick
             attack(entity, me, comb.target, foe, mode, ctx, parts)
