@@ -145,6 +145,7 @@ class AnatomyRules:
     health_floor_alive: int
     health_bands: tuple[tuple[str, int], ...]
     strength_impact: StrengthImpactRules
+    aftercare: AftercareRules | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,3 +180,53 @@ class CombatRules:
     melee_reach_default: float
     helpless_defence: bool
     max_melee_attackers: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TreatmentRule:
+    """How one kind of wound is treated: the procedure and its modifier on the Physician test.
+
+    Attributes:
+        procedure: ``CLN`` clean and dress, ``CMP`` cool compress, ``SET`` splint, ``SUR`` surgery.
+        modifier: Added to the Physician ML.
+    """
+
+    procedure: str
+    modifier: int
+
+
+@dataclass(frozen=True, slots=True)
+class AftercareRules:
+    """Wounds over time (document 000's Injury, Shock, Bleeding and Healing chapters, anatomy-tables.md 4, 9, 10).
+
+    Severities are ``minor`` (M1), ``serious`` (S2, S3), ``grievous`` (G4, G5). Times are game seconds.
+    """
+
+    bleed_interval: float
+    blood_loss: Mapping[TestResult, int]
+    anemia_per_point: int
+    stoppage_skill: str
+    stoppage_carry_bonus: int
+    retest_modifier: int
+    unconscious_retest_after: float
+    extended_shock_hr: Mapping[TestResult, int]
+    course_change: Mapping[TestResult, int]
+    extended_shock_interval: float
+    hr_death_at: int
+    hr_recover_at: int
+    coma_hr_base: int
+    coma_interval_die: int
+    coma_interval_unit: float
+    healing_period: float
+    healing_change: Mapping[TestResult, int]
+    treatment_skill: str
+    treatment_hr: Mapping[str, Mapping[TestResult, int]]
+    treatment: Mapping[str, Mapping[str, TreatmentRule]]
+    surgery_bleeder_on: frozenset[TestResult]
+    grievous_bleeder_hr: Mapping[str, tuple[int, ...]]
+    permanent_eligible: Mapping[str, Mapping[str, tuple[int, ...]]]
+    infectable: frozenset[int]
+    infection_fatigue: tuple[tuple[int, int], ...]
+    infection_cured_at: int
+    self_treatment_modifier: int
+    first_aid_delay: float

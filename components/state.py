@@ -67,12 +67,12 @@ class Shock:
     Attributes:
         state: The current state.
         since: Tick the state began.
-        retest_at: Tick of the next re-test (-1: none due).
+        retest_at: Game time (seconds) of the next re-test (-1: none due).
     """
 
     state: ShockState = ShockState.NONE
     since: int = 0
-    retest_at: int = -1
+    retest_at: float = -1.0
 
 
 @dataclass(slots=True)

@@ -43,7 +43,15 @@ class Injury:
         healing_rate: Healing Rate 0..6 once treated; ``None`` while untreated.
         bleeder: The wound is bleeding.
         compounded: How many times a later wound at the same location worsened it.
-        tick: The tick it was received.
+        received: Game time (seconds) it was received.
+        permanent_eligible: Its treatment marked it as able to leave permanent impairment.
+        stoppage_bonus: Carried over to the next Blood Stoppage Test of this wound (an MF gives +10).
+        stop_after_advance: An MS stoppage: it stops bleeding after the next advance test.
+        next_bleed: When its next Blood Loss Advance test is due (-1: not bleeding).
+        next_heal: When its next Injury Healing Test is due (-1: none scheduled).
+        infection_hr: Healing Rate of its infection, or ``None`` when not infected.
+        healed_at: When it healed (-1: open).
+        initial_level: Its level when received (what permanent impairment and reports refer to).
     """
 
     location: int
@@ -52,7 +60,19 @@ class Injury:
     healing_rate: int | None = None
     bleeder: bool = False
     compounded: int = 0
-    tick: int = 0
+    received: float = 0.0
+    permanent_eligible: bool = False
+    stoppage_bonus: int = 0
+    stop_after_advance: bool = False
+    next_bleed: float = -1.0
+    next_heal: float = -1.0
+    infection_hr: int | None = None
+    healed_at: float = -1.0
+    initial_level: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.initial_level:
+            self.initial_level = self.level
 
 
 @dataclass(slots=True)
@@ -68,6 +88,16 @@ class Wounds:
         impairments: Current impairment of each part (refreshed by the damage rules).
         health: Current health percent (refreshed with the impairments).
         dirty: The impairments and health need refreshing.
+        blood_loss: Blood Loss Points taken.
+        weariness: Weariness fatigue (days spent in a coma).
+        fatigue: Total fatigue (anemia, infection, weariness): a penalty on every test.
+        shock_cause: (location, level) of the wound that opened the current shock (what a Coma's HR reads).
+        extended_shock_hr: Healing Rate of Extended Shock, or ``None``.
+        coma_hr: Healing Rate of a Coma, or ``None``.
+        coma_since: When the coma began (-1: none).
+        next_course: When the next Extended Shock course test is due (-1: none).
+        next_coma: When the next Coma course test is due (-1: none).
+        care_at: When a tender next sees to this creature's untreated wounds (-1: not scheduled).
         profile: Cache of the compiled target (``systems.blow.TargetProfile``); never saved.
     """
 
@@ -79,6 +109,16 @@ class Wounds:
     impairments: tuple[Impairment, ...] = ()
     health: int = 100
     dirty: bool = True
+    blood_loss: int = 0
+    weariness: int = 0
+    fatigue: int = 0
+    shock_cause: tuple[int, int] | None = None
+    extended_shock_hr: int | None = None
+    coma_hr: int | None = None
+    coma_since: float = -1.0
+    next_course: float = -1.0
+    next_coma: float = -1.0
+    care_at: float = -1.0
     profile: Any = None
 
     def levels_at(self, location: int) -> list[int]:

@@ -12,6 +12,7 @@ import json
 import os
 import random
 import tempfile
+from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
     from sandbox.world import Sandbox
 
 FORMAT = "combat-sandbox-save"
+WOUND_STATE = ("blood_loss", "weariness", "fatigue", "shock_cause", "extended_shock_hr", "coma_hr", "coma_since",
+               "next_course", "next_coma", "care_at")
+"""The ``Wounds`` fields saved besides the injuries (everything but the caches)."""
 VERSION = 1
 
 
@@ -45,12 +49,12 @@ def _entity_dict(entity: int, comps: tuple[Any, ...]) -> dict[str, Any]:
         "identity": {"name": ident.name, "creature": ident.creature},
         "anatomy": {"mls": dict(anat.mls), "attributes": dict(anat.attributes), "speed": anat.speed},
         "wounds": {
-            "injuries": [[i.location, i.level, i.aspect, i.healing_rate, i.bleeder, i.compounded, i.tick]
-                         for i in wounds.injuries],
+            "injuries": [{f.name: getattr(i, f.name) for f in fields(Injury)} for i in wounds.injuries],
             "severed": sorted(wounds.severed),
             "unusable_parts": sorted(wounds.unusable_parts),
             "permanent_impairment": {str(k): v for k, v in wounds.permanent_impairment.items()},
             "health": wounds.health,
+            **{name: getattr(wounds, name) for name in WOUND_STATE},
         },
         "armor": [p.id for p in armor.pieces],
         "shock": {"state": int(shock.state), "since": shock.since, "retest_at": shock.retest_at},
@@ -76,7 +80,8 @@ def save_world(world: Sandbox, path: Path) -> None:
         "model": world.model,
         "scenario": world.scenario.id if world.scenario else None,
         "max_ticks": world.max_ticks,
-        "clock": {"tick": world.ctx.clock.tick, "seconds_per_tick": world.ctx.clock.seconds_per_tick},
+        "clock": {"tick": world.ctx.clock.tick, "seconds_per_tick": world.ctx.clock.seconds_per_tick,
+                  "seconds": world.ctx.clock.seconds},
         "streams": {name: _stream_state(rng) for name, rng in world.ctx.streams.items()},
         "entities": entities,
         "events": [e.to_dict() for e in expand_log(world.ctx.log)],
@@ -127,6 +132,7 @@ def load_world(path: Path, catalog: Catalog) -> Sandbox:
         world.max_ticks = int(doc.get("max_ticks", world.max_ticks))
         world.ctx.clock.tick = int(doc["clock"]["tick"])
         world.ctx.clock.seconds_per_tick = float(doc["clock"]["seconds_per_tick"])
+        world.ctx.clock.seconds = float(doc["clock"]["seconds"])
         for name, state in doc["streams"].items():
             rng = world.ctx.streams[name]
             assert isinstance(rng, random.Random)
@@ -157,17 +163,19 @@ def _restore_entity(world: Sandbox, row: dict[str, Any], catalog: Catalog) -> No
     anat = Anatomy(body, kind, dict(a["mls"]), dict(a["attributes"]), float(a["speed"]))
     w = row["wounds"]
     wounds = Wounds(
-        injuries=[Injury(*i) for i in w["injuries"]], severed=set(w["severed"]),
+        injuries=[Injury(**i) for i in w["injuries"]], severed=set(w["severed"]),
         unusable_parts=set(w["unusable_parts"]),
         permanent_impairment={int(k): int(v) for k, v in w["permanent_impairment"].items()},
-        health=int(w["health"]))
+        health=int(w["health"]), **{name: w[name] for name in WOUND_STATE})
+    if wounds.shock_cause is not None:
+        wounds.shock_cause = (int(wounds.shock_cause[0]), int(wounds.shock_cause[1]))
     wounds.reindex()
     for armor_id in row["armor"]:
         if armor_id not in catalog.armor:
             raise SaveError(f"the save names armour {armor_id!r}, which the configs do not define")
     armor = Armor(tuple(catalog.armor[i] for i in row["armor"]))
     s = row["shock"]
-    shock = Shock(ShockState(int(s["state"])), int(s["since"]), int(s["retest_at"]))
+    shock = Shock(ShockState(int(s["state"])), int(s["since"]), float(s["retest_at"]))
     c = row["condition"]
     cond = Condition(bool(c["dead"]), str(c["cause"]), bool(c["prone"]), set(c["immobilized"]), str(c["busy"]),
                      bool(c["reeling"]))

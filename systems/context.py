@@ -19,20 +19,22 @@ from systems.dice import Rng
 
 @dataclass(slots=True)
 class Clock:
-    """Game time: whole ticks of ``seconds_per_tick`` each.
+    """Game time: combat ticks of ``seconds_per_tick`` each, and the seconds elapsed in all (ticks and jumps).
 
     Attributes:
-        tick: Ticks completed.
+        tick: Ticks run.
         seconds_per_tick: Game seconds one tick lasts.
+        seconds: Game seconds elapsed (each tick adds ``seconds_per_tick``; ``Sandbox.advance`` jumps it).
     """
 
     tick: int = 0
     seconds_per_tick: float = 10.0
+    seconds: float = 0.0
 
     @property
     def time(self) -> float:
-        """Game time in seconds at the current tick."""
-        return self.tick * self.seconds_per_tick
+        """Game time in seconds."""
+        return self.seconds
 
 
 @dataclass(slots=True)

@@ -51,7 +51,12 @@ def set_shock(entity: int, shock: Shock, cond: Condition, new: ShockState, ctx: 
     ctx.emit(ShockChanged(clock.tick, clock.time, entity, shock.state.label, new.label))
     shock.state = new
     shock.since = clock.tick
-    shock.retest_at = clock.tick + 1 if new in (ShockState.STUNNED, ShockState.INCAPACITATED) else -1
+    if new in (ShockState.STUNNED, ShockState.INCAPACITATED):
+        shock.retest_at = clock.time + clock.seconds_per_tick  # the end of its next turn
+    elif new is ShockState.UNCONSCIOUS and ctx.rules.aftercare is not None:
+        shock.retest_at = clock.time + ctx.rules.aftercare.unconscious_retest_after
+    else:
+        shock.retest_at = -1.0
     cond.reeling = True
     if new is ShockState.DEAD:
         kill(entity, cond, "shock", ctx)
@@ -83,7 +88,7 @@ def drop_held(entity: int, equip: Equipment, part: int, part_name: str, flung: b
 
 
 def record_injury(wounds: Wounds, location: int, level: int, aspect: int, compound: bool, bleeder: bool,
-                  tick: int) -> None:
+                  time: float) -> None:
     """Record a wound at a location; when it compounds, the worst wound already there worsens by one level."""
     if compound:
         worst = max((i for i in wounds.injuries if i.location == location and i.level > 0),
@@ -92,7 +97,7 @@ def record_injury(wounds: Wounds, location: int, level: int, aspect: int, compou
             worst.level += 1
             worst.compounded += 1
     if level > 0:
-        wounds.injuries.append(Injury(location, level, aspect, None, bleeder, 0, tick))
+        wounds.injuries.append(Injury(location, level, aspect, None, bleeder, 0, time))
     elif bleeder and wounds.injuries:
         wounds.injuries[-1].bleeder = True
     wounds.reindex()
@@ -114,7 +119,7 @@ def apply_blow(entity: int, anat: Anatomy, wounds: Wounds, shock: Shock, cond: C
     loc = body.locations[result.location]
     if result.level > 0 or result.compound:
         record_injury(wounds, result.location, result.level, result.aspect, result.compound, result.bleeder,
-                      clock.tick)
+                      clock.time)
         if result.bleeder:
             ctx.emit(BleederOpened(clock.tick, clock.time, entity, loc.name))
     if result.severed:
@@ -143,7 +148,7 @@ def inflict(entity: int, anat: Anatomy, wounds: Wounds, cond: Condition, equip: 
     clock = ctx.clock
     existing = wounds.levels.get(location, [])
     compound = bool(existing) and level >= sum(existing)
-    record_injury(wounds, location, level, aspect, compound, False, clock.tick)
+    record_injury(wounds, location, level, aspect, compound, False, clock.time)
     loc = anat.body.locations[location]
     ctx.emit(Injured(clock.tick, clock.time, entity, loc.name, level, LEVEL_CODES[level], ASPECTS[aspect], False,
                      compound))

@@ -31,7 +31,7 @@ class RecoveryProcessor(esper.Processor):
         ctx = self.ctx
         tick = ctx.clock.tick
         for entity, (anat, shock, cond) in esper.get_components(Anatomy, Shock, Condition):
-            if shock.state is not ShockState.STUNNED or cond.dead or cond.reeling or tick < shock.retest_at:
+            if shock.state is not ShockState.STUNNED or cond.dead or cond.reeling or ctx.clock.time < shock.retest_at:
                 continue
             base = anat.mls.get("shock")
             result = skill_test(None if base is None else base + self.retest_modifier, ctx.streams["shock"],
@@ -41,6 +41,6 @@ class RecoveryProcessor(esper.Processor):
             if after is ShockState.NONE:
                 shock.state = ShockState.NONE
                 shock.since = tick
-                shock.retest_at = -1
+                shock.retest_at = -1.0
             else:
-                shock.retest_at = tick + 1
+                shock.retest_at = ctx.clock.time + ctx.clock.seconds_per_tick

@@ -12,14 +12,17 @@ from systems.creatures import Parts, can_act, query_creatures
 
 
 class ClockProcessor(esper.Processor):
-    """First of the tick: advance the clock, so every event of tick n carries tick n and time n x tick length."""
+    """First of the tick: advance the clock, so every event of a tick carries its number and the game time at its
+    end (tick n of an uninterrupted fight: n x tick length)."""
 
     def __init__(self, ctx: TickContext) -> None:
         self.ctx = ctx
 
     def process(self) -> None:
         """Begin the next tick."""
-        self.ctx.clock.tick += 1
+        clock = self.ctx.clock
+        clock.tick += 1
+        clock.seconds += clock.seconds_per_tick
 
 
 def can_fight(cond: Condition, shock: Shock, equip: Equipment) -> bool:

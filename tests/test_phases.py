@@ -122,13 +122,13 @@ def test_offered_state_never_improves(current: ShockState) -> None:
 
 
 def stunned_world(seed: int, retest_in: int = 1) -> tuple[Sandbox, int]:
-    """A lone human with Shock ML 95, stunned now, due to re-test ``retest_in`` ticks from now."""
+    """A lone human with Shock ML 95, stunned now, due to re-test ``retest_in`` ticks (of game time) from now."""
     w = Sandbox(seed=seed)
     e = w.spawn("human", name="A", skills={"shock": 95})
     shock = w.components(e)["Shock"]
     shock.state = ShockState.STUNNED
     shock.since = w.tick
-    shock.retest_at = w.tick + retest_in
+    shock.retest_at = w.ctx.clock.time + retest_in * w.ctx.clock.seconds_per_tick  # game seconds
     return w, e
 
 

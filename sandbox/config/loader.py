@@ -23,12 +23,14 @@ from components.creature import CreatureDef, SkillDef
 from components.gear import ArmorPiece, StrikeMode, Weapon
 from components.rules import (
     LEVEL_CODES,
+    AftercareRules,
     AmputationOutcome,
     AnatomyRules,
     CombatRules,
     StrengthImpactRules,
     TestResult,
     TestRules,
+    TreatmentRule,
 )
 from sandbox.config import schema as s
 from sandbox.config.checks import CHECKS, Known, check_body, group_names, known_from
@@ -389,6 +391,22 @@ def _build_rules(f: _File, problems: list[Problem]) -> AnatomyRules | None:
     table = m.strength_impact.table
     if any(b[0] <= a[0] for a, b in itertools.pairwise(table)):
         bad("strength_impact.table", "rows with rising lowest STR", table)
+    ac = m.aftercare
+    results_tables: list[tuple[str, Mapping[Any, int], tuple[str, ...]]] = [
+        ("aftercare.blood_loss", ac.blood_loss, RESULT_NAMES),
+        ("aftercare.course_change", ac.course_change, RESULT_NAMES),
+        ("aftercare.healing_change", ac.healing_change, RESULT_NAMES),
+        ("aftercare.extended_shock_hr", ac.extended_shock_hr, ("MF", "CF"))]
+    for key, results, needed in results_tables:
+        if set(results) != set(needed):
+            bad(key, f"an entry for each of {', '.join(needed)}", sorted(results))
+    for severity in ("minor", "serious", "grievous"):
+        row = ac.treatment_hr.get(severity)
+        if row is None or set(row) != set(RESULT_NAMES):
+            bad(f"aftercare.treatment_hr.{severity}", "an HR for each of CF, MF, MS, CS", row)
+        for aspect in ("blunt", "edged", "piercing", "fire"):
+            if severity not in ac.treatment.get(aspect, {}):
+                bad(f"aftercare.treatment.{aspect}.{severity}", "a procedure and modifier", "nothing")
     if len(problems) > start:
         return None
 
@@ -434,6 +452,50 @@ def _build_rules(f: _File, problems: list[Problem]) -> AnatomyRules | None:
         strength_impact=StrengthImpactRules(
             tuple((a, b) for a, b in table), m.strength_impact.step_from, m.strength_impact.step_every,
             m.strength_impact.step_base, m.strength_impact.off_hand, m.strength_impact.thrown),
+        aftercare=_build_aftercare(ac),
+    )
+
+
+RESULT_NAMES = ("CF", "MF", "MS", "CS")
+
+
+def _results(table: Mapping[Any, int]) -> dict[TestResult, int]:
+    return {TestResult[str(k)]: int(v) for k, v in table.items()}
+
+
+def _build_aftercare(ac: s.AftercareModel) -> AftercareRules:
+    minute, hour, day = 60.0, 3600.0, 86400.0
+    return AftercareRules(
+        bleed_interval=ac.bleed_interval_minutes * minute,
+        blood_loss=_results(ac.blood_loss),
+        anemia_per_point=ac.anemia_per_point,
+        stoppage_skill=ac.stoppage_skill,
+        stoppage_carry_bonus=ac.stoppage_carry_bonus,
+        retest_modifier=ac.retest_modifier,
+        unconscious_retest_after=ac.unconscious_retest_minutes * minute,
+        extended_shock_hr=_results(ac.extended_shock_hr),
+        course_change=_results(ac.course_change),
+        extended_shock_interval=ac.extended_shock_hours * hour,
+        hr_death_at=ac.hr_death_at,
+        hr_recover_at=ac.hr_recover_at,
+        coma_hr_base=ac.coma_hr_base,
+        coma_interval_die=ac.coma_interval_die,
+        coma_interval_unit=ac.coma_interval_unit_days * day,
+        healing_period=ac.healing_days * day,
+        healing_change=_results(ac.healing_change),
+        treatment_skill=ac.treatment_skill,
+        treatment_hr={str(sev): _results(row) for sev, row in ac.treatment_hr.items()},
+        treatment={str(a): {str(sev): TreatmentRule(r.procedure, r.modifier) for sev, r in rows.items()}
+                   for a, rows in ac.treatment.items()},
+        surgery_bleeder_on=frozenset(TestResult[r] for r in ac.surgery_bleeder_on),
+        grievous_bleeder_hr={str(a): tuple(v) for a, v in ac.grievous_bleeder_hr.items()},
+        permanent_eligible={str(a): {str(sev): tuple(v) for sev, v in rows.items()}
+                            for a, rows in ac.permanent_eligible.items()},
+        infectable=_aspects(ac.infectable),
+        infection_fatigue=tuple(sorted((row[0], row[1]) for row in ac.infection_fatigue)),
+        infection_cured_at=ac.infection_cured_at,
+        self_treatment_modifier=ac.self_treatment_modifier,
+        first_aid_delay=ac.first_aid_delay_minutes * minute,
     )
 
 

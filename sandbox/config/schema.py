@@ -261,6 +261,49 @@ class StrengthImpactModel(_Strict):
     thrown: int
 
 
+Severity = Literal["minor", "serious", "grievous"]
+
+
+class TreatmentRuleModel(_Strict):
+    """A treatment procedure and its Physician modifier."""
+
+    procedure: Literal["CLN", "CMP", "SET", "SUR"]
+    modifier: int
+
+
+class AftercareModel(_Strict):
+    """Wounds over time: bleeding, re-tests, Extended Shock, Coma, treatment, healing, infection."""
+
+    bleed_interval_minutes: Annotated[float, Field(gt=0)]
+    blood_loss: dict[ResultName, Annotated[int, Field(ge=0)]]
+    anemia_per_point: Annotated[int, Field(ge=0)]
+    stoppage_skill: Id
+    stoppage_carry_bonus: int
+    retest_modifier: int
+    unconscious_retest_minutes: Annotated[float, Field(gt=0)]
+    extended_shock_hr: dict[Literal["MF", "CF"], Annotated[int, Field(ge=0)]]
+    course_change: dict[ResultName, int]
+    extended_shock_hours: Annotated[float, Field(gt=0)]
+    hr_death_at: int
+    hr_recover_at: int
+    coma_hr_base: int
+    coma_interval_die: Annotated[int, Field(ge=1)]
+    coma_interval_unit_days: Annotated[float, Field(gt=0)]
+    healing_days: Annotated[float, Field(gt=0)]
+    healing_change: dict[ResultName, int]
+    treatment_skill: Id
+    surgery_bleeder_on: list[ResultName]
+    self_treatment_modifier: int
+    first_aid_delay_minutes: Annotated[float, Field(ge=0)]
+    infectable: list[AspectName]
+    infection_fatigue: list[Annotated[list[int], Field(min_length=2, max_length=2)]] = Field(min_length=1)
+    infection_cured_at: int
+    treatment_hr: dict[Severity, dict[ResultName, Annotated[int, Field(ge=0, le=7)]]]
+    treatment: dict[AspectName, dict[Severity, TreatmentRuleModel]]
+    grievous_bleeder_hr: dict[AspectName, list[int]]
+    permanent_eligible: dict[AspectName, dict[Severity, list[int]]]
+
+
 class AnatomyRulesFile(_Strict):
     """``configs/models/anatomy.toml``: every table of document 000."""
 
@@ -274,6 +317,7 @@ class AnatomyRulesFile(_Strict):
     impairment: ImpairmentModel
     health: HealthModel
     strength_impact: StrengthImpactModel
+    aftercare: AftercareModel
 
 
 class CombatModel(_Strict):
