@@ -256,11 +256,81 @@ class ShockRetested(Event):
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
 
 
+@dataclass(slots=True)
+class BloodLost(Event):
+    """A Blood Loss Advance test (Strength) on a bleeding wound, the points it cost and the total."""
+
+    entity: int
+    location: str
+    test: str
+    points: int
+    total: int
+    entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+
+@dataclass(slots=True)
+class BleedingStopped(Event):
+    """A wound stopped bleeding (``test``: the stoppage result that stopped it)."""
+
+    entity: int
+    location: str
+    test: str
+    entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+
+@dataclass(slots=True)
+class CourseTested(Event):
+    """A course test (Extended Shock, Coma, infection) and the Healing Rate it left."""
+
+    entity: int
+    course: str
+    test: str
+    healing_rate: int
+    entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+
+@dataclass(slots=True)
+class Treated(Event):
+    """A wound treated: the procedure, the Physician result, the Healing Rate set (0: healed at once), and whether
+    it can leave permanent impairment."""
+
+    entity: int
+    location: str
+    procedure: str
+    test: str
+    healing_rate: int
+    permanent_risk: bool
+    entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+
+@dataclass(slots=True)
+class Infected(Event):
+    """A wound took infection, starting at this Healing Rate."""
+
+    entity: int
+    location: str
+    healing_rate: int
+    entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+
+@dataclass(slots=True)
+class InjuryHealed(Event):
+    """A wound closed after ``days``, leaving ``permanent`` impairment on its part (0: none)."""
+
+    entity: int
+    location: str
+    level_code: str
+    days: float
+    permanent: int
+    entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (AttackDeclared, AttackRolled, Missed, BlowLanded, ProtectionApplied, Injured, BleederOpened,
                 AmputationTested, ShockTested, MishapTested, ShockChanged, ItemDropped, ItemPickedUp, FellProne,
-                StoodUp, Severed, Died, ImpairmentChanged, HealthChanged, ModeChanged, ShockRetested)
+                StoodUp, Severed, Died, ImpairmentChanged, HealthChanged, ModeChanged, ShockRetested, BloodLost,
+                BleedingStopped, CourseTested, Treated, Infected, InjuryHealed)
 }
 """Every event type by name (what a log's ``type`` field holds)."""
 

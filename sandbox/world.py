@@ -26,6 +26,7 @@ from sandbox.config.loader import config_root, load_catalog
 from sandbox.eventlog import expand_log
 from sandbox.scenario_def import ScenarioDef
 from sandbox.streams import make_streams
+from systems.aftercare import BleedingProcessor
 from systems.ai import IntentProcessor, grip_parts_for
 from systems.combat import AttackProcessor
 from systems.context import Clock, TickContext
@@ -92,6 +93,7 @@ def processors_for(ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
         (Phase.MOVE, MoveProcessor(ctx)),
         (Phase.ATTACK, AttackProcessor(ctx)),
         (Phase.DAMAGE, DamageProcessor(ctx)),
+        (Phase.EFFECTS, BleedingProcessor(ctx)),
         (Phase.RECOVERY, RecoveryProcessor(ctx)),
         (Phase.STATUS, StatusProcessor(ctx)),
         (Phase.CLEANUP, CleanupProcessor(ctx)),

@@ -43,8 +43,10 @@ def offered_state(current: ShockState, offered: ShockState) -> ShockState:
     return offered if offered > current else current
 
 
-def set_shock(entity: int, shock: Shock, cond: Condition, new: ShockState, ctx: TickContext) -> None:
-    """Move a creature to shock state ``new`` (emitting the change); down states leave it prone; dead kills."""
+def set_shock(entity: int, shock: Shock, cond: Condition, new: ShockState, ctx: TickContext,
+              cause: str = "shock") -> None:
+    """Move a creature to shock state ``new`` (emitting the change); down states leave it prone; dead kills
+    (``cause`` names what killed it)."""
     if new == shock.state:
         return
     clock = ctx.clock
@@ -59,7 +61,7 @@ def set_shock(entity: int, shock: Shock, cond: Condition, new: ShockState, ctx: 
         shock.retest_at = -1.0
     cond.reeling = True
     if new is ShockState.DEAD:
-        kill(entity, cond, "shock", ctx)
+        kill(entity, cond, cause, ctx)
     elif new >= ShockState.INCAPACITATED and not cond.prone:
         cond.prone = True
         ctx.emit(FellProne(clock.tick, clock.time, entity, "shock"))
@@ -134,7 +136,10 @@ def apply_blow(entity: int, anat: Anatomy, wounds: Wounds, shock: Shock, cond: C
         cond.prone = True
         cond.reeling = True
         ctx.emit(FellProne(clock.tick, clock.time, entity, "stumble"))
+    before = shock.state
     set_shock(entity, shock, cond, offered_state(shock.state, result.shock_state), ctx)
+    if shock.state != before:
+        wounds.shock_cause = (result.location, max(result.level, 1))  # what a Coma's Healing Rate reads
     if result.dead and not cond.dead:
         kill(entity, cond, "severed " + loc.name if result.severed else "shock", ctx)
 

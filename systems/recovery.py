@@ -1,46 +1,38 @@
-"""Shock recovery (the RECOVERY phase): the Stunned re-test.
+"""Shock recovery (the RECOVERY phase): re-tests when due.
 
-decisions.md 000 #6: a Stunned victim re-tests Shock at -20 at the end of each of its turns; CS or MS clears the
-stun, MF or CF leaves it Stunned until the next try. (The Incapacitated and Unconscious re-tests, Extended Shock
-and Coma run on game-time schedules; they come with the wounds-over-time rules.)
+A Stunned or Incapacitated creature re-tests at the end of its next turn, an Unconscious one after 10 minutes
+(``systems.aftercare.retest`` has the outcomes). A creature in Extended Shock or a Coma is locked in its state:
+its course tests (``systems.aftercare``) decide how it ends.
 """
 
 from __future__ import annotations
 
 import esper
 
-from components.events import ShockRetested
 from components.rules import ShockState
-from components.state import Anatomy, Condition, Shock
+from systems.aftercare import retest
 from systems.context import TickContext
-from systems.dice import skill_test
-
-RETEST_MODIFIER = -20
-"""The Shock re-test modifier (document 000, Shock Re-Test)."""
+from systems.creatures import query_creatures
 
 
 class RecoveryProcessor(esper.Processor):
-    """RECOVERY phase: stunned creatures whose re-test is due roll it."""
+    """RECOVERY phase: every creature whose Shock re-test is due makes it."""
 
-    def __init__(self, ctx: TickContext, retest_modifier: int = RETEST_MODIFIER) -> None:
+    def __init__(self, ctx: TickContext) -> None:
         self.ctx = ctx
-        self.retest_modifier = retest_modifier
 
     def process(self) -> None:
-        """Make the due Stunned re-tests."""
+        """Make the due re-tests."""
         ctx = self.ctx
-        tick = ctx.clock.tick
-        for entity, (anat, shock, cond) in esper.get_components(Anatomy, Shock, Condition):
-            if shock.state is not ShockState.STUNNED or cond.dead or cond.reeling or ctx.clock.time < shock.retest_at:
+        if ctx.rules.aftercare is None:
+            return
+        now = ctx.clock.time
+        for entity, (_, anat, wounds, _, shock, cond, _, _, _) in (
+                ctx.scratch.get("creatures") or query_creatures()).items():
+            if (shock.state is ShockState.NONE or shock.state is ShockState.DEAD or cond.dead or cond.reeling
+                    or shock.retest_at < 0 or now < shock.retest_at):
                 continue
-            base = anat.mls.get("shock")
-            result = skill_test(None if base is None else base + self.retest_modifier, ctx.streams["shock"],
-                                ctx.rules.tests)
-            after = ShockState.NONE if result.success else ShockState.STUNNED
-            ctx.emit(ShockRetested(tick, ctx.clock.time, entity, result.name, shock.state.label, after.label))
-            if after is ShockState.NONE:
-                shock.state = ShockState.NONE
-                shock.since = tick
-                shock.retest_at = -1.0
-            else:
-                shock.retest_at = ctx.clock.time + ctx.clock.seconds_per_tick
+            if wounds.extended_shock_hr is not None or wounds.coma_hr is not None:
+                shock.retest_at = -1.0  # locked in its state: the course tests decide
+                continue
+            retest(entity, anat, wounds, shock, cond, ctx)

@@ -10,6 +10,7 @@ import pytest
 from components.events import ShockRetested
 from components.rules import ShockState
 from sandbox.world import Sandbox, processors_for
+from systems.aftercare import BleedingProcessor
 from systems.ai import IntentProcessor
 from systems.combat import AttackProcessor
 from systems.damage import DamageProcessor, offered_state
@@ -52,10 +53,10 @@ def test_sandbox_registers_processors_sorted_by_phase() -> None:
         phases = [phase_of(p.priority) for p in registered]
         assert phases == sorted(phases)
         assert [type(p) for p in registered] == [ClockProcessor, IntentProcessor, MoveProcessor, AttackProcessor,
-                                                 DamageProcessor, RecoveryProcessor, StatusProcessor,
-                                                 CleanupProcessor]
+                                                 DamageProcessor, BleedingProcessor, RecoveryProcessor,
+                                                 StatusProcessor, CleanupProcessor]
         assert [ph.name.lower() for ph in phases] == [
-            "intent", "intent", "move", "attack", "damage", "recovery", "status", "cleanup"]
+            "intent", "intent", "move", "attack", "damage", "effects", "recovery", "status", "cleanup"]
         expected = [(phase, type(proc)) for phase, proc in processors_for(w.ctx)]
         assert [(phase_of(p.priority), type(p)) for p in registered] == expected
         # The clock comes first within INTENT, so every event of a tick carries that tick.
@@ -85,7 +86,7 @@ def test_processors_run_in_phase_order_every_tick() -> None:
                 proc.process = _recording(proc, ran)  # type: ignore[method-assign]
         w.step()
         w.step()
-        one_tick = [Phase.INTENT, Phase.INTENT, Phase.MOVE, Phase.ATTACK, Phase.DAMAGE, Phase.RECOVERY,
+        one_tick = [Phase.INTENT, Phase.INTENT, Phase.MOVE, Phase.ATTACK, Phase.DAMAGE, Phase.EFFECTS, Phase.RECOVERY,
                     Phase.STATUS, Phase.CLEANUP]
         assert ran == one_tick * 2
     finally:
