@@ -98,6 +98,7 @@ class Wounds:
         next_course: When the next Extended Shock course test is due (-1: none).
         next_coma: When the next Coma course test is due (-1: none).
         care_at: When a tender next sees to this creature's untreated wounds (-1: not scheduled).
+        tending_until: As a tender: busy with a stoppage test until then (one per bleeding round).
         profile: Cache of the compiled target (``systems.blow.TargetProfile``); never saved.
     """
 
@@ -119,6 +120,7 @@ class Wounds:
     next_course: float = -1.0
     next_coma: float = -1.0
     care_at: float = -1.0
+    tending_until: float = -1.0
     profile: Any = None
 
     def levels_at(self, location: int) -> list[int]:

@@ -105,3 +105,22 @@ def outcome_line(outcome: Outcome) -> str:
     if outcome.winner is not None:
         return f"{outcome.winner} wins after {outcome.ticks} ticks ({outcome.reason})."
     return f"No winner after {outcome.ticks} ticks ({outcome.reason})."
+
+
+def aftermath_table(world: Sandbox, start: float) -> str:
+    """Per creature: died (of what, on which day) or survived; days until every wound healed; permanent damage."""
+    from sandbox.aftermath import report
+
+    rows = []
+    for row in report(world, start):
+        if not row.alive:
+            fate = f"died of {row.cause}" + (f" (day {row.died_day:.1f})" if row.died_day is not None else "")
+        else:
+            fate = "survived"
+        if row.healed_day is not None:
+            healed = f"all healed by day {row.healed_day:g}" if row.healed_day else "unhurt"
+        else:
+            healed = f"{row.open_wounds} open" if row.alive else "-"
+        permanent = ", ".join(f"{part} {value}" for part, value in row.permanent.items()) or "-"
+        rows.append((row.name, fate, healed, permanent, f"{row.health}%"))
+    return table(["creature", "fate", "wounds", "permanent impairment", "health"], rows)

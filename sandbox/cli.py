@@ -117,6 +117,8 @@ def run(
     ticks: Annotated[int | None, typer.Option(help="Tick limit (default: the scenario's).", min=1)] = None,
     log: Annotated[Path | None, typer.Option(help="Write every event as JSON lines to this file.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the outcome and the closing table.")] = False,
+    aftermath: Annotated[float | None, typer.Option(
+        help="Then carry the survivors through this many days of treatment and healing.", min=0)] = None,
 ) -> None:
     """Run a skirmish headless and print what happened: every landed blow, then each creature's state."""
     from sandbox.account import blow_lines, closing_table, outcome_line
@@ -139,6 +141,13 @@ def run(
             typer.echo("")
         typer.echo(outcome_line(outcome))
         typer.echo(closing_table(world))
+        if aftermath is not None:
+            from sandbox.account import aftermath_table
+
+            start = world.ctx.clock.time
+            world.advance(days=aftermath)
+            typer.echo(f"\nAftermath: {aftermath:g} days of first aid, treatment and healing")
+            typer.echo(aftermath_table(world, start))
         if log is not None:
             with log.open("w", encoding="utf-8") as fh:
                 count = write_jsonl(world.events, names, fh)

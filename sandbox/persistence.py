@@ -22,13 +22,14 @@ from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Id
 from components.wounds import Injury, Wounds
 from sandbox.config import Catalog
 from sandbox.eventlog import expand_log
+from sandbox.scenario_def import CarePolicy
 
 if TYPE_CHECKING:
     from sandbox.world import Sandbox
 
 FORMAT = "combat-sandbox-save"
 WOUND_STATE = ("blood_loss", "weariness", "fatigue", "shock_cause", "extended_shock_hr", "coma_hr", "coma_since",
-               "next_course", "next_coma", "care_at")
+               "next_course", "next_coma", "care_at", "tending_until")
 """The ``Wounds`` fields saved besides the injuries (everything but the caches)."""
 VERSION = 1
 
@@ -80,6 +81,9 @@ def save_world(world: Sandbox, path: Path) -> None:
         "model": world.model,
         "scenario": world.scenario.id if world.scenario else None,
         "max_ticks": world.max_ticks,
+        "care": {"first_aid_delay": world.care.first_aid_delay,
+                 "healers": list(world.care.healers) if world.care.healers is not None else None,
+                 "self_care": world.care.self_care},
         "clock": {"tick": world.ctx.clock.tick, "seconds_per_tick": world.ctx.clock.seconds_per_tick,
                   "seconds": world.ctx.clock.seconds},
         "streams": {name: _stream_state(rng) for name, rng in world.ctx.streams.items()},
@@ -130,6 +134,9 @@ def load_world(path: Path, catalog: Catalog) -> Sandbox:
         if doc.get("scenario"):
             world.scenario = catalog.scenarios.get(doc["scenario"])
         world.max_ticks = int(doc.get("max_ticks", world.max_ticks))
+        care = doc["care"]
+        world.care = CarePolicy(care["first_aid_delay"], tuple(care["healers"]) if care["healers"] is not None
+                                else None, bool(care["self_care"]))
         world.ctx.clock.tick = int(doc["clock"]["tick"])
         world.ctx.clock.seconds_per_tick = float(doc["clock"]["seconds_per_tick"])
         world.ctx.clock.seconds = float(doc["clock"]["seconds"])

@@ -42,6 +42,21 @@ class CombatantSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class CarePolicy:
+    """Who tends the wounded out of combat, and when.
+
+    Attributes:
+        first_aid_delay: Seconds after the fight before wounds are treated (``None``: the rules' default).
+        healers: Names of the creatures who tend their team (``None``: whoever has the best Physician ML).
+        self_care: A creature with no healer at hand tends itself (at the self-treatment modifier).
+    """
+
+    first_aid_delay: float | None = None
+    healers: tuple[str, ...] | None = None
+    self_care: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class ScenarioDef:
     """A scenario.
 
@@ -53,6 +68,7 @@ class ScenarioDef:
         max_ticks: Tick limit for a run.
         field: (width, height) in metres.
         combatants: Every creature, groups expanded.
+        care: Who tends the wounded after the fight.
     """
 
     id: str
@@ -62,3 +78,4 @@ class ScenarioDef:
     max_ticks: int
     field: tuple[float, float]
     combatants: tuple[CombatantSpec, ...]
+    care: CarePolicy = CarePolicy()

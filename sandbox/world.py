@@ -24,7 +24,7 @@ from sandbox.config import Catalog, ConfigError, Problem, default_catalog
 from sandbox.config.checks import MODELS
 from sandbox.config.loader import config_root, load_catalog
 from sandbox.eventlog import expand_log
-from sandbox.scenario_def import ScenarioDef
+from sandbox.scenario_def import CarePolicy, ScenarioDef
 from sandbox.streams import make_streams
 from systems.aftercare import BleedingProcessor
 from systems.ai import IntentProcessor, grip_parts_for
@@ -122,6 +122,8 @@ class Sandbox:
         self.model = model
         self.catalog = catalog or default_catalog()
         self.scenario: ScenarioDef | None = None
+        self.care = CarePolicy()
+        """Who tends the wounded out of combat (``advance``); a scenario sets its own."""
         self.max_ticks = 200
         self._world = f"sandbox-{next(_world_ids)}"
         self._closed = False
@@ -139,6 +141,12 @@ class Sandbox:
                     esper.add_processor(processor, priority(phase_, order))
 
     # ------------------------------------------------------------------ world switching and lifetime
+
+    @contextmanager
+    def active(self) -> Iterator[None]:
+        """Make this Sandbox's esper world the current one inside the block (for reading components by hand)."""
+        with self._active():
+            yield
 
     @contextmanager
     def _active(self) -> Iterator[None]:
@@ -185,6 +193,7 @@ class Sandbox:
         spec = load_scenario(scenario, catalog)
         world = cls(seed, model or spec.model, run=run, catalog=catalog)
         world.scenario = spec
+        world.care = spec.care
         world.max_ticks = spec.max_ticks
         for c in spec.combatants:
             world.spawn(c.creature, name=c.name, team=c.team, position=c.position, armor=c.armor,
@@ -358,6 +367,19 @@ class Sandbox:
             self._expanded.extend(expand_log(log[self._expanded_upto:]))
             self._expanded_upto = len(log)
         return self._expanded
+
+    def advance(self, seconds: float = 0.0, *, minutes: float = 0.0, hours: float = 0.0,
+                days: float = 0.0) -> list[Event]:
+        """Move game time on out of combat, running every wound-over-time rule as it falls due: bleeding rounds
+        and stoppage, shock re-tests, Extended Shock and Coma courses, first aid and treatment, healing periods
+        and infection. Time jumps from due check to due check. Returns the events of the span.
+        """
+        from sandbox.aftermath import advance
+
+        start = len(self.ctx.log)
+        span = seconds + minutes * 60.0 + hours * 3600.0 + days * 86400.0
+        advance(self, span, self.care)
+        return list(expand_log(self.ctx.log[start:]))
 
     # ------------------------------------------------------------------ reading and poking creatures
 

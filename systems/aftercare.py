@@ -315,6 +315,7 @@ def treat(entity: int, anat: Anatomy, wounds: Wounds, index: int, physician_ml: 
         ctx.emit(Treated(clock.tick, clock.time, entity, loc, procedure.procedure, result.name, 0, False))
         return
     injury.healing_rate = hr
+    wounds.dirty = True  # a minor wound healing well (HR 6) no longer impairs
     injury.next_heal = clock.time + rules.healing_period
     schedule(ctx, "heal", entity, index, injury.next_heal)
     bleeds = (procedure.procedure == "SUR" and result in rules.surgery_bleeder_on) or (

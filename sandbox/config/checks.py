@@ -265,6 +265,12 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
                                         f"a place on the {width} x {height} m field", where))
     for name in _dupes(names):
         problems.append(Problem(label, "combatants", name, "unique combatant names", f"{name!r} twice"))
+    care = data.get("care")
+    healers = care.get("healers") if isinstance(care, dict) else None
+    for j, healer in enumerate(healers if isinstance(healers, list) else []):
+        if isinstance(healer, str) and healer not in names:
+            problems.append(Problem(label, f"care.healers.{j}", text(data, "name"), "the name of a combatant",
+                                    repr(healer)))
     if "combatants" in data and len(teams) < 2:
         problems.append(Problem(label, "combatants", text(data, "name"), "at least two teams",
                                 f"{len(teams)} team{'s' if len(teams) != 1 else ''}"))

@@ -35,7 +35,7 @@ from components.rules import (
 from sandbox.config import schema as s
 from sandbox.config.checks import CHECKS, Known, check_body, group_names, known_from
 from sandbox.config.errors import ConfigError, Problem
-from sandbox.scenario_def import CombatantSpec, ScenarioDef
+from sandbox.scenario_def import CarePolicy, CombatantSpec, ScenarioDef
 from systems.dice import parse_dice
 
 KIND_DIRS: dict[str, str] = {"bodies": "body", "weapons": "weapon", "armor": "armor", "creatures": "creature",
@@ -342,8 +342,10 @@ def build_scenario(m: s.ScenarioFile, scenario_id: str) -> ScenarioDef:
                 armor=tuple(c.armor) if c.armor is not None else None,
                 policy=c.policy, aim=c.aim, initiative=c.initiative, speed=c.speed,
                 attributes=dict(c.attributes), skills=dict(c.skills), immobilized=tuple(c.immobilized)))
+    care = CarePolicy(m.care.first_aid_minutes * 60.0 if m.care.first_aid_minutes is not None else None,
+                      tuple(m.care.healers) if m.care.healers is not None else None, m.care.self_care)
     return ScenarioDef(scenario_id, m.name, m.description, m.model, m.max_ticks, (m.field.width, m.field.height),
-                       tuple(specs))
+                       tuple(specs), care)
 
 
 def _aspects(names: Iterable[str]) -> frozenset[int]:

@@ -370,6 +370,16 @@ class CombatantModel(_Strict):
     immobilized: list[Name] = Field(default_factory=list, description="Parts held fast (netted, bound).")
 
 
+class CareModel(_Strict):
+    """Who tends the wounded after a fight, and when."""
+
+    first_aid_minutes: Annotated[float, Field(ge=0)] | None = Field(
+        default=None, description="Minutes after the fight before wounds are treated (default: the rules').")
+    healers: list[Name] | None = Field(
+        default=None, description="Combatants who tend their team (default: whoever has the best Physician).")
+    self_care: bool = Field(default=True, description="A creature with no healer at hand tends itself.")
+
+
 class ScenarioFile(_Strict):
     """``configs/scenarios/<id>.toml``: who fights whom, where, with what."""
 
@@ -379,6 +389,7 @@ class ScenarioFile(_Strict):
     max_ticks: Annotated[int, Field(ge=1)] = 200
     field: FieldModel
     combatants: list[CombatantModel] = Field(min_length=1)
+    care: CareModel = Field(default_factory=CareModel)
 
 
 FILE_KINDS: dict[str, type[_Strict]] = {
