@@ -141,7 +141,7 @@ def bleed(entity: int, anat: Anatomy, wounds: Wounds, shock: Shock, cond: Condit
     if not injury.bleeder:
         ctx.emit(BleedingStopped(clock.tick, clock.time, entity, loc, result.name))
         return
-    strength = effective_ml(anat, wounds, "strength", ctx, -wounds.fatigue)
+    strength = effective_ml(anat, wounds, "strength", ctx)  # fatigue included
     advance = skill_test(strength, rng, tests)
     points = rules.blood_loss[advance]
     if points:
@@ -175,8 +175,7 @@ def retest(entity: int, anat: Anatomy, wounds: Wounds, shock: Shock, cond: Condi
     """
     rules = rules_of(ctx)
     clock = ctx.clock
-    base = anat.mls.get("shock")
-    ml = None if base is None else base + rules.retest_modifier - wounds.fatigue
+    ml = effective_ml(anat, wounds, "shock", ctx, rules.retest_modifier)  # fatigue applies, impairment does not
     result = skill_test(ml, ctx.streams["shock"], ctx.rules.tests)
     before = shock.state
     shock.retest_at = -1.0

@@ -166,9 +166,10 @@ def expand(record: AttackRecord) -> Iterator[Event]:
         yield MishapTested(t, time, d, "stumble", blow.stumble, test, blow.stumble_outcome)
 
 
-def attack_ml(anat: Anatomy, impairments: tuple[Impairment, ...], mode: StrikeMode, parts: tuple[int, ...]
-              ) -> int | None:
-    """The attacker's ML: skill + the mode's modifier + the worst impairment of the parts wielding the mode.
+def attack_ml(anat: Anatomy, impairments: tuple[Impairment, ...], mode: StrikeMode, parts: tuple[int, ...],
+              fatigue: int = 0) -> int | None:
+    """The attacker's ML: skill + the mode's modifier + the worst impairment of the parts wielding the mode -
+    fatigue.
 
     A strike mode checks its own limbs, not the role at large (document 000): an impaired off hand does not
     hamper a one-handed blow with the good hand. ``None`` when the creature lacks the skill.
@@ -177,7 +178,7 @@ def attack_ml(anat: Anatomy, impairments: tuple[Impairment, ...], mode: StrikeMo
     if base is None:
         return None
     penalty = min((impairments[p].penalty for p in parts), default=0)
-    return base + mode.attack_modifier + min(penalty, 0)
+    return base + mode.attack_modifier + min(penalty, 0) - fatigue
 
 
 def attack(entity: int, me: Parts, foe_entity: int, foe: Parts, mode: StrikeMode, ctx: TickContext,
@@ -191,7 +192,7 @@ def attack(entity: int, me: Parts, foe_entity: int, foe: Parts, mode: StrikeMode
     clock = ctx.clock
     if parts is None:
         parts = ready_parts(anat, wounds.impairments, cond, equip, mode) or ()
-    a_ml = attack_ml(anat, wounds.impairments, mode, parts)
+    a_ml = attack_ml(anat, wounds.impairments, mode, parts, wounds.fatigue)
     defends = can_act(f_cond, f_shock) or combat.helpless_defence
     defence_ml = effective_ml(f_anat, f_wounds, combat.defence_skill, ctx, 0, f_cond.immobilized) if defends else None
     attack_drop = combat.stunned_level_drop if shock.state == 1 else 0

@@ -39,7 +39,8 @@ def ensure_status(anat: Anatomy, wounds: Wounds, ctx: TickContext) -> None:
 
 def effective_ml(anat: Anatomy, wounds: Wounds, skill: str, ctx: TickContext, modifier: int = 0,
                  immobilized: Collection[int] = ()) -> int | None:
-    """The ML a creature tests ``skill`` at now: base + ``modifier`` + the impairment of the roles it names.
+    """The ML a creature tests ``skill`` at now: base + ``modifier`` + the impairment of the roles it names - its
+    fatigue (anemia, infection, weariness: a penalty on every test).
 
     Returns ``None`` when it cannot succeed at all: it has no such skill or attribute, or a part holding a role
     the skill names is unusable or held fast (``immobilized``): the test critically fails without a roll.
@@ -47,6 +48,7 @@ def effective_ml(anat: Anatomy, wounds: Wounds, skill: str, ctx: TickContext, mo
     base = anat.mls.get(skill)
     if base is None:
         return None
+    base -= wounds.fatigue
     definition = ctx.skills.get(skill)
     if definition is None or not definition.impairable or not definition.roles:
         return base + modifier
@@ -80,7 +82,7 @@ def target_profile(anat: Anatomy, wounds: Wounds, armor: Armor, ctx: TickContext
         acr = effective_ml(anat, wounds, "acrobatics", ctx)
         profile = with_tests(
             base,
-            shock_ml=anat.mls.get("shock"),
+            shock_ml=effective_ml(anat, wounds, "shock", ctx),  # fatigue applies; impairment never does
             strength_ml=effective_ml(anat, wounds, "strength", ctx),
             fumble_ml=keep_control_ml(dex, leg),
             stumble_ml=keep_control_ml(agi, acr),
