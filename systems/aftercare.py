@@ -88,6 +88,15 @@ def course(result: TestResult, rules: AftercareRules) -> int:
     return rules.course_change[result]
 
 
+def course_test(entity: int, anat: Anatomy, wounds: Wounds, hr: int, name: str, ctx: TickContext) -> int:
+    """A course test (Extended Shock, Coma, infection) against Healing Base x HR, fatigue included; returns the
+    new HR (CF -2, MF -1, MS +1, CS +2) and records it."""
+    result = skill_test(healing_base(anat) * hr - wounds.fatigue, ctx.streams["healing"], ctx.rules.tests)
+    hr += course(result, rules_of(ctx))
+    ctx.emit(CourseTested(ctx.clock.tick, ctx.clock.time, entity, name, result.name, hr))
+    return hr
+
+
 def coma_hr(shock_value: int, level: int, rules: AftercareRules) -> int:
     """Coma Healing Rate = 12 - the causing location's Shock Value - the injury level (skull S3: 4, calf S3: 8)."""
     return rules.coma_hr_base - shock_value - level
@@ -230,13 +239,10 @@ def extended_shock_course(entity: int, anat: Anatomy, wounds: Wounds, shock: Sho
 
     rules = rules_of(ctx)
     clock = ctx.clock
-    hr = wounds.extended_shock_hr
-    if hr is None:
+    if wounds.extended_shock_hr is None:
         wounds.next_course = -1.0
         return
-    result = skill_test(healing_base(anat) * hr - wounds.fatigue, ctx.streams["healing"], ctx.rules.tests)
-    hr += course(result, rules)
-    ctx.emit(CourseTested(clock.tick, clock.time, entity, "extended shock", result.name, hr))
+    hr = course_test(entity, anat, wounds, wounds.extended_shock_hr, "extended shock", ctx)
     if hr <= rules.hr_death_at:
         wounds.extended_shock_hr = None
         wounds.next_course = -1.0
@@ -261,13 +267,10 @@ def coma_course(entity: int, anat: Anatomy, wounds: Wounds, shock: Shock, cond: 
 
     rules = rules_of(ctx)
     clock = ctx.clock
-    hr = wounds.coma_hr
-    if hr is None:
+    if wounds.coma_hr is None:
         wounds.next_coma = -1.0
         return
-    result = skill_test(healing_base(anat) * hr - wounds.fatigue, ctx.streams["healing"], ctx.rules.tests)
-    hr += course(result, rules)
-    ctx.emit(CourseTested(clock.tick, clock.time, entity, "coma", result.name, hr))
+    hr = course_test(entity, anat, wounds, wounds.coma_hr, "coma", ctx)
     if hr <= rules.hr_death_at:
         wounds.coma_hr = None
         wounds.next_coma = -1.0
@@ -372,9 +375,7 @@ def heal(entity: int, anat: Anatomy, wounds: Wounds, cond: Condition, index: int
     rng = ctx.streams["healing"]
     injury.next_heal = clock.time + rules.healing_period
     if injury.infection_hr is not None:
-        result = skill_test(hb * injury.infection_hr - wounds.fatigue, rng, ctx.rules.tests)
-        hr = injury.infection_hr + course(result, rules)
-        ctx.emit(CourseTested(clock.tick, clock.time, entity, f"infection ({loc})", result.name, hr))
+        hr = course_test(entity, anat, wounds, injury.infection_hr, f"infection ({loc})", ctx)
         if hr <= rules.hr_death_at:
             injury.infection_hr = None
             refresh_fatigue(wounds, rules)

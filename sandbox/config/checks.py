@@ -156,6 +156,21 @@ def check_armor(data: Mapping[str, Any], label: str, known: Known) -> list[Probl
     return problems
 
 
+def _skill_refs(table: Mapping[str, Any], prefix: str, label: str, entry: str | None, known: Known
+                ) -> list[Problem]:
+    """The ``attributes`` name attributes and the ``skills`` name skills or attributes of skills.toml."""
+    problems = []
+    for key, want in (("attributes", "attribute"), ("skills", None)):
+        values = table.get(key)
+        for sid in values if isinstance(values, dict) else {}:
+            kind = known.skills.get(sid)
+            if kind is None or (want and kind != want):
+                what = "an attribute" if want else "a skill or attribute"
+                problems.append(Problem(label, f"{prefix}{key}.{sid}", entry, f"{what} defined in skills.toml",
+                                        repr(sid)))
+    return problems
+
+
 def check_creature(data: Mapping[str, Any], label: str, known: Known) -> list[Problem]:
     """The creature's body, skills, attributes, weapons and armour all exist, and the armour fits its body."""
     problems = []
@@ -164,13 +179,7 @@ def check_creature(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     if body is not None and body not in known.bodies:
         problems.append(Problem(label, "body", entry, f"a body in bodies/ ({', '.join(sorted(known.bodies))})",
                                 repr(body)))
-    for key, want in (("attributes", "attribute"), ("skills", None)):
-        table = data.get(key)
-        for sid in table if isinstance(table, dict) else {}:
-            kind = known.skills.get(sid)
-            if kind is None or (want and kind != want):
-                what = "an attribute" if want else "a skill or attribute"
-                problems.append(Problem(label, f"{key}.{sid}", entry, f"{what} defined in skills.toml", repr(sid)))
+    problems += _skill_refs(data, "", label, entry, known)
     weapons = data.get("weapons")
     for i, w in enumerate(weapons if isinstance(weapons, list) else []):
         if isinstance(w, str) and w not in known.weapons:
@@ -235,14 +244,7 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
             elif body and known.armor[a] != body:
                 problems.append(Problem(label, f"{key}.armor.{j}", entry, f"armour made for the {body!r} body",
                                         f"{a!r} (made for {known.armor[a]!r})"))
-        for table_key, want in (("attributes", "attribute"), ("skills", None)):
-            table = c.get(table_key)
-            for sid in table if isinstance(table, dict) else {}:
-                kind = known.skills.get(sid)
-                if kind is None or (want and kind != want):
-                    what = "an attribute" if want else "a skill or attribute"
-                    problems.append(Problem(label, f"{key}.{table_key}.{sid}", entry,
-                                            f"{what} defined in skills.toml", repr(sid)))
+        problems += _skill_refs(c, f"{key}.", label, entry, known)
         parts = known.body_parts.get(body or "", set())
         immobilized = c.get("immobilized")
         for j, p in enumerate(immobilized if isinstance(immobilized, list) else []):
