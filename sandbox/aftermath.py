@@ -32,7 +32,7 @@ from systems.aftercare import (
     start_healing_clock,
     treat,
 )
-from systems.creatures import Parts, can_act
+from systems.creatures import Parts, can_act, effective_ml
 from systems.damage import refresh_status
 
 if TYPE_CHECKING:
@@ -89,10 +89,13 @@ class Tender:
     self_care: bool
 
 
-def tender_for(world: Sandbox, creatures: dict[int, Parts], patient: int, policy: CarePolicy) -> Tender | None:
-    """The best healer of the patient's team able to act (``policy.healers`` only, when given); else the patient
+def tender_for(world: Sandbox, creatures: dict[int, Parts], patient: int, policy: CarePolicy,
+               skill: str | None = None) -> Tender | None:
+    """The patient's team-mate able to act with the best effective ML in ``skill`` (default: the treatment skill;
+    impairment of the roles it names and fatigue included; ``policy.healers`` only, when given); else the patient
     itself when it can act and self-care is allowed; else nobody."""
-    rules = rules_of(world.ctx)
+    ctx = world.ctx
+    skill = skill or rules_of(ctx).treatment_skill
     team = creatures[patient][6].team
     best: Tender | None = None
     for entity, parts in creatures.items():
@@ -101,18 +104,16 @@ def tender_for(world: Sandbox, creatures: dict[int, Parts], patient: int, policy
             continue
         if policy.healers is not None and ident.name not in policy.healers:
             continue
-        base = anat.mls.get(rules.treatment_skill)
-        if base is None:
+        if anat.mls.get(skill) is None:
             continue
-        ml = base - wounds.fatigue
-        if best is None or (best.ml or 0) < ml:
+        ml = effective_ml(anat, wounds, skill, ctx, 0, cond.immobilized)
+        if best is None or (best.ml if best.ml is not None else -1) < (ml if ml is not None else -1):
             best = Tender(entity, ml, False)
     if best is not None:
         return best
     _, anat, wounds, _, shock, cond, _, _, _ = creatures[patient]
     if policy.self_care and can_act(cond, shock):
-        base = anat.mls.get(rules.treatment_skill)
-        return Tender(patient, None if base is None else base - wounds.fatigue, True)
+        return Tender(patient, effective_ml(anat, wounds, skill, ctx, 0, cond.immobilized), True)
     return None
 
 
@@ -164,7 +165,7 @@ def advance(world: Sandbox, seconds: float, policy: CarePolicy) -> None:
                 if kind == "retest":
                     retest(entity, anat, wounds, shock, cond, ctx)
                 elif kind == "bleed":
-                    tender = tender_for(world, creatures, entity, policy)
+                    tender = tender_for(world, creatures, entity, policy, rules.stoppage_skill)
                     ml = None
                     if tender is not None:
                         helper = creatures[tender.entity][2]
@@ -181,7 +182,7 @@ def advance(world: Sandbox, seconds: float, policy: CarePolicy) -> None:
                     heal(entity, anat, wounds, cond, index, ctx)
                 elif kind == "care":
                     wounds.care_at = -1.0
-                    tender = tender_for(world, creatures, entity, policy)
+                    tender = tender_for(world, creatures, entity, policy, rules.treatment_skill)
                     if tender is None:
                         wounds.care_at = clock.seconds + rules.bleed_interval  # look again next round
                         push("care", entity, 0, wounds.care_at)

@@ -22,6 +22,7 @@ from components.events import (
     CourseTested,
     Infected,
     InjuryHealed,
+    ShockChanged,
     ShockRetested,
     Treated,
 )
@@ -168,6 +169,7 @@ def bleed(entity: int, anat: Anatomy, wounds: Wounds, shock: Shock, cond: Condit
     if points and not cond.dead:
         new = blood_loss_steps(shock.state, points)
         if new != shock.state:
+            wounds.shock_cause = (injury.location, max(injury.level, 1))  # what a Coma's Healing Rate reads
             set_shock(entity, shock, cond, new, ctx, cause="blood loss")
             schedule(ctx, "retest", entity, 0, shock.retest_at)
 
@@ -214,6 +216,15 @@ def retest(entity: int, anat: Anatomy, wounds: Wounds, shock: Shock, cond: Condi
     schedule(ctx, "retest", entity, 0, shock.retest_at)
 
 
+def clear_shock(entity: int, shock: Shock, ctx: TickContext) -> None:
+    """Extended Shock or a Coma has run its course: all shock clears (a prone creature gets up on its turn)."""
+    if shock.state is not ShockState.NONE:
+        ctx.emit(ShockChanged(ctx.clock.tick, ctx.clock.time, entity, shock.state.label, ShockState.NONE.label))
+    shock.state = ShockState.NONE
+    shock.since = ctx.clock.tick
+    shock.retest_at = -1.0
+
+
 def begin_coma(entity: int, anat: Anatomy, wounds: Wounds, ctx: TickContext) -> None:
     """Fall into a Coma: HR from the wound that caused the shock; a course test every d10 days."""
     rules = rules_of(ctx)
@@ -251,8 +262,7 @@ def extended_shock_course(entity: int, anat: Anatomy, wounds: Wounds, shock: Sho
         wounds.extended_shock_hr = None
         wounds.next_course = -1.0
         if wounds.coma_hr is None:
-            shock.state = ShockState.NONE
-            shock.since = clock.tick
+            clear_shock(entity, shock, ctx)
     else:
         wounds.extended_shock_hr = hr
         wounds.next_course = clock.time + rules.extended_shock_interval
@@ -284,8 +294,7 @@ def coma_course(entity: int, anat: Anatomy, wounds: Wounds, shock: Shock, cond: 
         refresh_fatigue(wounds, rules)
         wounds.extended_shock_hr = None
         wounds.next_course = -1.0
-        shock.state = ShockState.NONE
-        shock.since = clock.tick
+        clear_shock(entity, shock, ctx)
     else:
         wounds.coma_hr = hr
         wounds.next_coma = clock.time + coma_interval(ctx)
