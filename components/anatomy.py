@@ -83,6 +83,7 @@ class Part:
         locations: Indices of the part's locations in ``BodyStructure.locations``.
         permanent_impairment: A penalty (<= 0) the part can never be better than.
         permanently_unusable: The part is gone or dead for good.
+        layout: Optional viewer hint: (row, column) of the part in a body drawing.
     """
 
     name: str
@@ -94,6 +95,7 @@ class Part:
     locations: tuple[int, ...]
     permanent_impairment: int = 0
     permanently_unusable: bool = False
+    layout: tuple[float, float] | None = None
 
     @property
     def critical(self) -> bool:

@@ -155,6 +155,39 @@ def run(
 
 
 @app.command()
+def view(
+    scenario: Annotated[str, typer.Argument(help="A shipped scenario id or a scenario TOML.")],
+    model: Annotated[str | None, typer.Option(help="Damage model (default: the scenario's).")] = None,
+    seed: Annotated[int, typer.Option(help="Root seed.", min=0)] = 0,
+    frames: Annotated[int | None, typer.Option(help="Render this many frames headless, with no window.",
+                                               min=1)] = None,
+    screenshot: Annotated[Path | None, typer.Option(help="With --frames: save the last frame here (PNG).")]
+    = None,
+    speed: Annotated[float | None, typer.Option(help="Ticks per second of wall time (0.5 to 32).")] = None,
+    select: Annotated[str | None, typer.Option(help="Select this creature for the body panel.")] = None,
+) -> None:
+    """Watch a skirmish in a window (or render it headless with --frames)."""
+    from sandbox.world import SandboxError
+
+    with _friendly():
+        try:
+            if frames is not None:
+                from sandbox.viewer import run_headless
+
+                viewer = run_headless(scenario, seed, model, frames, screenshot, speed=speed, select=select)
+                typer.echo(f"rendered {frames} frames, tick {viewer.world.tick}"
+                           + (f", saved {screenshot}" if screenshot else ""))
+            else:
+                if screenshot is not None:
+                    raise SetupError("--screenshot goes with --frames (in a window, press S)")
+                from sandbox.viewer import run_window
+
+                run_window(scenario, seed, model)
+        except SandboxError as exc:
+            raise SetupError(str(exc)) from None
+
+
+@app.command()
 def validate(
     paths: Annotated[list[Path] | None, typer.Argument(help="Files or config folders (default: the shipped "
                                                              "configs).")] = None,

@@ -535,7 +535,8 @@ def build_body(m: s.BodyFile, body_id: str) -> BodyStructure:
         parts.append(Part(
             name=p.name, zone=zi, weight=p.weight, roles=frozenset(p.roles), can_hold=p.can_hold,
             side=_side(p.name, part_names), locations=tuple(loc_ids),
-            permanent_impairment=p.permanent_impairment, permanently_unusable=p.permanently_unusable))
+            permanent_impairment=p.permanent_impairment, permanently_unusable=p.permanently_unusable,
+            layout=(p.layout[0], p.layout[1]) if p.layout else None))
     zones: list[Zone] = []
     first = 1
     for zi, z in enumerate(m.zones):

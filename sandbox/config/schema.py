@@ -54,6 +54,8 @@ class PartModel(_Strict):
     can_hold: bool = False
     permanent_impairment: Annotated[int, Field(le=0)] = 0
     permanently_unusable: bool = False
+    layout: Annotated[list[float], Field(min_length=2, max_length=2)] | None = Field(
+        default=None, description="Viewer hint: [row, column] of the part in the body drawing.")
     locations: list[LocationModel] = Field(min_length=1)
 
 
