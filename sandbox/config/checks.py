@@ -99,6 +99,15 @@ def check_body(data: Mapping[str, Any], label: str, known: Known) -> list[Proble
         roles = part.get("roles")
         if isinstance(roles, list) and len({repr(r) for r in roles}) != len(roles):
             problems.append(Problem(label, f"parts.{i}.roles", text(part, "name"), "each role once", repr(roles)))
+    cells: dict[tuple[float, float], str] = {}
+    for i, part in parts:
+        hint = part.get("layout")
+        if isinstance(hint, list) and len(hint) == 2 and all(_number(v) for v in hint):
+            cell = (float(hint[0]), float(hint[1]))
+            if cell in cells:
+                problems.append(Problem(label, f"parts.{i}.layout", text(part, "name"),
+                                        f"a drawing cell of its own ({cells[cell]!r} has it)", repr(hint)))
+            cells.setdefault(cell, text(part, "name") or "?")
     scale = data.get("scale", 1.0)
     lo, hi = known.scale
     if _number(scale) and not lo <= scale <= hi:

@@ -224,6 +224,8 @@ class Viewer:
             if rect.collidepoint(pos):
                 self.trace_index = index
                 return
+        if not self.layout()[0].collidepoint(pos):
+            return  # a click on a panel never selects a creature drawn (clipped) behind it
         best, best_d = None, 14.0
         for entity, (x, y) in self.creature_pos.items():
             d = math.hypot(x - pos[0], y - pos[1])
