@@ -86,6 +86,8 @@ class Condition:
         immobilized: Parts held fast (netted, pinned, bound): they keep their grip but cannot strike or parry.
         busy: The action that takes this creature's turn ("stand up", "pick up"), or "".
         reeling: Took a shock result or died earlier this tick: it acts no more this tick.
+        out: Taken out of the fight by its damage model's own rules (incapacitated, dying, passed out); the
+            anatomy model uses the shock state instead.
     """
 
     dead: bool = False
@@ -94,6 +96,7 @@ class Condition:
     immobilized: set[int] = field(default_factory=set)
     busy: str = ""
     reeling: bool = False
+    out: bool = False
 
 
 @dataclass(slots=True)

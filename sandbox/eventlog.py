@@ -16,8 +16,10 @@ def expand_log(entries: Iterable[Any]) -> Iterator[Event]:
     for entry in entries:
         if isinstance(entry, AttackRecord):
             yield from expand(entry)
-        else:
+        elif isinstance(entry, Event):
             yield entry
+        else:
+            yield from entry.events()  # another model's compact record
 
 
 def event_json(event: Event, names: Mapping[int, str]) -> dict[str, Any]:

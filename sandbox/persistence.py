@@ -16,6 +16,8 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import esper
+
 from components.events import event_from_dict
 from components.rules import ShockState
 from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position, Shock
@@ -38,14 +40,43 @@ class SaveError(ValueError):
     """A save file that cannot be loaded: corrupt, truncated, of another version, or naming unknown configs."""
 
 
+def _plain(value: Any) -> Any:
+    """A model-state value as JSON (sets and tuples become tagged lists, so they come back as they were)."""
+    if isinstance(value, set | frozenset):
+        return {"set": sorted(_plain(v) for v in value)}
+    if isinstance(value, tuple):
+        return {"tuple": [_plain(v) for v in value]}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {"dict": [[_plain(k), _plain(v)] for k, v in value.items()]}
+    return value
+
+
+def _restore(value: Any) -> Any:
+    """The inverse of ``_plain``."""
+    if isinstance(value, dict):
+        if "set" in value:
+            return {_restore(v) for v in value["set"]}
+        if "tuple" in value:
+            return tuple(_restore(v) for v in value["tuple"])
+        if "dict" in value:
+            return {_restore(k): _restore(v) for k, v in value["dict"]}
+    if isinstance(value, list):
+        return [_restore(v) for v in value]
+    return value
+
+
 def _stream_state(rng: Any) -> list[Any]:
     version, internal, gauss = rng.getstate()
     return [version, list(internal), gauss]
 
 
-def _entity_dict(entity: int, comps: tuple[Any, ...]) -> dict[str, Any]:
+def _entity_dict(entity: int, comps: tuple[Any, ...], model_state: tuple[Any, ...] = ()) -> dict[str, Any]:
     ident, anat, wounds, armor, shock, cond, comb, pos, equip = comps
     return {
+        "model_state": {type(c).__name__: {f.name: _plain(getattr(c, f.name)) for f in fields(c)}
+                        for c in model_state},
         "id": entity,
         "identity": {"name": ident.name, "creature": ident.creature},
         "anatomy": {"mls": dict(anat.mls), "attributes": dict(anat.attributes), "speed": anat.speed},
@@ -60,7 +91,8 @@ def _entity_dict(entity: int, comps: tuple[Any, ...]) -> dict[str, Any]:
         "armor": [p.id for p in armor.pieces],
         "shock": {"state": int(shock.state), "since": shock.since, "retest_at": shock.retest_at},
         "condition": {"dead": cond.dead, "cause": cond.cause, "prone": cond.prone,
-                      "immobilized": sorted(cond.immobilized), "busy": cond.busy, "reeling": cond.reeling},
+                      "immobilized": sorted(cond.immobilized), "busy": cond.busy, "reeling": cond.reeling,
+                      "out": cond.out},
         "combatant": {"team": comb.team, "policy": comb.policy, "aim": comb.aim, "initiative": comb.initiative,
                       "target": comb.target, "mode": comb.mode, "aim_zone": comb.aim_zone, "action": comb.action},
         "position": [pos.x, pos.y],
@@ -72,7 +104,12 @@ def _entity_dict(entity: int, comps: tuple[Any, ...]) -> dict[str, Any]:
 
 def save_world(world: Sandbox, path: Path) -> None:
     """Write ``world`` to ``path`` atomically."""
-    entities = [_entity_dict(e, comps) for e, comps in world.creatures().items()]
+    types = world.damage_model.state_types()
+    entities = []
+    for e, comps in world.creatures().items():
+        with world.active():
+            state = tuple(c for t in types if (c := esper.try_component(e, t)) is not None)
+        entities.append(_entity_dict(e, comps, state))
     doc = {
         "format": FORMAT,
         "version": VERSION,
@@ -185,7 +222,7 @@ def _restore_entity(world: Sandbox, row: dict[str, Any], catalog: Catalog) -> No
     shock = Shock(ShockState(int(s["state"])), int(s["since"]), float(s["retest_at"]))
     c = row["condition"]
     cond = Condition(bool(c["dead"]), str(c["cause"]), bool(c["prone"]), set(c["immobilized"]), str(c["busy"]),
-                     bool(c["reeling"]))
+                     bool(c["reeling"]), bool(c["out"]))
     b = row["combatant"]
     comb = Combatant(b["team"], b["policy"], b["aim"], int(b["initiative"]), int(b["target"]), b["mode"],
                      int(b["aim_zone"]), b["action"])
@@ -193,6 +230,13 @@ def _restore_entity(world: Sandbox, row: dict[str, Any], catalog: Catalog) -> No
     e = row["equipment"]
     equip = Equipment(list(e["weapons"]), list(e["natural"]), {int(k): v for k, v in e["holding"].items()},
                       list(e["dropped"]), list(e["lost"]))
-    entity = world.adopt(ident, anat, wounds, armor, shock, cond, comb, pos, equip)
+    by_name = {t.__name__: t for t in world.damage_model.state_types()}
+    state = []
+    for type_name, values in row.get("model_state", {}).items():
+        state_type = by_name.get(type_name)
+        if state_type is None:
+            raise SaveError(f"the save holds {type_name!r} state, which the {world.model!r} model does not use")
+        state.append(state_type(**{k: _restore(v) for k, v in values.items()}))
+    entity = world.adopt(ident, anat, wounds, armor, shock, cond, comb, pos, equip, *state)
     if entity != row["id"]:
         raise SaveError(f"entity ids out of order in the save (expected {entity}, found {row['id']})")

@@ -15,27 +15,22 @@ from typing import Any
 
 import esper
 
-from components.anatomy import Aspect
 from components.events import Event
-from components.rules import LEVEL_CODES, ShockState
+from components.readout import Readout
 from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position, Shock
 from components.wounds import Wounds
 from sandbox.config import Catalog, ConfigError, Problem, default_catalog
-from sandbox.config.checks import MODELS
 from sandbox.config.loader import config_root, load_catalog
 from sandbox.eventlog import expand_log
 from sandbox.scenario_def import CarePolicy, ScenarioDef
 from sandbox.streams import make_streams
-from systems.aftercare import BleedingProcessor
 from systems.ai import IntentProcessor, grip_parts_for
 from systems.combat import AttackProcessor
 from systems.context import Clock, TickContext
-from systems.creatures import Parts, can_act, ensure_status, query_creatures
-from systems.damage import DamageProcessor, inflict, refresh_status
-from systems.health import band
+from systems.creatures import Parts, ensure_status, query_creatures
+from systems.damage import refresh_status
 from systems.movement import MoveProcessor
 from systems.phases import Phase, priority
-from systems.recovery import RecoveryProcessor
 from systems.status import CleanupProcessor, ClockProcessor, StatusProcessor, fighting_teams
 
 _world_ids = itertools.count(1)
@@ -43,29 +38,6 @@ _world_ids = itertools.count(1)
 
 class SandboxError(ValueError):
     """A request the world cannot honour: an unknown creature, name, location or model."""
-
-
-@dataclass(frozen=True, slots=True)
-class Readout:
-    """What a creature's state reads as, the same shape under every damage model.
-
-    Attributes:
-        alive: Not dead.
-        can_act: Alive and not incapacitated or unconscious.
-        label: A few words: the band, and the shock state when there is one ("Fair, stunned"; "dead").
-        health: Health in percent (0 only when dead).
-        band: Health band (Excellent ... Morbid, Dead).
-        shock: Shock state (none, stunned, incapacitated, unconscious, dead).
-        conditions: Other conditions: prone, disarmed, immobilized parts, severed locations, bleeding.
-    """
-
-    alive: bool
-    can_act: bool
-    label: str
-    health: int
-    band: str
-    shock: str
-    conditions: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,18 +58,23 @@ class Outcome:
 
 
 def processors_for(ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
-    """The anatomy model's processors, by phase, in registration order (what an embedding game adds too)."""
-    return [
+    """The processors of a world by phase, in registration order: the shared skirmish loop and the damage model's
+    own (the anatomy model's when ``ctx.model`` is unset). An embedding game registers the same list."""
+    model = ctx.model
+    if model is None:
+        from systems.models.anatomy import AnatomyModel
+
+        model = AnatomyModel()
+    shared = [
         (Phase.INTENT, ClockProcessor(ctx)),
         (Phase.INTENT, IntentProcessor(ctx)),
         (Phase.MOVE, MoveProcessor(ctx)),
         (Phase.ATTACK, AttackProcessor(ctx)),
-        (Phase.DAMAGE, DamageProcessor(ctx)),
-        (Phase.EFFECTS, BleedingProcessor(ctx)),
-        (Phase.RECOVERY, RecoveryProcessor(ctx)),
         (Phase.STATUS, StatusProcessor(ctx)),
         (Phase.CLEANUP, CleanupProcessor(ctx)),
     ]
+    # Stable sort by phase: the shared processors come first within a phase, then the model's.
+    return sorted(shared + model.processors(ctx), key=lambda pair: pair[0])
 
 
 class Sandbox:
@@ -115,8 +92,10 @@ class Sandbox:
 
     def __init__(self, seed: int = 0, model: str = "anatomy", *, run: int = 0,
                  catalog: Catalog | None = None) -> None:
-        if model not in MODELS:
-            raise SandboxError(f"unknown damage model {model!r}; known: {', '.join(MODELS)}")
+        from sandbox.models import available_models, build_model
+
+        if model not in available_models():
+            raise SandboxError(f"unknown damage model {model!r}; known: {', '.join(available_models())}")
         self.seed = seed
         self.run_index = run
         self.model = model
@@ -131,9 +110,10 @@ class Sandbox:
         self._expanded: list[Event] = []
         self._expanded_upto = 0
         cat = self.catalog
+        self.damage_model = build_model(model, cat)
         self.ctx = TickContext(
             rules=cat.rules, combat=cat.combat, modes=cat.modes, weapons=cat.weapons, skills=cat.skills,
-            streams=make_streams(seed, run), clock=Clock(0, cat.combat.tick_seconds))
+            streams=make_streams(seed, run), clock=Clock(0, cat.combat.tick_seconds), model=self.damage_model)
         with self._active():
             esper.clear_database()
             for phase_, processors in itertools.groupby(processors_for(self.ctx), key=lambda pair: pair[0]):
@@ -270,8 +250,10 @@ class Sandbox:
                 parts = grip_parts_for(anat, wounds, cond, equip, carried[0], self.ctx)
                 for p in parts or ():
                     equip.holding[p] = carried[0]
+            state = self.damage_model.spawn_state(kind, attrs, pieces)
             entity = esper.create_entity(Identity(name, creature), anat, wounds, Armor(tuple(pieces)), Shock(),
-                                         cond, comb, Position(float(position[0]), float(position[1])), equip)
+                                         cond, comb, Position(float(position[0]), float(position[1])), equip,
+                                         *state)
         self._names[name] = entity
         return entity
 
@@ -282,8 +264,8 @@ class Sandbox:
             SandboxError: The name is taken.
         """
         ident = components[0]
-        if not isinstance(ident, Identity) or len(components) != 9:
-            raise SandboxError("adopt takes the nine creature components, Identity first")
+        if not isinstance(ident, Identity) or len(components) < 9:
+            raise SandboxError("adopt takes the nine creature components, Identity first, then the model's own")
         if ident.name in self._names:
             raise SandboxError(f"a creature called {ident.name!r} already exists")
         with self._active():
@@ -396,54 +378,39 @@ class Sandbox:
         return parts
 
     def readout(self, entity: int) -> Readout:
-        """What ``entity``'s state reads as (alive, can act, label, health, band, shock, conditions)."""
-        _, anat, wounds, _, shock, cond, _, _, equip = self._parts(entity)
-        health_band = band(wounds.health, self.ctx.rules)
-        conditions: list[str] = []
-        if cond.prone and not cond.dead:
-            conditions.append("prone")
-        if equip.weapons and not equip.holding and not cond.dead:
-            conditions.append("disarmed")
-        conditions += [f"immobilized: {anat.body.parts[p].name}" for p in sorted(cond.immobilized)]
-        conditions += [f"severed: {anat.body.locations[loc].name}" for loc in sorted(wounds.severed)]
-        bleeders = [anat.body.locations[i.location].name for i in wounds.injuries if i.bleeder and i.level > 0]
-        conditions += [f"bleeding: {loc}" for loc in bleeders]
-        if cond.dead:
-            label = "dead"
-        elif shock.state is not ShockState.NONE:
-            label = f"{health_band}, {shock.state.label}"
-        else:
-            label = health_band
-        return Readout(not cond.dead, can_act(cond, shock), label, wounds.health, health_band, shock.state.label,
-                       tuple(conditions))
+        """What ``entity``'s state reads as under the world's damage model."""
+        parts = self._parts(entity)
+        with self._active():
+            return self.damage_model.readout(entity, parts, self.ctx)
 
-    def inflict(self, entity: int, location: str, level: int | str, aspect: str = "blunt") -> list[Event]:
-        """Record an injury directly (scenario set-up and tests): no blow, no shock or bleeding roll.
+    def inflict(self, entity: int, location: str | None = None, level: int | str | None = None,
+                aspect: str = "blunt", **kwargs: Any) -> list[Event]:
+        """Apply damage directly (scenario set-up and tests), as the world's damage model applies a landed blow.
 
-        Args:
-            entity: The creature.
-            location: Location name ("Right Forearm").
-            level: 1..5 or a level code ("S3").
-            aspect: blunt, edged, piercing or fire.
+        The anatomy model records an injury (``location=`` "Right Forearm", ``level=`` 1..5 or "S3", ``aspect=``),
+        with no shock or bleeding roll; the point-based models take ``damage=N`` (after armour) and their own
+        options (strength: ``enhanced=``, ``impaired=``).
 
         Returns:
-            The events it caused (the injury, impairment and health changes, dropped items).
+            The events it caused.
+
+        Raises:
+            SandboxError: The request does not fit the model (an unknown location, a missing damage ...).
         """
-        _, anat, wounds, _, _, cond, _, _, equip = self._parts(entity)
+        parts = self._parts(entity)
+        options = dict(kwargs)
+        if location is not None:
+            options["location"] = location
+        if level is not None:
+            options["level"] = level
+        if self.model == "anatomy" or location is not None:
+            options["aspect"] = aspect
+        start = len(self.ctx.log)
         try:
-            loc = anat.body.location_index(location)
-        except KeyError as exc:
-            raise SandboxError(str(exc.args[0])) from None
-        lv = LEVEL_CODES.index(level) if isinstance(level, str) and level in LEVEL_CODES else level
-        if not isinstance(lv, int) or not 1 <= lv <= 5:
-            raise SandboxError(f"level must be 1..5 or M1/S2/S3/G4/G5, not {level!r}")
-        try:
-            asp = int(Aspect.parse(aspect))
+            with self._active():
+                self.damage_model.inflict(entity, parts, self.ctx, **options)
         except ValueError as exc:
             raise SandboxError(str(exc)) from None
-        start = len(self.ctx.log)
-        with self._active():
-            inflict(entity, anat, wounds, cond, equip, loc, lv, asp, self.ctx)
         return list(expand_log(self.ctx.log[start:]))
 
     def immobilize(self, entity: int, part: str) -> None:

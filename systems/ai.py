@@ -163,7 +163,7 @@ class IntentProcessor(esper.Processor):
         for entity, (_, anat, wounds, _, shock, cond, comb, pos, _) in creatures.items():
             if not wounds.impairments:
                 ensure_status(anat, wounds, ctx)
-            if not cond.dead and shock.state < 2:
+            if not cond.dead and not cond.out and shock.state < 2:
                 if anat.body.locations:  # an incorporeal creature is no target
                     entries.setdefault(comb.team, []).append((entity, pos.x, pos.y, comb.team))
                 if comb.target >= 0 and comb.mode in melee_modes:
@@ -177,7 +177,7 @@ class IntentProcessor(esper.Processor):
         """Set one creature's target, mode, aim and action."""
         ctx = self.ctx
         _, anat, wounds, _, shock, cond, comb, pos, equip = me
-        if cond.dead or shock.state >= 2:
+        if cond.dead or cond.out or shock.state >= 2:
             comb.action = "dead" if cond.dead else "down"
             return
         if cond.prone and can_walk(anat, wounds, cond):
@@ -193,7 +193,7 @@ class IntentProcessor(esper.Processor):
         if foe is not None:
             fpos = foe[7]
             dist = math.hypot(fpos.x - pos.x, fpos.y - pos.y)
-            if foe[5].dead or foe[4].state >= 2:
+            if foe[5].dead or foe[5].out or foe[4].state >= 2:
                 current = ctx.modes.get(comb.mode)
                 # Fallen: look for another when close by, or when it would not move on anyway (a bow in range).
                 if dist <= ctx.combat.retarget_radius or (current is not None and in_range(current, dist)):

@@ -78,6 +78,10 @@ class AttackRecord:
     blow: BlowResult | None
     body: BodyStructure
 
+    def events(self) -> list[Event]:
+        """The typed step events of this attack (``expand``)."""
+        return list(expand(self))
+
 
 def drop_levels(result: TestResult, levels: int) -> TestResult:
     """Drop a test result by ``levels`` success levels (CS -> MS -> MF -> CF)."""
@@ -256,6 +260,9 @@ class AttackProcessor(esper.Processor):
                 parts = ready_parts(anat, wounds.impairments, cond, equip, mode)
             if parts is None:
                 continue  # a dropped weapon or a limb lost earlier this tick
-            attack(entity, me, comb.target, foe, mode, ctx, parts)
+            if ctx.model is not None:
+                ctx.model.attack(entity, me, comb.target, foe, mode, ctx, parts)
+            else:
+                attack(entity, me, comb.target, foe, mode, ctx, parts)
 
 

@@ -52,6 +52,7 @@ class TickContext:
         log: Every event so far (``systems.combat.AttackRecord`` entries expand into step events on reading).
         scratch: Per-tick working data of processors (the spatial index); never saved.
         cache: Lasting caches derived from state (compiled targets, usable modes); never saved, rebuilt on demand.
+        model: The world's damage model (``systems.models.DamageModel``); ``None`` runs the anatomy rules directly.
     """
 
     rules: AnatomyRules
@@ -64,6 +65,7 @@ class TickContext:
     log: list[Any] = field(default_factory=list)
     scratch: dict[str, Any] = field(default_factory=dict)
     cache: dict[Any, Any] = field(default_factory=dict)
+    model: Any = None
 
     def emit(self, event: Event) -> None:
         """Append an event to the log."""

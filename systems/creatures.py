@@ -27,8 +27,9 @@ def alive(cond: Condition) -> bool:
 
 
 def can_act(cond: Condition, shock: Shock) -> bool:
-    """Alive and neither incapacitated nor unconscious (a stunned creature acts, with the penalty)."""
-    return not cond.dead and shock.state < ShockState.INCAPACITATED
+    """Alive, not taken out by its damage model, and neither incapacitated nor unconscious (a stunned creature
+    acts, with the penalty)."""
+    return not cond.dead and not cond.out and shock.state < ShockState.INCAPACITATED
 
 
 def ensure_status(anat: Anatomy, wounds: Wounds, ctx: TickContext) -> None:

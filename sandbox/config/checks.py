@@ -205,8 +205,6 @@ def check_creature(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     return problems
 
 
-MODELS: tuple[str, ...] = ("anatomy",)
-"""Damage models a scenario may name."""
 
 
 def group_names(name: str, count: int) -> list[str]:
@@ -218,9 +216,12 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     """Creatures, weapons, armour, skills and parts exist; armour fits; names are unique; everyone stands on
     the field; at least two teams."""
     problems: list[Problem] = []
+    from sandbox.models import available_models  # imported here: the model loaders read configs too
+
+    models = available_models()
     model = text(data, "model")
-    if model is not None and model not in MODELS:
-        problems.append(Problem(label, "model", text(data, "name"), f"a damage model ({', '.join(MODELS)})",
+    if model is not None and model not in models:
+        problems.append(Problem(label, "model", text(data, "name"), f"a damage model ({', '.join(models)})",
                                 repr(model)))
     field_ = data.get("field")
     width = field_.get("width") if isinstance(field_, dict) else None

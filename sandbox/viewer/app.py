@@ -16,7 +16,7 @@ import pygame
 
 from components.rules import LEVEL_CODES, ShockState
 from components.wounds import Impairment
-from sandbox.config.checks import MODELS
+from sandbox.models import available_models
 from sandbox.viewer.explain import explain
 from sandbox.viewer.layout import body_layout
 from sandbox.world import Sandbox
@@ -133,7 +133,7 @@ class Viewer:
 
     def cycle_model(self) -> None:
         """The next damage model on the same scenario and seed."""
-        models = list(MODELS)
+        models = list(available_models())
         current = models.index(self.model) if self.model in models else -1
         self.model = models[(current + 1) % len(models)]
         self.world.close()
