@@ -325,12 +325,54 @@ class InjuryHealed(Event):
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
 
 
+@dataclass(slots=True)
+class D20AttackRolled(Event):
+    """A point-based model's attack roll: d20 (``natural``) + bonus = ``total`` against ``defense``."""
+
+    attacker: int
+    target: int
+    model: str
+    mode: str
+    natural: int
+    total: int
+    defense: int
+    margin: int
+    hit: bool
+    entity_fields: ClassVar[tuple[str, ...]] = ("attacker", "target")
+
+
+@dataclass(slots=True)
+class DamageDealt(Event):
+    """Damage under a point-based model: rolled, after armour, and what it came to (``detail``, the model's words)."""
+
+    attacker: int
+    target: int
+    model: str
+    rolled: int
+    dealt: int
+    detail: str
+    entity_fields: ClassVar[tuple[str, ...]] = ("attacker", "target")
+
+
+@dataclass(slots=True)
+class ModelStateChanged(Event):
+    """A point-based model's state of a creature changed (``what``: the model's own words)."""
+
+    entity: int
+    model: str
+    what: str
+    before: str
+    after: str
+    entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__name__: cls
     for cls in (AttackDeclared, AttackRolled, Missed, BlowLanded, ProtectionApplied, Injured, BleederOpened,
                 AmputationTested, ShockTested, MishapTested, ShockChanged, ItemDropped, ItemPickedUp, FellProne,
                 StoodUp, Severed, Died, ImpairmentChanged, HealthChanged, ModeChanged, ShockRetested, BloodLost,
-                BleedingStopped, CourseTested, Treated, Infected, InjuryHealed)
+                BleedingStopped, CourseTested, Treated, Infected, InjuryHealed, D20AttackRolled, DamageDealt,
+                ModelStateChanged)
 }
 """Every event type by name (what a log's ``type`` field holds)."""
 

@@ -18,7 +18,7 @@ import typer
 
 from sandbox.blows import BlowSetup, Odds, SetupError, seeded_blows
 from sandbox.blows import record as blow_record
-from sandbox.config import ConfigError, config_root, default_catalog, load_body, load_catalog
+from sandbox.config import ConfigError, Problem, config_root, default_catalog, load_body, load_catalog
 from sandbox.config.loader import SINGLE_FILES
 from sandbox.report import body_json, body_report, odds_report
 
@@ -205,6 +205,17 @@ def validate(
                 extra.append(path)
         catalog = load_catalog(root, extra)
         counted = len(catalog.files) + len(SINGLE_FILES)
+        from sandbox.models import available_models, build_model, loaders
+
+        problems: list[Problem] = []
+        for name in available_models():  # each model's tables, checked against these configs
+            try:
+                build_model(name, catalog, root)
+            except ConfigError as exc:
+                problems.extend(exc.problems)
+        if problems:
+            raise ConfigError(problems)
+        counted += len(loaders())
         typer.echo(f"OK: {counted} config files valid under {root}" + (f" (+{len(extra)} named)" if extra else ""))
 
 

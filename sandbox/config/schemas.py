@@ -9,9 +9,19 @@ from sandbox.config.schema import FILE_KINDS
 
 
 def schema_documents() -> dict[str, str]:
-    """File name -> JSON text of the schema of each config kind."""
+    """File name -> JSON text of the schema of each config kind, and of each damage model's tables
+    (``<model>_model.schema.json``, from the ``SCHEMA`` of its loader in ``sandbox/models/``)."""
+    import importlib
+
+    from sandbox.models import loaders
+
+    kinds = dict(FILE_KINDS)
+    for name, load in loaders().items():
+        schema = getattr(importlib.import_module(load.__module__), "SCHEMA", None)
+        if schema is not None:
+            kinds[f"{name}_model"] = schema
     docs = {}
-    for kind, model in FILE_KINDS.items():
+    for kind, model in kinds.items():
         document = model.model_json_schema()
         document["$schema"] = "https://json-schema.org/draft/2020-12/schema"
         document["$id"] = f"{kind}.schema.json"
