@@ -360,7 +360,13 @@ class Sandbox:
 
         start = len(self.ctx.log)
         span = seconds + minutes * 60.0 + hours * 3600.0 + days * 86400.0
-        advance(self, span, self.care)
+        if span < 0:
+            raise ValueError("time only moves forward")
+        if self.model == "anatomy":
+            advance(self, span, self.care)
+        else:
+            with self._active():
+                self.damage_model.advance(self.ctx, self.creatures(), span, self.care)
         return list(expand_log(self.ctx.log[start:]))
 
     # ------------------------------------------------------------------ reading and poking creatures

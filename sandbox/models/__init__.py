@@ -24,6 +24,8 @@ def loaders() -> dict[str, Loader]:
     """Model name -> loader, from the modules of this package."""
     found: dict[str, Loader] = {}
     for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_"):
+            continue  # a model still being written
         module = importlib.import_module(f"{__name__}.{info.name}")
         name = getattr(module, "NAME", None)
         load = getattr(module, "load", None)

@@ -68,9 +68,13 @@ class DamageModel:
         """What the creature's state reads as."""
         raise NotImplementedError
 
-    def expand(self, record: object) -> list[Any]:
-        """The typed step events of one of this model's attack records (for logs and saves)."""
-        return [record]
+    def advance(self, ctx: TickContext, creatures: dict[int, Parts], seconds: float, care: Any) -> None:
+        """Move game time on by ``seconds`` out of combat (rest, first aid, healing, as the model has them).
+
+        The default only moves the clock. ``care`` is the world's care policy
+        (``sandbox.scenario_def.CarePolicy``: ``healers``, ``self_care``, ``first_aid_delay``).
+        """
+        ctx.clock.seconds += seconds
 
 
 _REGISTRY: dict[str, type[DamageModel]] = {}
