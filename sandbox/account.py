@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from components.anatomy import ASPECTS
@@ -124,3 +125,63 @@ def aftermath_table(world: Sandbox, start: float) -> str:
         permanent = ", ".join(f"{part} {value}" for part, value in row.permanent.items()) or "-"
         rows.append((row.name, fate, healed, permanent, f"{row.health}%"))
     return table(["creature", "fate", "wounds", "permanent impairment", "health"], rows)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRun:
+    """One scenario run under one damage model, for the side-by-side comparison.
+
+    Attributes:
+        model: The model.
+        outcome: How the run ended.
+        labels: Creature name -> its final readout label.
+        wounds: Creature name -> landed blows it took.
+        out_after: Creature name -> landed blows it had taken when it first could not act (``None``: never).
+    """
+
+    model: str
+    outcome: Outcome
+    labels: dict[str, str]
+    wounds: dict[str, int]
+    out_after: dict[str, int | None]
+
+
+def run_model(scenario: str, seed: int, model: str, max_ticks: int | None = None) -> ModelRun:
+    """Run ``scenario`` under ``model`` tick by tick, counting the landed blows each creature takes and how many
+    it had taken when it was first out of the fight."""
+    from components.events import BlowLanded, DamageDealt
+
+    world = Sandbox.from_scenario(scenario, seed=seed, model=model)
+    try:
+        names = world.names
+        wounds = dict.fromkeys(names.values(), 0)
+        out_after: dict[str, int | None] = dict.fromkeys(names.values())
+        limit = max_ticks if max_ticks is not None else world.max_ticks
+        while len(world.able_teams()) > 1 and world.tick < limit:
+            for event in world.step():
+                if isinstance(event, BlowLanded) or (isinstance(event, DamageDealt) and event.dealt > 0):
+                    wounds[names[event.target]] += 1
+            for entity, name in names.items():
+                if out_after[name] is None and not world.readout(entity).can_act:
+                    out_after[name] = wounds[name]
+        outcome = world.run(0)
+        labels = {name: world.readout(entity).label for entity, name in names.items()}
+        return ModelRun(model, outcome, labels, wounds, out_after)
+    finally:
+        world.close()
+
+
+def comparison_table(runs: list[ModelRun]) -> str:
+    """Models side by side: winner and ticks, then per creature its final readout, blows taken, blows to take it
+    out (``-``: never out)."""
+    headers = ["", *[r.model for r in runs]]
+    rows: list[list[str]] = [
+        ["winner", *[r.outcome.winner or "none" for r in runs]],
+        ["ticks", *[str(r.outcome.ticks) for r in runs]],
+    ]
+    names = list(runs[0].labels) if runs else []
+    for name in names:
+        rows.append([name, *[r.labels[name] for r in runs]])
+        rows.append(["  blows taken / to take out", *[
+            f"{r.wounds[name]} / {r.out_after[name] if r.out_after[name] is not None else '-'}" for r in runs]])
+    return table(headers, rows)

@@ -112,7 +112,8 @@ def blows(
 @app.command()
 def run(
     scenario: Annotated[str, typer.Argument(help="A shipped scenario id (duel, skirmish ...) or a scenario TOML.")],
-    model: Annotated[str | None, typer.Option(help="Damage model (default: the scenario's).")] = None,
+    model: Annotated[str | None, typer.Option(
+        help="Damage model (default: the scenario's); 'all' runs every model and compares them.")] = None,
     seed: Annotated[int, typer.Option(help="Root seed; the same seed gives the same fight.", min=0)] = 0,
     ticks: Annotated[int | None, typer.Option(help="Tick limit (default: the scenario's).", min=1)] = None,
     log: Annotated[Path | None, typer.Option(help="Write every event as JSON lines to this file.")] = None,
@@ -126,6 +127,15 @@ def run(
     from sandbox.world import Sandbox, SandboxError
 
     with _friendly():
+        if model == "all":
+            from sandbox.account import comparison_table, run_model
+            from sandbox.models import available_models
+
+            runs = [run_model(scenario, seed, name, ticks) for name in available_models()]
+            typer.echo(f"{scenario} under every damage model, seed {seed} (the same attack and location draws "
+                       "in each)")
+            typer.echo(comparison_table(runs))
+            return
         try:
             world = Sandbox.from_scenario(scenario, seed=seed, model=model)
         except SandboxError as exc:

@@ -166,7 +166,7 @@ def test_inflict_serious_limb_wound(world: Sandbox) -> None:
     hc = [ev for ev in events if isinstance(ev, HealthChanged)]
     assert [(ev.before, ev.after, ev.band) for ev in hc] == [(100, 50, "Poor")]
     r = world.readout(e)
-    assert (r.health, r.band, r.alive, r.can_act, r.label) == (50, "Poor", True, True, "Poor")
+    assert (r.health, r.band, r.alive, r.can_act, r.label) == (50, "Poor", True, True, "poor")  # labels: lower case
     # No blow: no shock, no bleeding roll.
     assert r.shock == "none" and not any("bleeding" in c for c in r.conditions)
     assert world.events[-len(events):] == events

@@ -82,11 +82,12 @@ class AnatomyModel(DamageModel):
             conditions.append(f"extended shock (HR {wounds.extended_shock_hr})")
         if wounds.coma_hr is not None and not cond.dead:
             conditions.append(f"coma (HR {wounds.coma_hr})")
+        # The label is the model's own words, lower case (issue 5): the band, and the shock state when there is one.
         if cond.dead:
             label = "dead"
         elif shock.state is not ShockState.NONE:
-            label = f"{health_band}, {shock.state.label}"
+            label = f"{health_band.lower()}, {shock.state.label}"
         else:
-            label = health_band
+            label = health_band.lower()
         return Readout(not cond.dead, can_act(cond, shock), label, wounds.health, health_band, shock.state.label,
                        tuple(conditions))
