@@ -152,7 +152,7 @@ def test_fresh_creature_reads_excellent(world: Sandbox) -> None:
     e = world.spawn("human", name="A")
     r = world.readout(e)
     assert isinstance(r, Readout)
-    assert r == Readout(True, True, "Excellent", 100, "Excellent", "none", ())
+    assert r == Readout(True, True, "excellent", 100, "Excellent", "none", ())  # labels: lower case
 
 
 def test_inflict_serious_limb_wound(world: Sandbox) -> None:
