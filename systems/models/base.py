@@ -88,6 +88,11 @@ def register(cls: type[DamageModel]) -> type[DamageModel]:
     return cls
 
 
+def unregister(name: str) -> None:
+    """Remove a model from the registry (an embedding game's or a test's own model)."""
+    _REGISTRY.pop(name, None)
+
+
 def model_names() -> tuple[str, ...]:
     """Every registered model's name, in registration order."""
     return tuple(_REGISTRY)
