@@ -85,7 +85,8 @@ def closing_table(world: Sandbox) -> str:
                     LEVEL_CODES[inj.level] + ("*" if inj.bleeder else ""))
         wound_text = _wounds_text(by_loc)
         team = world.components(entity)["Combatant"].team
-        rows.append((ident.name, team, "yes" if r.alive else "no", f"{r.health}% {r.band}", r.shock, wound_text,
+        unit = "%" if world.model == "anatomy" else ""
+        rows.append((ident.name, team, "yes" if r.alive else "no", f"{r.health}{unit} {r.band}", r.shock, wound_text,
                      ", ".join(r.conditions) or "-"))
     return table(["creature", "team", "alive", "health", "shock", "wounds (* bleeding)", "conditions"], rows)
 

@@ -217,6 +217,13 @@ class IntentProcessor(esper.Processor):
             comb.aim_zone = choose_aim(comb.aim, foe[1], ctx.streams["ai"])
         comb.action = "attack" if in_range(mode, dist) else "approach"
 
+    def health_of(self, entity: int, creatures: dict[int, Parts]) -> int:
+        """How hale a creature reads under the world's damage model (what ``weakest`` compares)."""
+        model = self.ctx.model
+        if model is None:
+            return creatures[entity][2].health
+        return int(model.readout(entity, creatures[entity], self.ctx).health)
+
     def retarget(self, entity: int, comb: Combatant, pos: Position, creatures: dict[int, Parts],
                  grids: dict[str, Grid]) -> None:
         """Pick a new target and keep the engagement counts current."""
@@ -255,7 +262,7 @@ class IntentProcessor(esper.Processor):
             if near:
                 if comb.policy == "random":
                     return sorted(near)[int(ctx.streams["ai"].random() * len(near))]
-                return min(near, key=lambda e: (creatures[e][2].health, _dist(pos, creatures[e][7]), e))
+                return min(near, key=lambda e: (self.health_of(e, creatures), _dist(pos, creatures[e][7]), e))
         for condition in ((accept, None) if accept is not None else (None,)):
             best, best_d = -1, math.inf
             for grid in enemy_grids:

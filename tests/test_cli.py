@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sandbox.cli import app
+from sandbox.models import loaders
 
 runner = CliRunner()
 BROKEN = Path(__file__).parent / "data" / "broken"
@@ -167,9 +168,10 @@ def test_schema_writes_every_kind(tmp_path: Path) -> None:
     code, _, _ = run("schema", "--out", str(tmp_path))
     assert code == 0
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == sorted(["body.schema.json", "weapon.schema.json", "armor.schema.json", "creature.schema.json",
-                            "skills.schema.json", "anatomy_rules.schema.json", "sandbox_rules.schema.json",
-                            "scenario.schema.json"])
+    kinds = ["body", "weapon", "armor", "creature", "skills", "anatomy_rules", "sandbox_rules", "scenario"]
+    models = [f"{m}_model" for m in loaders()]  # every damage model with tables
+    assert names == sorted(f"{k}.schema.json" for k in kinds + models)
+    assert {"severity_model", "depth_model", "strength_model", "status_model"} <= set(models)
 
 
 def test_module_entry_point_has_no_traceback_on_bad_config() -> None:

@@ -29,6 +29,7 @@ from components.rules import LEVEL_CODES
 from components.wounds import Impairment
 from sandbox.cli import app
 from sandbox.config import Catalog
+from sandbox.models import available_models
 from sandbox.viewer import Viewer, run_headless
 from sandbox.viewer.app import (
     GRIEVOUS,
@@ -339,11 +340,16 @@ def test_m_cycles_the_model_and_rebuilds_the_world_at_tick_zero(duel: Viewer) ->
     old_world = duel.world
     for _ in range(3):
         duel.tick()
+    models = list(available_models())
     press(duel, pygame.K_m)
-    assert duel.model == "anatomy"  # the only model
-    assert duel.world is not old_world and duel.world.tick == 0 and duel.world.model == "anatomy"
+    expected = models[(models.index("anatomy") + 1) % len(models)]  # the next model, on the same seed
+    assert duel.model == expected
+    assert duel.world is not old_world and duel.world.tick == 0 and duel.world.model == expected
     assert duel.seed == 2 and duel.records == []
-    assert "anatomy" in duel.status
+    assert expected in duel.status
+    for _ in range(len(models) - 1):  # round the cycle back to anatomy
+        press(duel, pygame.K_m)
+    assert duel.model == "anatomy" and duel.world.model == "anatomy"
 
 
 def test_escape_and_closing_the_window_quit(duel: Viewer) -> None:

@@ -82,6 +82,8 @@ def kind_of(path: Path) -> str | None:
         return "sandbox_rules"
     if path.parent.name == "models" and path.stem == "anatomy":
         return "anatomy_rules"
+    if path.parent.name == "models":
+        return f"{path.stem}_model"  # a damage model's tables: its loader in sandbox/models/ checks them
     if path.parent.name in KIND_DIRS:
         return KIND_DIRS[path.parent.name]
     try:
@@ -90,7 +92,7 @@ def kind_of(path: Path) -> str | None:
     except OSError:
         return None
     match = _SCHEMA_LINE.match(first)
-    if match and match.group(1) in s.FILE_KINDS:
+    if match and (match.group(1) in s.FILE_KINDS or match.group(1).endswith("_model")):
         return match.group(1)
     return None
 
@@ -258,6 +260,8 @@ def load_catalog(root: Path | None = None, extra: Iterable[Path] = (), extra_kin
                                     "a file in bodies/, weapons/, armor/ or creatures/, skills.toml, "
                                     "models/anatomy.toml, or a '#:schema <kind>.schema.json' first line",
                                     "a file of unknown kind"))
+        elif f.kind.endswith("_model"):
+            continue  # a damage model's tables, checked by its own loader (sandbox.models.build_model)
         else:
             _read(f, problems)
             _validate(f, problems)
