@@ -378,7 +378,8 @@ class Viewer:
         x, y = rect.x + 10, rect.y + 8
         self._text(f"{ident.name}  ({anat.kind.name}, team {comb.team})", (x, y), TEXT, self.big)
         y += 22
-        self._text(f"Health {r.health}% {r.band}   shock: {r.shock}   {'DEAD' if not r.alive else ''}", (x, y))
+        unit = "%" if self.world.model == "anatomy" else ""
+        self._text(f"{r.label}: health {r.health}{unit} ({r.band})   shock: {r.shock}", (x, y))
         y += 17
         held = sorted(set(equip.holding.values())) or ["nothing"]
         self._text(f"Holds: {', '.join(held)}   worn: {', '.join(p.name for p in armor.pieces) or 'nothing'}",
