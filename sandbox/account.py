@@ -113,6 +113,13 @@ def aftermath_table(world: Sandbox, start: float) -> str:
     """Per creature: died (of what, on which day) or survived; days until every wound healed; permanent damage."""
     from sandbox.aftermath import report
 
+    if world.model != "anatomy":  # the point-based models heal their own way: show where their readouts stand
+        rows = []
+        for entity, parts in world.creatures().items():
+            r = world.readout(entity)
+            fate = "survived" if r.alive else f"died of {parts[5].cause or 'its wounds'}"
+            rows.append((parts[0].name, fate, r.label, str(r.health), ", ".join(r.conditions) or "-"))
+        return table(["creature", "fate", "state", "health", "conditions"], rows)
     rows = []
     for row in report(world, start):
         if not row.alive:
