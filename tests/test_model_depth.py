@@ -1,0 +1,691 @@
+"""The wound-depth model (document 002; decisions.md "Document 002"): the d20 roll, depth tiers, the injury table,
+called shots, criticals and mishaps, anatomy notes, treatment, the readout, and the model in running worlds."""
+
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import esper
+import pytest
+
+from components.events import D20AttackRolled, DamageDealt, Died, Missed, ModelStateChanged
+from sandbox.config import ConfigError, config_root, default_catalog
+from sandbox.models import available_models, build_model
+from sandbox.models.depth import SCHEMA, load
+from sandbox.scenario_def import CarePolicy
+from sandbox.world import Sandbox, SandboxError
+from systems.combat import ready_parts
+from systems.hit_location import MISS, build_hit_table, location_probabilities
+from systems.models.depth import (
+    DepthAttackRecord,
+    DepthModel,
+    DepthState,
+    DepthTables,
+    DyingProcessor,
+    Wound,
+    ability_modifier,
+    cell_of,
+    defense_of,
+    depth_tier,
+    label_of,
+    outcome_probabilities,
+    settle,
+    strike_location,
+    treatment_check,
+    treatment_order,
+    wound_depth,
+)
+from systems.phases import Phase
+from tests.conftest import QueuedRng
+
+SCENARIOS = ("duel", "skirmish", "wolf_pack", "bestiary", "battle")
+
+
+@pytest.fixture(scope="module")
+def tables() -> DepthTables:
+    """The shipped tables (``configs/models/depth.toml``)."""
+    model = build_model("depth", default_catalog())
+    assert isinstance(model, DepthModel)
+    return model.tables
+
+
+@pytest.fixture
+def world() -> Iterator[Sandbox]:
+    """An empty world under the depth model, closed afterwards."""
+    w = Sandbox(seed=5, model="depth")
+    yield w
+    w.close()
+
+
+def state(world: Sandbox, entity: int) -> DepthState:
+    with world.active():
+        return esper.component_for_entity(entity, DepthState)
+
+
+def d20(*rolls: int) -> QueuedRng:
+    """A generator queued with d20 rolls."""
+    return QueuedRng(*(QueuedRng.die(r, 20) for r in rolls))
+
+
+def strike(world: Sandbox, attacker: int, target: int, mode_id: str, *rolls: int, aim: str = "unaimed") -> Any:
+    """One attack of ``attacker`` on ``target`` with the attack die queued (``aim``: a part name for a called
+    shot); returns the record (``None`` when refused)."""
+    world.ctx.streams["attack"] = d20(*rolls)  # type: ignore[index]
+    me = world.creatures()[attacker]
+    foe = world.creatures()[target]
+    mode = world.ctx.modes[mode_id]
+    _, anat, wounds, _, _, cond, comb, _, equip = me
+    parts = ready_parts(anat, wounds.impairments, cond, equip, mode)
+    assert parts is not None
+    comb.aim = aim
+    comb.aim_zone = 0 if aim == "unaimed" else foe[1].body.zones[foe[1].body.parts[
+        foe[1].body.part_index(aim)].zone].first
+    with world.active():
+        return world.damage_model.attack(attacker, me, target, foe, mode, world.ctx, parts)
+
+
+def new_events(world: Sandbox, start: int) -> list[Any]:
+    return world.events[start:]
+
+
+# ------------------------------------------------------------------------------------------------- pure rules
+
+
+@pytest.mark.parametrize(("score", "modifier"), [(14, 2), (15, 2), (10, 0), (11, 0), (9, -1), (7, -2), (3, -4)])
+def test_ability_modifier(score: int, modifier: int) -> None:
+    assert ability_modifier(score) == modifier
+
+
+def test_defense_is_ten_plus_dexterity_plus_armour_or_the_hostiles_own() -> None:
+    assert defense_of(2, [2]) == 14  # the trail guide in leather jacks
+    assert defense_of(2, []) == 12  # the toll collector
+    assert defense_of(0, [1, 3, 1]) == 15  # gambeson, mail, helm
+    assert defense_of(5, [], fixed=17) == 17  # a hostile's entry: its Dexterity is in the number
+    assert defense_of(5, [2], fixed=13) == 15  # armour a hostile wears still adds
+
+
+@pytest.mark.parametrize(("margin", "tier"), [(-3, 0), (0, 0), (1, 1), (3, 1), (4, 2), (7, 2), (8, 3), (11, 3),
+                                              (12, 4), (30, 4)])
+def test_depth_tiers(margin: int, tier: int) -> None:
+    assert depth_tier(margin) == tier
+
+
+def test_toll_collector_worked_example() -> None:
+    """A punch rolled 14 with +2: 16 against Defense 12 beats it by 4, the punch adds depth 0: flesh."""
+    depth = wound_depth(16 - 12, depth_bonus=0, reduction=0, natural_20=False)
+    assert (depth.raw, depth.margin, depth.tier, depth.worst) == (4, 4, 2, False)
+
+
+def test_exact_outcome_chances() -> None:
+    p = outcome_probabilities(2, 12, 0)  # the toll collector punched at +2
+    assert p == pytest.approx({"miss": 10 / 20, "none": 0, "skin": 3 / 20, "flesh": 4 / 20, "bone": 2 / 20,
+                               "organ": 1 / 20})  # a natural 20 at margin 10 goes from bone to organ
+    p = outcome_probabilities(0, 15, 2)  # a broadsword cut at a man in mail
+    assert p == pytest.approx({"miss": 15 / 20, "none": 0, "skin": 1 / 20, "flesh": 3 / 20, "bone": 1 / 20,
+                               "organ": 0})
+    p = outcome_probabilities(-5, 15, 2)  # a called shot at his helmed head: only a natural 20 lands
+    assert p == pytest.approx({"miss": 19 / 20, "none": 0, "skin": 0, "flesh": 1 / 20, "bone": 0, "organ": 0})
+    p = outcome_probabilities(2, 12, 0, reduction=4)  # the same punch at a hide that turns 4
+    assert p == pytest.approx({"miss": 10 / 20, "none": 4 / 20, "skin": 3 / 20, "flesh": 2 / 20, "bone": 1 / 20,
+                               "organ": 0})  # margins 1-4 go nowhere; the natural 20 (6) goes flesh -> bone
+    p = outcome_probabilities(30, 12, 0, natural_1_misses=False, natural_20_hits=False)
+    assert p["miss"] == 0 and outcome_probabilities(-30, 12, 0, natural_20_hits=False)["miss"] == pytest.approx(1)
+
+
+def test_attacks_in_a_world_follow_the_exact_chances(world: Sandbox) -> None:
+    """Fixed-seed statistics: the model's own attacks against the exact chances of the toll collector's punch."""
+    brawler = world.spawn("human", name="Brawler", team="A", attributes={"strength": 14})
+    collector = world.spawn("human", name="Toll Collector", team="B", attributes={"dexterity": 14})
+    me, foe = world.creatures()[brawler], world.creatures()[collector]
+    mode = world.ctx.modes["unarmed.punch"]
+    arm = me[1].body.part_index("Right Arm")
+    counts: Counter[str] = Counter()
+    n = 6000
+    with world.active():
+        mine, theirs = esper.component_for_entity(brawler, DepthState), esper.component_for_entity(collector,
+                                                                                                    DepthState)
+        for _ in range(n):
+            mine.mishap = 0
+            theirs.wounds.clear()
+            record = world.damage_model.attack(brawler, me, collector, foe, mode, world.ctx, (arm,))
+            counts["miss" if not record.hit else ("none", "skin", "flesh", "bone", "organ")[record.tier]] += 1
+    exact = outcome_probabilities(2, 12, 0)
+    for outcome, p in exact.items():
+        assert abs(counts[outcome] / n - p) < 0.015, outcome
+
+
+def test_natural_20_goes_one_tier_deeper_and_worst() -> None:
+    assert wound_depth(5, 2, 0, natural_20=True).tier == 3  # flesh 7 -> bone
+    assert wound_depth(12, 0, 0, natural_20=True).tier == 4  # organ is the deepest
+    assert wound_depth(1, 0, 4, natural_20=True).tier == 1  # the hide turned it all: a skin wound
+    assert wound_depth(1, 0, 0, natural_20=True).worst
+
+
+def test_depth_reduction_is_taken_after_the_bonus() -> None:
+    depth = wound_depth(5, 4, 4, natural_20=False)  # a dragon claw's depth against a dragon's cutting scales
+    assert (depth.raw, depth.margin, depth.tier) == (9, 5, 2)
+    assert wound_depth(3, 0, 4, natural_20=False).tier == 0  # shallow cuts are worthless
+
+
+def test_organ_wounds_split_by_part_role() -> None:
+    assert [cell_of(t, True) for t in (1, 2, 3, 4)] == ["skin", "flesh", "bone", "organ_core"]
+    assert cell_of(4, False) == "organ_limb"
+
+
+def test_shipped_injury_table_follows_decisions(tables: DepthTables) -> None:
+    for family in ("blunt", "cutting", "piercing", "fire"):
+        skin = tables.injuries[("skin", family)][0]
+        flesh = tables.injuries[("flesh", family)][0]
+        bone = tables.injuries[("bone", family)][0]
+        core = tables.injuries[("organ_core", family)][0]
+        limb = tables.injuries[("organ_limb", family)][0]
+        assert not skin.lasting  # no lasting effect
+        assert flesh.penalty == -1 and not flesh.breaks and not flesh.down  # a bleeding wound, -1
+        assert bone.breaks and not bone.down  # the part stops working until set
+        assert core.down and core.dies_after > 0  # down and dying unless treated
+        assert limb.breaks and limb.penalty <= -2 and limb.dies_after > core.dies_after  # as bone + heavy bleeding
+        assert not limb.down
+        assert tables.injuries[("organ_core", family)][1].kills  # a natural 20's worst at organ depth
+    assert tables.tiers == (1, 4, 8, 12)
+    assert (tables.called_shot_modifier, tables.mishap_penalty) == (-5, -1)
+
+
+def test_every_strike_mode_armour_and_creature_has_an_entry(tables: DepthTables) -> None:
+    catalog = default_catalog()
+    assert set(tables.weapons) == set(catalog.modes)
+    assert set(tables.armor) == set(catalog.armor)
+    assert set(tables.creatures) == set(catalog.creatures)
+    assert tables.weapons["unarmed.punch"].depth_bonus == 0
+    assert tables.weapons["mace.crush"].depth_bonus > tables.weapons["club.crush"].depth_bonus
+    assert tables.weapons["dragon.breath"].family == "fire"
+    dragon = tables.creatures["fire_dragon"]
+    assert dragon.reduction[1] > 0 and dragon.reduction[2] > 0  # scales turn cuts and thrusts
+    assert dragon.defense is not None and dragon.defense > 10 + 1 + 3 + 1  # harder to hit than a man in mail
+
+
+def test_treatment_rules() -> None:
+    assert treatment_check(9, 3, 12) and not treatment_check(8, 3, 12)
+    wounds = [Wound(0, 0, 2, "cutting", "a", -1, False, False, False, -1.0, False, 10, 0.0, False),
+              Wound(1, 1, 3, "blunt", "b", 0, True, False, False, -1.0, False, 12, 0.0, False),
+              Wound(2, 2, 4, "piercing", "c", 0, False, False, True, 40.0, False, 15, 0.0, False),
+              Wound(3, 3, 1, "blunt", "d", 0, False, False, False, -1.0, False, 0, 0.0, False),
+              Wound(4, 3, 4, "cutting", "e", -2, True, False, False, 30.0, False, 14, 0.0, False)]
+    assert treatment_order(wounds) == [4, 2, 1, 0]  # soonest death first; skin needs nothing
+
+
+def test_settle_and_labels() -> None:
+    st = DepthState()
+    assert label_of(st, False) == "unhurt"
+    st.wounds.append(Wound(0, 1, 1, "blunt", "a bruise", 0, False, False, False, -1.0, False, 0, 0.0, False)
+                     .as_tuple())
+    settle(st, 5)
+    assert label_of(st, False) == "unhurt"  # a skin wound passes
+    st.wounds.append(Wound(0, 1, 2, "cutting", "cut", -1, False, False, False, -1.0, False, 10, 0.0, False)
+                     .as_tuple())
+    settle(st, 5)
+    assert (st.penalty, label_of(st, False)) == (-1, "wounded")
+    for _ in range(4):
+        st.wounds.append(st.wounds[-1])
+    settle(st, 5)
+    assert st.down and label_of(st, False) == "down"  # collapsed at -5
+    settle(st, 0)
+    assert not st.down  # the collapse limit off
+    assert label_of(st, True) == "dead"
+
+
+# ------------------------------------------------------------------------------------------ the attack roll
+
+
+def test_trail_guide_and_toll_collector_defense(world: Sandbox) -> None:
+    guide = world.spawn("human", name="Trail Guide", armor=["leather"], attributes={"dexterity": 14})
+    collector = world.spawn("human", name="Toll Collector", attributes={"dexterity": 14})
+    knight = world.spawn("human", name="Knight", armor=["gambeson", "mail_hauberk", "helm"])
+    dragon = world.spawn("fire_dragon", name="Dragon")
+    assert state(world, guide).defense == 14
+    assert state(world, collector).defense == 12
+    assert state(world, knight).defense == 15
+    assert state(world, dragon).defense == 17 and state(world, dragon).strength_mod == 8
+
+
+def test_toll_collector_punched_for_16_takes_a_flesh_wound(world: Sandbox) -> None:
+    brawler = world.spawn("human", name="Brawler", team="A", attributes={"strength": 14})
+    collector = world.spawn("human", name="Toll Collector", team="B", attributes={"dexterity": 14})
+    start = len(world.events)
+    record = strike(world, brawler, collector, "unarmed.punch", 14)
+    assert isinstance(record, DepthAttackRecord)
+    events = new_events(world, start)
+    rolled = next(e for e in events if isinstance(e, D20AttackRolled))
+    assert (rolled.natural, rolled.total, rolled.defense, rolled.margin, rolled.hit) == (14, 16, 12, 4, True)
+    dealt = next(e for e in events if isinstance(e, DamageDealt))
+    assert (dealt.rolled, dealt.dealt) == (4, 4) and dealt.detail.startswith("flesh blunt wound")
+    assert state(world, collector).penalty == -1
+    r = world.readout(collector)
+    assert (r.label, r.band, r.health, r.can_act) == ("wounded", "flesh", 4, True)
+
+
+def test_margin_zero_misses_and_one_hits(world: Sandbox) -> None:
+    a = world.spawn("human", name="A", team="A")
+    b = world.spawn("human", name="B", team="B", attributes={"dexterity": 14})
+    assert not strike(world, a, b, "unarmed.punch", 12).hit  # 12 vs 12
+    assert not state(world, b).wounds
+    record = strike(world, a, b, "unarmed.punch", 13)
+    assert record.hit and record.tier == 1 and record.injury == "a bruise"  # margin 1: skin
+    assert world.readout(b).label == "unhurt" and world.readout(b).band == "skin"
+
+
+def test_natural_20_always_hits_and_goes_worst(world: Sandbox) -> None:
+    a = world.spawn("human", name="A", team="A", attributes={"strength": 2})  # -4
+    b = world.spawn("human", name="B", team="B", armor=["gambeson", "full_harness", "helm"])  # Defense 17
+    record = strike(world, a, b, "unarmed.punch", 20)
+    assert record.margin == 20 - 4 - 17 and record.hit
+    assert (record.raw, record.tier, record.worst) == (1, 2, True)  # counted as margin 1: skin, bumped to flesh
+    assert record.injury == "a crushed muscle" and state(world, b).penalty == -2
+
+
+def test_natural_1_misses_and_costs_the_next_roll(world: Sandbox) -> None:
+    a = world.spawn("human", name="A", team="A", attributes={"strength": 30})  # +10
+    b = world.spawn("human", name="B", team="B")
+    first = strike(world, a, b, "unarmed.punch", 1)
+    assert not first.hit and first.margin == 1 and first.mishap  # 11 vs 10 would hit, but a natural 1 misses
+    assert state(world, a).mishap == -1
+    assert any(isinstance(e, ModelStateChanged) and e.what == "mishap" for e in first.events())
+    assert any(isinstance(e, Missed) and e.reason == "natural 1" for e in first.events())
+    second = strike(world, a, b, "unarmed.punch", 5)
+    assert second.total == 5 + 10 - 1  # the mishap's -1, once
+    assert state(world, a).mishap == 0
+    assert strike(world, a, b, "unarmed.punch", 5).total == 15
+
+
+def test_wound_penalties_apply_to_the_creatures_own_rolls(world: Sandbox) -> None:
+    a = world.spawn("human", name="A", team="A")
+    b = world.spawn("human", name="B", team="B")
+    world.inflict(a, location="Thorax", level="flesh", aspect="cutting")
+    world.inflict(a, location="Abdomen", level="flesh", aspect="piercing")
+    assert strike(world, a, b, "unarmed.punch", 15).total == 13
+
+
+def test_melee_uses_strength_and_missiles_dexterity(world: Sandbox) -> None:
+    archer = world.spawn("human", name="Archer", team="A", weapons=["longbow"],
+                         attributes={"strength": 16, "dexterity": 6})
+    b = world.spawn("human", name="B", team="B")
+    assert strike(world, archer, b, "longbow.direct", 10).total == 10 - 2
+    brawler = world.spawn("human", name="Brawler", team="A", attributes={"strength": 16, "dexterity": 6})
+    assert strike(world, brawler, b, "unarmed.punch", 10).total == 10 + 3
+
+
+def test_called_shot_costs_5_and_lands_on_the_part(world: Sandbox) -> None:
+    a = world.spawn("human", name="A", team="A", attributes={"strength": 30})  # +10: always hits
+    b = world.spawn("human", name="B", team="B")
+    body = world.creatures()[b][1].body
+    head = body.part_index("Head")
+    parts: Counter[str] = Counter()
+    for _ in range(60):
+        record = strike(world, a, b, "unarmed.punch", 10, aim="Head")
+        assert record.total == 15 and record.aim == "Head"
+        parts[record.part] += 1
+    assert set(parts) == {"Head"}
+    assert len({body.locations[Wound.of(w).location].name for w in state(world, b).wounds}) > 3  # within the part
+    assert all(Wound.of(w).part == head for w in state(world, b).wounds)
+
+
+def test_unaimed_hits_follow_the_anatomy_draw(catalog: Any) -> None:
+    """Fixed-seed statistics: an unaimed hit lands where the anatomy model's unaimed blow would."""
+    import random
+
+    body = catalog.bodies["human"]
+    table = build_hit_table(body)
+    probs, miss = location_probabilities(body, table)
+    assert miss == 0
+    rng = random.Random(3)
+    n = 40000
+    counts = Counter(strike_location(body, table, None, 0, rng) for _ in range(n))
+    for li, p in enumerate(probs):
+        assert abs(counts[li] / n - p) < 0.01, body.locations[li].name
+
+
+def test_called_part_location_follows_the_location_weights(catalog: Any) -> None:
+    import random
+
+    body = catalog.bodies["human"]
+    table = build_hit_table(body)
+    arm = body.part_index("Right Arm")
+    locs = body.parts[arm].locations
+    total = sum(body.locations[li].weight for li in locs)
+    rng = random.Random(4)
+    n = 20000
+    counts = Counter(strike_location(body, table, arm, 2, rng) for _ in range(n))
+    assert set(counts) == set(locs)
+    for li in locs:
+        assert abs(counts[li] / n - body.locations[li].weight / total) < 0.015
+
+
+def test_an_incorporeal_target_has_nothing_to_strike(catalog: Any, world: Sandbox) -> None:
+    spirit = catalog.bodies["spirit"]
+    assert strike_location(spirit, build_hit_table(spirit), None, 0, d20()) == MISS
+    a = world.spawn("human", name="A", team="A")
+    s = world.spawn("spirit", name="Spirit", team="B")
+    record = strike(world, a, s, "unarmed.punch", 19)
+    assert record.hit and any(isinstance(e, Missed) and e.reason == "nothing to strike" for e in record.events())
+    assert not state(world, s).wounds
+    with pytest.raises(SandboxError, match="nothing to strike"):
+        world.inflict(s, damage=5)
+
+
+def test_a_broken_part_cannot_strike_and_nothing_is_recorded(world: Sandbox) -> None:
+    a = world.spawn("human", name="A", team="A")
+    b = world.spawn("human", name="B", team="B")
+    world.inflict(a, location="Right Forearm", level="bone", aspect="blunt")
+    arm = world.creatures()[a][1].body.part_index("Right Arm")
+    assert arm in state(world, a).broken
+    before = len(world.ctx.log)
+    assert strike(world, a, b, "unarmed.punch") is None  # no die queued: nothing is rolled
+    assert len(world.ctx.log) == before
+    assert strike(world, a, b, "unarmed.kick", 15).hit  # the legs still work
+    assert "broken: Right Arm" in world.readout(a).conditions
+
+
+# ---------------------------------------------------------------------------------------- injuries and death
+
+
+def test_organ_wound_to_the_core_downs_and_kills_after_its_rounds(world: Sandbox) -> None:
+    victim = world.spawn("human", name="Victim")
+    world.inflict(victim, location="Thorax", level="organ", aspect="piercing")
+    r = world.readout(victim)
+    assert (r.label, r.can_act, r.shock, r.health, r.band) == ("dying", False, "dying", 0, "organ")
+    assert world.components(victim)["Condition"].out
+    assert "dying (3 rounds)" in r.conditions
+    for tick in (1, 2):
+        world.step()
+        assert world.readout(victim).alive, tick
+    died = [e for e in world.step() if isinstance(e, Died)]
+    assert len(died) == 1 and died[0].tick == 3 and "punctured lung" in died[0].cause
+    r = world.readout(victim)
+    assert (r.label, r.alive, r.health, r.shock) == ("dead", False, 0, "dead")
+
+
+def test_organ_wound_to_a_limb_breaks_bleeds_and_kills_later(world: Sandbox) -> None:
+    victim = world.spawn("human", name="Victim")
+    world.inflict(victim, location="Left Thigh", level="organ", aspect="cutting")
+    st = state(world, victim)
+    r = world.readout(victim)
+    assert (r.label, r.can_act, st.penalty) == ("wounded", True, -2)
+    assert "broken: Left Leg" in r.conditions and "bleeding out (20 rounds)" in r.conditions
+    for _ in range(19):
+        world.step()
+    assert world.readout(victim).alive
+    world.step()
+    assert not world.readout(victim).alive and world.tick == 20
+
+
+def test_the_worst_organ_wound_kills_at_once(world: Sandbox) -> None:
+    victim = world.spawn("human", name="Victim")
+    events = world.inflict(victim, location="Skull", level="organ", aspect="blunt", critical=True)
+    assert any(isinstance(e, Died) for e in events) and not world.readout(victim).alive
+
+
+def test_five_bleeding_wounds_collapse_a_creature(world: Sandbox) -> None:
+    victim = world.spawn("human", name="Victim")
+    for i in range(4):
+        world.inflict(victim, location="Abdomen", level="flesh", aspect="cutting")
+        assert world.readout(victim).health == 4 - i
+    assert world.readout(victim).can_act
+    events = world.inflict(victim, location="Abdomen", level="flesh", aspect="cutting")
+    r = world.readout(victim)
+    assert (r.label, r.can_act, r.health, r.shock) == ("down", False, 0, "incapacitated")
+    assert "collapsed" in r.conditions
+    assert any(isinstance(e, ModelStateChanged) and e.after == "down" for e in events)
+
+
+def test_a_bone_wound_breaks_the_part_until_set(world: Sandbox) -> None:
+    victim = world.spawn("human", name="Victim")
+    events = world.inflict(victim, location="Left Forearm", level="bone", aspect="blunt")
+    assert any(isinstance(e, ModelStateChanged) and e.what == "part Left Arm" and e.after == "broken"
+               for e in events)
+    r = world.readout(victim)
+    assert (r.label, r.health, r.band, r.can_act) == ("wounded", 5, "bone", True)  # a fracture does not bleed
+
+
+def test_hide_makes_shallow_cuts_worthless(world: Sandbox) -> None:
+    dragon = world.spawn("fire_dragon", name="Dragon")
+    events = world.inflict(dragon, location="Thorax", damage=3, aspect="cutting")
+    dealt = next(e for e in events if isinstance(e, DamageDealt))
+    assert (dealt.rolled, dealt.dealt) == (3, -1) and "no wound" in dealt.detail
+    assert world.readout(dragon).band == "none"
+    world.inflict(dragon, location="Thorax", damage=3, aspect="blunt")  # 3 - 2: a bruise
+    assert world.readout(dragon).band == "skin"
+    world.inflict(dragon, location="Thorax", damage=14, aspect="fire")  # a fire dragon shrugs off fire
+    assert world.readout(dragon).band == "skin"
+    world.inflict(dragon, location="Thorax", damage=15, aspect="piercing")  # a deep puncture: 15 - 3 = organ
+    assert world.readout(dragon).label == "dying"
+
+
+def test_inflict_applies_damage_as_a_landed_blow(world: Sandbox) -> None:
+    victim = world.spawn("human", name="Victim")
+    world.inflict(victim, damage=4)  # anywhere on the body, blunt: flesh
+    r = world.readout(victim)
+    assert (r.label, r.band) == ("wounded", "flesh")
+    events = world.inflict(victim, damage=0)
+    assert [e.dealt for e in events if isinstance(e, DamageDealt)] == [0]
+    assert len(state(world, victim).wounds) == 1 and world.readout(victim).band == "flesh"
+    for bad in ({"damage": -1}, {"damage": "3"}, {}, {"level": "marrow"},
+                {"damage": 3, "location": "Thorax", "aspect": "acid"},
+                {"damage": 3, "location": "Tail"}, {"damage": 3, "speed": 1}):
+        with pytest.raises(SandboxError):
+            world.inflict(victim, **bad)
+
+
+# --------------------------------------------------------------------------------------------------- care
+
+
+def test_a_healer_sets_bones_and_stops_bleeding(world: Sandbox) -> None:
+    patient = world.spawn("human", name="Patient", team="A")
+    world.spawn("human", name="Healer", team="A", skills={"physician": 50})  # +5
+    world.inflict(patient, location="Right Forearm", level="bone", aspect="blunt")
+    world.inflict(patient, location="Thorax", level="flesh", aspect="cutting")
+    world.care = CarePolicy(first_aid_delay=30.0)
+    world.ctx.streams["healing"] = d20(6, 7, 5)  # type: ignore[index]  # 11 < 12; 12: set; 10 >= 10: stopped
+    events = world.advance(minutes=10)
+    treatments = [e for e in events if isinstance(e, ModelStateChanged) and e.what.startswith("treatment")]
+    assert [e.after for e in treatments] == ["untreated (d20 6 +5 vs DC 12)", "treated (d20 7 +5 vs DC 12)",
+                                             "treated (d20 5 +5 vs DC 10)"]
+    assert [e.time for e in treatments] == [30.0, 90.0, 150.0]
+    r = world.readout(patient)
+    assert (r.label, r.health, r.conditions) == ("unhurt", 5, ())
+    assert world.ctx.clock.seconds == 600.0
+
+
+def test_the_dying_are_saved_by_a_timely_treatment(world: Sandbox) -> None:
+    patient = world.spawn("human", name="Patient", team="A")
+    world.spawn("human", name="Healer", team="A")  # physician 30: +3
+    world.inflict(patient, location="Abdomen", level="organ", aspect="blunt")  # dies after 6 rounds: 60 s
+    world.care = CarePolicy(first_aid_delay=0.0)
+    world.ctx.streams["healing"] = d20(11, 12)  # 14 < 15, then 15
+    world.advance(hours=1)
+    r = world.readout(patient)
+    assert r.alive and r.can_act and r.label == "unhurt"
+
+
+def test_the_untended_dying_die_on_time(world: Sandbox) -> None:
+    patient = world.spawn("human", name="Patient", team="A")
+    world.inflict(patient, location="Abdomen", level="organ", aspect="blunt")
+    events = world.advance(hours=1)  # nobody can act to tend it
+    died = [e for e in events if isinstance(e, Died)]
+    assert len(died) == 1 and died[0].time == 60.0
+    assert not world.readout(patient).alive
+
+
+def test_self_care_at_the_self_care_modifier(world: Sandbox) -> None:
+    patient = world.spawn("human", name="Patient", team="A")
+    world.inflict(patient, location="Thorax", level="flesh", aspect="cutting")
+    world.care = CarePolicy(first_aid_delay=0.0, self_care=True)
+    world.ctx.streams["healing"] = d20(11, 12)  # physician 30: +3, its wound -1, self-care -4: 9 < 10, then 10
+    events = world.advance(minutes=5)
+    treatments = [e.after for e in events if isinstance(e, ModelStateChanged) and e.what.startswith("treatment")]
+    assert treatments == ["untreated (d20 11 -2 vs DC 10)", "treated (d20 12 -2 vs DC 10)"]
+    alone = world.spawn("human", name="Alone", team="B")
+    world.inflict(alone, location="Thorax", level="flesh", aspect="cutting")
+    world.care = CarePolicy(first_aid_delay=0.0, self_care=False)
+    assert not [e for e in world.advance(minutes=5) if isinstance(e, ModelStateChanged)]
+
+
+def test_a_lost_limb_stays_lost_after_treatment(world: Sandbox) -> None:
+    patient = world.spawn("human", name="Patient", team="A")
+    world.spawn("human", name="Healer", team="A", skills={"physician": 100})
+    world.inflict(patient, location="Left Forearm", level="organ", aspect="cutting", critical=True)
+    r = world.readout(patient)
+    assert "lost: Left Arm" in r.conditions and r.alive
+    world.care = CarePolicy(first_aid_delay=0.0)
+    world.advance(hours=1)
+    r = world.readout(patient)
+    assert r.alive and r.label == "wounded" and r.conditions == ("lost: Left Arm",)
+
+
+# ---------------------------------------------------------------------------------------- tables and files
+
+
+def test_the_model_is_available_with_its_processor(world: Sandbox) -> None:
+    assert "depth" in available_models()
+    phases = [(phase, type(p)) for phase, p in world.damage_model.processors(world.ctx)]
+    assert phases == [(Phase.EFFECTS, DyingProcessor)]
+
+
+def _broken_copy(tmp_path: Path, edit: Any) -> Path:
+    root = tmp_path / "configs"
+    shutil.copytree(config_root(), root)
+    path = root / "models" / "depth.toml"
+    path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+    return root
+
+
+def test_every_problem_of_a_broken_file_is_listed(tmp_path: Path) -> None:
+    def edit(text: str) -> str:
+        text = text.replace('[weapons."spear.shaft"]\ntype = "blunt"\ndepth_bonus = 0\n', "")
+        text = text.replace("[creatures.spirit]", "[creatures.ghost]")
+        text = text.replace("bone = 8    # 8-11", "bone = 3")
+        text = text.replace('name = "a puncture"\npenalty = -1\ntreat_dc = 10', 'name = "a puncture"\npenalty = -1')
+        return text + '\n[armor.mail_hauberk_2]\nrating = 3\n'
+
+    with pytest.raises(ConfigError) as info:
+        load(default_catalog(), _broken_copy(tmp_path, edit))
+    text = str(info.value)
+    assert "configs/models/depth.toml: weapons (\"spear.shaft\"): expected an entry for every strike mode" in text
+    assert "creatures (\"spirit\")" in text and "creatures.ghost (\"ghost\"): expected a creature" in text
+    assert "armor.mail_hauberk_2" in text
+    assert "depth: expected skin < flesh < bone < organ" in text
+    assert "injuries.flesh.piercing.treat_dc" in text
+    assert len(info.value.problems) == 6
+
+
+def test_schema_problems_are_listed_with_their_keys(tmp_path: Path) -> None:
+    def edit(text: str) -> str:
+        text = text.replace('type = "piercing"\ndepth_bonus = 6', 'type = "acid"\ndepth_bonus = "6"')
+        return text.replace("[armor.helm]\nrating = 1", "[armor.helm]\nrating = 1\nweight = 2")
+
+    with pytest.raises(ConfigError) as info:
+        load(default_catalog(), _broken_copy(tmp_path, edit))
+    keys = {p.key for p in info.value.problems}
+    assert keys == {"weapons.dragon.bite.type", "weapons.dragon.bite.depth_bonus", "armor.helm.weight"}
+
+
+def test_schema_is_strict_and_current() -> None:
+    assert SCHEMA.model_config.get("extra") == "forbid" and SCHEMA.model_config.get("strict")
+    path = config_root() / "schemas" / "depth_model.schema.json"
+    assert '"title": "DepthFile"' in path.read_text(encoding="utf-8")
+    first = (config_root() / "models" / "depth.toml").read_text(encoding="utf-8").splitlines()[0]
+    assert first == "#:schema ../schemas/depth_model.schema.json"
+
+
+def test_sandbox_validate_passes() -> None:
+    from typer.testing import CliRunner
+
+    from sandbox.cli import app
+
+    result = CliRunner().invoke(app, ["validate"])
+    assert result.exit_code == 0 and result.output.startswith("OK:")
+
+
+# ------------------------------------------------------------------------------------------- running worlds
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_every_scenario_runs_to_an_outcome(scenario: str) -> None:
+    outcomes = []
+    for seed in range(3):
+        with Sandbox.from_scenario(scenario, seed=seed, model="depth") as w:
+            outcome = w.run()
+            outcomes.append(outcome.reason)
+            assert any(isinstance(e, DamageDealt) for e in w.events)
+            labels = {w.readout(e).label for e in w.names}
+            assert labels <= {"unhurt", "wounded", "down", "dying", "dead"}
+    assert outcomes.count("one team left") >= 2, outcomes
+
+
+def test_a_battle_shows_every_kind_of_result() -> None:
+    with Sandbox.from_scenario("battle", seed=2, model="depth") as w:
+        w.run()
+        labels = Counter(w.readout(e).label for e in w.names)
+        details = [e.detail for e in w.events if isinstance(e, DamageDealt)]
+    assert {"dead", "down"} <= set(labels)
+    for tier in ("skin", "flesh", "bone", "organ"):
+        assert any(d.startswith(tier) or f"worst: {tier}" in d for d in details), tier
+    assert any("natural 20" in d for d in details)
+
+
+def dicts(world: Sandbox) -> list[dict[str, Any]]:
+    return [e.to_dict() for e in world.events]
+
+
+def test_same_seed_same_events() -> None:
+    with Sandbox.from_scenario("skirmish", seed=9, model="depth") as a, \
+            Sandbox.from_scenario("skirmish", seed=9, model="depth") as b:
+        a.run()
+        b.run()
+        assert dicts(a) == dicts(b) and len(dicts(a)) > 20
+        with Sandbox.from_scenario("skirmish", seed=10, model="depth") as c:
+            c.run()
+            assert dicts(c) != dicts(a)
+
+
+@pytest.mark.parametrize(("scenario", "seed", "k"), [("duel", 1, 4), ("skirmish", 3, 6), ("wolf_pack", 2, 2),
+                                                     ("bestiary", 0, 5)])
+def test_save_load_continue_identically(tmp_path: Path, scenario: str, seed: int, k: int) -> None:
+    a = Sandbox.from_scenario(scenario, seed=seed, model="depth")
+    out_a = a.run(max_ticks=60)
+    assert out_a.ticks > k
+    b = Sandbox.from_scenario(scenario, seed=seed, model="depth")
+    for _ in range(k):
+        b.step()
+    path = tmp_path / "save.json"
+    b.save(path)
+    c = Sandbox.load(path)
+    try:
+        assert c.model == "depth" and dicts(c) == dicts(b)
+        for e in b.names:
+            assert c.readout(e) == b.readout(e)
+            assert state(c, e) == state(b, e)
+        while c.tick < out_a.ticks:
+            c.step()
+        assert dicts(c) == dicts(a)
+        for e in a.names:
+            assert c.readout(e) == a.readout(e)
+        c.advance(hours=1)  # and out of combat alike
+        a.advance(hours=1)
+        assert dicts(c) == dicts(a)
+        for e in a.names:
+            assert c.readout(e) == a.readout(e)
+    finally:
+        for w in (a, b, c):
+            w.close()
+
+
+def test_the_model_leaves_the_anatomy_alone() -> None:
+    with Sandbox.from_scenario("skirmish", seed=1, model="depth") as w:
+        w.run()
+        for e in w.names:
+            wounds = w.components(e)["Wounds"]
+            assert not wounds.injuries and not wounds.severed
+            assert w.components(e)["Shock"].state == 0

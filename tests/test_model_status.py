@@ -1,0 +1,584 @@
+"""The status-ladder model (document 004, decisions.md "Document 004"): the ladder, minor injuries, death,
+penalties, passing out and coming round, the d20 attack, armour, rest, the readout, and the model in the loop."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import esper
+import pytest
+from typer.testing import CliRunner
+
+from components.events import D20AttackRolled, DamageDealt, Died, FellProne, ModelStateChanged
+from sandbox.cli import app
+from sandbox.config import ConfigError, config_root, default_catalog
+from sandbox.models import available_models, build_model
+from sandbox.models.status import SCHEMA
+from sandbox.models.status import load as load_status
+from sandbox.world import Sandbox, SandboxError
+from systems.models.d20 import d20_attack
+from systems.models.status import (
+    CRITICALLY,
+    DEAD,
+    HEALTHY,
+    LEVELS,
+    MORTALLY,
+    SERIOUSLY,
+    SLIGHTLY,
+    WOUNDED,
+    StatusModel,
+    StatusState,
+    Wound,
+    comes_round,
+    damage_after_armor,
+    levels_left,
+    passes_out,
+    passing_out_called,
+    penalty,
+    speed_factor,
+    take_damage,
+)
+
+PENALTIES = (0, -2, -4, -6, -8, -10)
+
+
+class QueuedRng:
+    """A generator returning queued floats; drawing one more than queued fails the test."""
+
+    def __init__(self, *values: float) -> None:
+        self.values = list(values)
+
+    def random(self) -> float:
+        assert self.values, "drawn more often than queued"
+        return self.values.pop(0)
+
+
+def die(roll: int, sides: int = 20) -> float:
+    """The float that makes ``int(x * sides) + 1`` equal ``roll``."""
+    assert 1 <= roll <= sides
+    return (roll - 0.5) / sides
+
+
+@pytest.fixture
+def world() -> Iterator[Sandbox]:
+    """An empty world under the status model, closed afterwards."""
+    w = Sandbox(seed=5, model="status")
+    try:
+        yield w
+    finally:
+        w.close()
+
+
+def state(world: Sandbox, entity: int) -> StatusState:
+    with world.active():
+        return esper.component_for_entity(entity, StatusState)
+
+
+def model_of(world: Sandbox) -> StatusModel:
+    assert isinstance(world.damage_model, StatusModel)
+    return world.damage_model
+
+
+def changes(events: list[Any], what: str = "status") -> list[tuple[str, str]]:
+    return [(e.before, e.after) for e in events if isinstance(e, ModelStateChanged) and e.what == what]
+
+
+# ------------------------------------------------------------------------------------------ the ladder (pure)
+
+
+def test_ultor_worked_example() -> None:
+    """Document 004: Ultor (Endurance 8) takes 3 (healthy, noted), then 10 (13: slightly wounded), then 5 by a
+    spell (the damage reaches 8 again: wounded)."""
+    w1 = take_damage(HEALTHY, 0, 3, 8)
+    assert (w1.after, w1.minor_after, w1.levels) == (HEALTHY, 3, 0)
+    w2 = take_damage(w1.after, w1.minor_after, 10, 8)
+    assert (w2.total, w2.levels, w2.after, w2.minor_after) == (13, 1, SLIGHTLY, 5)
+    w3 = take_damage(w2.after, w2.minor_after, 5, 8)
+    assert (w3.total, w3.levels, w3.after, w3.minor_after) == (10, 1, WOUNDED, 2)
+    assert not (w1.killed or w2.killed or w3.killed)
+
+
+@pytest.mark.parametrize(("low", "high", "expected"), [
+    (1, 7, HEALTHY), (8, 15, SLIGHTLY), (16, 23, WOUNDED), (24, 31, SERIOUSLY), (32, 39, CRITICALLY),
+    (40, 47, MORTALLY), (48, 120, DEAD)])
+def test_one_wound_to_a_healthy_ultor(low: int, high: int, expected: int) -> None:
+    """Document 004's list for a healthy Ultor: 1-7 minor, 8-15 slightly ... 40-47 mortally, 48+ kills."""
+    for damage in range(low, high + 1):
+        wound = take_damage(HEALTHY, 0, damage, 8)
+        assert wound.after == expected, damage
+        assert wound.killed == (expected == DEAD)
+        assert wound.minor_after == (0 if expected == DEAD else damage % 8)
+
+
+def test_no_damage_changes_nothing() -> None:
+    assert take_damage(WOUNDED, 5, 0, 8) == Wound(0, WOUNDED, WOUNDED, 5, 5, 5, 0, False)
+    assert take_damage(MORTALLY, 3, 0, 8).after == MORTALLY
+    assert take_damage(DEAD, 0, 30, 8).after == DEAD
+
+
+def test_any_damage_while_mortally_wounded_kills() -> None:
+    for damage in (1, 5, 40):
+        wound = take_damage(MORTALLY, 0, damage, 8)
+        assert wound.killed and wound.after == DEAD
+
+
+def test_passing_mortally_wounded_in_one_wound_kills() -> None:
+    assert take_damage(CRITICALLY, 3, 12, 8).after == MORTALLY  # 15: one level
+    wound = take_damage(CRITICALLY, 3, 13, 8)  # 16: two levels, past mortally wounded
+    assert wound.killed and wound.after == DEAD and wound.levels == 2
+    assert take_damage(SLIGHTLY, 7, 32, 8).after == MORTALLY  # 39: four levels
+    assert take_damage(SLIGHTLY, 7, 33, 8).killed  # 40: five levels from slightly wounded
+
+
+def test_endurance_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="Endurance"):
+        take_damage(HEALTHY, 0, 5, 0)
+
+
+def test_passing_out_is_called_when_the_document_says() -> None:
+    assert passing_out_called(take_damage(SERIOUSLY, 0, 8, 8))  # a level while seriously wounded
+    assert not passing_out_called(take_damage(SERIOUSLY, 0, 7, 8))  # less than a level
+    assert passing_out_called(take_damage(SERIOUSLY, 4, 4, 8))  # minor injuries make up the level
+    assert passing_out_called(take_damage(CRITICALLY, 0, 1, 8))  # any damage while critically wounded
+    assert not passing_out_called(take_damage(CRITICALLY, 0, 0, 8))
+    assert not passing_out_called(take_damage(WOUNDED, 0, 24, 8))  # wounded -> mortally: no test
+    assert not passing_out_called(take_damage(SERIOUSLY, 0, 24, 8))  # the wound kills: no test
+
+
+def test_passing_out_and_coming_round_tests_exactly() -> None:
+    assert [r for r in range(1, 21) if passes_out(r, 10)] == list(range(11, 21))
+    assert sum(passes_out(r, 10) for r in range(1, 21)) / 20 == 0.5  # Ultor: an even chance
+    assert sum(passes_out(r, 18) for r in range(1, 21)) / 20 == 0.1
+    assert [r for r in range(1, 21) if comes_round(r, 6)] == list(range(1, 7))
+
+
+def test_penalty_table_and_reduction_floor() -> None:
+    assert [penalty(level, 0, PENALTIES) for level in range(DEAD + 1)] == [0, -2, -4, -6, -8, -10, 0]
+    assert penalty(MORTALLY, 3, PENALTIES) == -7
+    assert penalty(MORTALLY, 5, PENALTIES) == -5
+    assert penalty(MORTALLY, 100, PENALTIES) == -5  # document 004: at least -5, whatever the bonuses
+    assert penalty(SLIGHTLY, 4, PENALTIES) == -1
+    assert penalty(HEALTHY, 4, PENALTIES) == 0  # never a bonus
+    assert penalty(1, 9, (0, -5)) == -3  # an odd value keeps the larger half
+    assert penalty(SERIOUSLY, -3, PENALTIES) == -6  # a negative reduction is no reduction
+
+
+def test_speed_factor_and_armour_and_levels_left() -> None:
+    assert speed_factor(0, 0.08, 0.2) == 1.0
+    assert speed_factor(-6, 0.08, 0.2) == pytest.approx(0.52)
+    assert speed_factor(-10, 0.08, 0.3) == 0.3
+    assert damage_after_armor(9, 5) == 4 and damage_after_armor(3, 5) == 0
+    assert [levels_left(level) for level in range(DEAD + 1)] == [6, 5, 4, 3, 2, 1, 0]
+
+
+# ------------------------------------------------------------------------------------------ the tables
+
+
+def test_shipped_tables_follow_the_document() -> None:
+    model = build_model("status", default_catalog())
+    assert isinstance(model, StatusModel)
+    tables = model.tables
+    assert tables.penalties == PENALTIES
+    human = tables.creatures["human"]
+    assert (human.constitution, human.endurance, human.penalty_reduction) == (10, 8, 0)  # Ultor
+    catalog = default_catalog()
+    assert set(tables.weapons) == set(catalog.modes)
+    assert set(tables.armor) == set(catalog.armor)
+    assert set(tables.creatures) == set(catalog.creatures)
+    dragon = tables.creatures["fire_dragon"]
+    assert dragon.endurance >= 3 * human.endurance and dragon.armor > 0 and dragon.constitution > human.constitution
+    assert "status" in available_models()
+
+
+def _broken(tmp_path: Path, edit: Any) -> ConfigError:
+    root = tmp_path / "configs"
+    shutil.copytree(config_root(), root)
+    path = root / "models" / "status.toml"
+    path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_status(default_catalog(), root)
+    return info.value
+
+
+def test_every_problem_of_a_broken_file_is_listed(tmp_path: Path) -> None:
+    def edit(text: str) -> str:
+        text = text.replace("penalties = [0, -2, -4, -6, -8, -10]", "penalties = [0, -2, -4, -3, -8, -10]")
+        text = text.replace('[weapons."club.crush"]\ndamage = "1d8+2"\n', "")
+        text = text.replace('[weapons."spear.shaft"]\ndamage = "1d6"', '[weapons."spear.shaft"]\ndamage = "d"')
+        text = text.replace("[armor.helm]\nvalue = 1", "[armor.helm]\nvalue = 1\n[armor.tin_hat]\nvalue = 2")
+        return text
+
+    problems = {(p.key, p.expected, p.found) for p in _broken(tmp_path, edit).problems}
+    assert problems == {
+        ("penalties.3", "a penalty at least as bad as the rung above (-4)", "-3"),
+        ('weapons."club.crush"', "an entry for the strike mode 'club.crush'", "nothing"),
+        ('weapons."spear.shaft".damage', "a dice expression (NdX+M)", "'d'"),
+        ("armor.tin_hat", "a armour piece defined in the configs", "'tin_hat'"),
+    }
+
+
+def test_schema_problems_are_listed_with_their_keys(tmp_path: Path) -> None:
+    def edit(text: str) -> str:
+        text = text.replace("endurance = 8\n", 'endurance = "8"\nagility = 3\n', 1)
+        return text.replace("die = 20\n", "die = 1\n", 1)
+
+    error = _broken(tmp_path, edit)
+    keys = {p.key for p in error.problems}
+    assert keys == {"creatures.human.endurance", "creatures.human.agility", "passing_out.die"}
+    assert all(p.file.endswith("models/status.toml") for p in error.problems)
+    missing = _broken(tmp_path / "other", lambda text: text.replace("[speed]", "[speedy]"))
+    assert {p.key for p in missing.problems} == {"speed", "speedy"}
+
+
+def test_schema_is_strict_and_closed() -> None:
+    doc = SCHEMA.model_json_schema()
+    assert doc["additionalProperties"] is False
+    assert {"penalties", "passing_out", "speed", "healing", "weapons", "armor", "creatures"} <= set(doc["properties"])
+
+
+def test_sandbox_validate_passes() -> None:
+    result = CliRunner().invoke(app, ["validate"])
+    assert result.exit_code == 0 and result.stdout.startswith("OK:")
+
+
+# ------------------------------------------------------------------------------------------ in a world
+
+
+def test_ultor_in_a_world(world: Sandbox) -> None:
+    ultor = world.spawn("human", name="Ultor")
+    assert world.readout(ultor).label == "healthy"
+    events = world.inflict(ultor, damage=3)
+    assert world.readout(ultor).label == "healthy" and state(world, ultor).minor == 3
+    assert changes(events) == []
+    assert [e.detail for e in events if isinstance(e, DamageDealt)] == [
+        "3 HP + 0 minor = 3 vs Endurance 8: 0 levels, 3 minor (healthy)"]
+    events = world.inflict(ultor, damage=10)
+    assert changes(events) == [("healthy", "slightly wounded")]
+    assert world.readout(ultor).label == "slightly wounded" and state(world, ultor).minor == 5
+    events = world.inflict(ultor, damage=5)
+    assert changes(events) == [("slightly wounded", "wounded")]
+    r = world.readout(ultor)
+    assert (r.label, r.band, r.health, r.alive, r.can_act) == ("wounded", "wounded", 4, True, True)
+    assert r.conditions == ("minor injuries: 2", "penalty -4")
+
+
+def test_readout_words_for_every_rung(world: Sandbox) -> None:
+    seen = []
+    for level in range(DEAD):
+        e = world.spawn("human", name=f"H{level}")
+        if level:
+            world.inflict(e, damage=8 * level)
+        r = world.readout(e)
+        seen.append((r.label, r.band, r.health, r.shock))
+    dead = world.spawn("human", name="Dead")
+    events = world.inflict(dead, damage=48)
+    r = world.readout(dead)
+    seen.append((r.label, r.band, r.health, r.shock))
+    assert seen == [("healthy", "healthy", 6, "none"), ("slightly wounded", "slightly wounded", 5, "none"),
+                    ("wounded", "wounded", 4, "none"), ("seriously wounded", "seriously wounded", 3, "none"),
+                    ("critically wounded", "critically wounded", 2, "none"),
+                    ("mortally wounded", "mortally wounded", 1, "dying"), ("dead", "dead", 0, "dead")]
+    assert [label for label, *_ in seen] == list(LEVELS)
+    assert not r.alive and not r.can_act and r.conditions == ()
+    assert [e.cause for e in events if isinstance(e, Died)] == ["killed outright"]
+    assert world.readout(world.entity("H5")).can_act  # a mortally wounded creature still acts, at -10
+
+
+def test_a_scratch_kills_the_mortally_wounded(world: Sandbox) -> None:
+    e = world.spawn("human", name="A")
+    world.inflict(e, damage=40)
+    assert world.readout(e).label == "mortally wounded"
+    world.inflict(e, damage=0)
+    assert world.readout(e).alive
+    events = world.inflict(e, damage=1)
+    assert changes(events) == [("mortally wounded", "dead")]
+    assert [d.cause for d in events if isinstance(d, Died)] == ["wounded while mortally wounded"]
+    with pytest.raises(SandboxError, match="dead"):
+        world.inflict(e, damage=1)
+
+
+def test_inflict_takes_damage_only(world: Sandbox) -> None:
+    e = world.spawn("human", name="A")
+    with pytest.raises(SandboxError, match="damage=N"):
+        world.inflict(e, location="Skull", level=3)
+    for bad in (-1, 2.5, True, "3", None):
+        with pytest.raises(SandboxError, match="whole number"):
+            world.inflict(e, damage=bad)
+    with pytest.raises(SandboxError, match="whole number"):
+        world.inflict(e)
+
+
+def test_passing_out_in_a_world(world: Sandbox) -> None:
+    a = world.spawn("human", name="A")
+    b = world.spawn("human", name="B")
+    world.inflict(a, damage=24)
+    world.inflict(b, damage=24)
+    assert world.readout(a).label == "seriously wounded"
+    world.ctx.streams["injury"] = QueuedRng(die(11))  # type: ignore[index]
+    events = world.inflict(a, damage=8)  # a level while seriously wounded: 11 > Constitution 10
+    assert changes(events, "consciousness") == [("awake", "passed out")]
+    assert any(isinstance(e, FellProne) and e.cause == "passed out" for e in events)
+    assert world.components(a)["Condition"].reeling  # it acts no more this tick
+    r = world.readout(a)
+    assert (r.label, r.can_act, r.shock) == ("critically wounded", False, "incapacitated")
+    assert "passed out" in r.conditions and "prone" in r.conditions
+    world.ctx.streams["injury"] = QueuedRng(die(10))  # type: ignore[index]
+    events = world.inflict(b, damage=8)  # 10 is not more than 10
+    assert changes(events, "consciousness") == [] and world.readout(b).can_act
+    world.ctx.streams["injury"] = QueuedRng(die(20))  # type: ignore[index]
+    events = world.inflict(b, damage=1)  # any damage while critically wounded
+    assert changes(events, "consciousness") == [("awake", "passed out")]
+    world.ctx.streams["injury"] = QueuedRng()  # no test: less than a level while seriously wounded; no roll
+    c = world.spawn("human", name="C")
+    world.inflict(c, damage=24)
+    world.inflict(c, damage=7)
+    world.inflict(c, damage=0)
+    assert world.readout(c).can_act
+
+
+def test_coming_round(world: Sandbox) -> None:
+    a = world.spawn("human", name="A")
+    world.inflict(a, damage=32)
+    world.ctx.streams["injury"] = QueuedRng(die(15))  # type: ignore[index]
+    world.inflict(a, damage=1)
+    assert world.readout(a).can_act is False
+    assert state(world, a).come_round_at == 30.0  # come_round_seconds after passing out
+    world.ctx.streams["shock"] = QueuedRng(die(11), die(10))  # type: ignore[index]
+    for _ in range(5):
+        world.step()
+        assert not world.readout(a).can_act
+    events = world.step()  # tick 6, 60 s: the second test, 10 <= Constitution 10
+    assert changes(events, "consciousness (d20 10 vs Constitution 10)") == [("passed out", "awake")]
+    r = world.readout(a)
+    assert r.can_act and "prone" in r.conditions
+    world.step()  # it stands up
+    assert "prone" not in world.readout(a).conditions
+
+
+def test_the_attack_roll_carries_the_penalty(world: Sandbox) -> None:
+    a = world.spawn("human", name="A", weapons=["broadsword"])
+    b = world.spawn("human", name="B", armor=["gambeson", "mail_hauberk", "helm"])
+    world.inflict(a, damage=8)  # slightly wounded: -2
+    model, ctx = model_of(world), world.ctx
+    assert state(world, b).armor == 5
+    mode = world.catalog.modes["broadsword.cut"]
+    parts_a, parts_b = world.creatures()[a], world.creatures()[b]
+    # d20 + 3 - 2 against Defense 12: 11 misses (margin 0), 12 hits.
+    ctx.streams["attack"] = QueuedRng(die(11), die(12))  # type: ignore[index]
+    ctx.streams["injury"] = QueuedRng(die(3, 6), die(4, 6))  # type: ignore[index]
+    with world.active():
+        miss = model.attack(a, parts_a, b, parts_b, mode, ctx, ())
+        hit = model.attack(a, parts_a, b, parts_b, mode, ctx, ())
+    miss_events = miss.events()  # type: ignore[attr-defined]
+    hit_events = hit.events()  # type: ignore[attr-defined]
+    assert miss_events == [D20AttackRolled(0, 0.0, a, b, "status", "broadsword.cut", 11, 12, 12, 0, False)]
+    assert hit_events[0] == D20AttackRolled(0, 0.0, a, b, "status", "broadsword.cut", 12, 13, 12, 1, True)
+    dealt = hit_events[1]
+    assert isinstance(dealt, DamageDealt)
+    assert (dealt.rolled, dealt.dealt) == (9, 4)  # 2d6+2 = 3 + 4 + 2, less armour 5
+    assert state(world, b).minor == 4
+    typed = [e for e in world.events if isinstance(e, D20AttackRolled | DamageDealt) and e.attacker == a]
+    assert typed == miss_events + hit_events  # the log expands the records
+
+
+def test_exact_hit_chance_under_each_penalty() -> None:
+    """d20 + 3 + penalty against Defense 12 (a hit needs 13): healthy hits on 10+, slightly wounded on 12+,
+    mortally wounded only on 20."""
+    for level, chance in ((HEALTHY, 11 / 20), (SLIGHTLY, 9 / 20), (MORTALLY, 1 / 20)):
+        pen = penalty(level, 0, PENALTIES)
+        hits = sum(d20_attack(3, 12, QueuedRng(die(n)), pen).hit for n in range(1, 21))
+        assert hits / 20 == chance
+
+
+def test_penalty_reduction_helps_the_attack_but_not_below_half(world: Sandbox) -> None:
+    a = world.spawn("human", name="A", weapons=["broadsword"])
+    b = world.spawn("human", name="B")
+    world.inflict(a, damage=40)  # mortally wounded: -10
+    state(world, a).penalty_reduction = 8
+    ctx = world.ctx
+    ctx.streams["attack"] = QueuedRng(die(10))  # type: ignore[index]
+    with world.active():
+        record = model_of(world).attack(a, world.creatures()[a], b, world.creatures()[b],
+                                        world.catalog.modes["broadsword.cut"], ctx, ())
+    assert record.total == 10 + 3 - 5  # type: ignore[attr-defined]
+
+
+def test_penalty_on_damage_is_a_switch(world: Sandbox) -> None:
+    a = world.spawn("human", name="A", weapons=["broadsword"])
+    b = world.spawn("human", name="B")
+    world.inflict(a, damage=16)  # wounded: -4
+    model = model_of(world)
+    model.tables = dataclasses.replace(model.tables, penalty_to_damage=True)
+    ctx = world.ctx
+    ctx.streams["attack"] = QueuedRng(die(20))  # type: ignore[index]
+    ctx.streams["injury"] = QueuedRng(die(3, 6), die(4, 6))  # type: ignore[index]
+    with world.active():
+        record = model.attack(a, world.creatures()[a], b, world.creatures()[b],
+                              world.catalog.modes["broadsword.cut"], ctx, ())
+    assert record.rolled == 9 - 4 and record.dealt == 5  # type: ignore[attr-defined]
+
+
+def test_speed_follows_the_rung_and_comes_back(world: Sandbox) -> None:
+    a = world.spawn("human", name="A", speed=12.0)
+    anat = world.components(a)["Anatomy"]
+    world.inflict(a, damage=24)  # seriously wounded: -6 -> 0.52
+    assert anat.speed == pytest.approx(12.0 * 0.52)
+    assert state(world, a).base_speed == 12.0
+    world.inflict(a, damage=16)  # mortally wounded: -10 -> the 0.2 floor
+    assert anat.speed == pytest.approx(12.0 * 0.2)
+    world.advance(days=30)
+    assert world.readout(a).label == "healthy" and anat.speed == 12.0
+
+
+def test_rest_heals_rung_by_rung(world: Sandbox) -> None:
+    a = world.spawn("human", name="A")
+    world.inflict(a, damage=21)  # wounded, 5 minor
+    events = world.advance(hours=8)
+    assert changes(events, "minor injuries") == [("5", "0")] and world.readout(a).label == "wounded"
+    events = world.advance(hours=39)
+    assert changes(events) == [] and world.readout(a).label == "wounded"  # 2 days on "wounded"
+    events = world.advance(hours=1)
+    assert changes(events) == [("wounded", "slightly wounded")]
+    assert [e.time for e in events if isinstance(e, ModelStateChanged)] == [2 * 86400.0]
+    events = world.advance(days=1)
+    assert changes(events) == [("slightly wounded", "healthy")]
+    assert world.readout(a).label == "healthy" and world.advance(days=10) == []
+
+
+def test_a_fresh_wound_restarts_the_rest(world: Sandbox) -> None:
+    a = world.spawn("human", name="A")
+    world.inflict(a, damage=16)  # wounded: two days of rest to heal a rung
+    world.advance(days=1)
+    world.inflict(a, damage=3)  # the same rung, a fresh wound
+    assert changes(world.advance(days=1.5)) == []
+    events = world.advance(days=0.5)
+    assert changes(events) == [("wounded", "slightly wounded")]
+    assert [e.time for e in events if e.what == "status"] == [3 * 86400.0]
+
+
+def test_healing_a_rung_forgets_the_minor_injuries(world: Sandbox) -> None:
+    a = world.spawn("human", name="A")
+    world.inflict(a, damage=12)  # slightly wounded, 4 minor
+    model_of(world).tables = dataclasses.replace(model_of(world).tables, minor_heal_seconds=10 * 86400.0)
+    world.advance(days=1)
+    assert world.readout(a).label == "healthy" and state(world, a).minor == 0
+
+
+def test_the_untended_mortally_wounded_die(world: Sandbox) -> None:
+    world.care = dataclasses.replace(world.care, self_care=False)
+    alone = world.spawn("human", name="Alone", team="Lone")
+    world.inflict(alone, damage=40)
+    mate = world.spawn("human", name="Mate", team="Pair")
+    friend = world.spawn("human", name="Friend", team="Pair")
+    world.inflict(mate, damage=40)
+    events = world.advance(hours=2)
+    deaths = [(e.entity, e.cause, e.time) for e in events if isinstance(e, Died)]
+    assert deaths == [(alone, "mortally wounded, untended", 3600.0)]
+    assert changes(events, "care") == [("untended", "tended by Friend")]
+    assert world.readout(mate).alive and world.readout(friend).alive
+    world.advance(days=30)
+    assert world.readout(mate).label == "healthy"
+
+
+def test_self_care_saves_the_mortally_wounded(world: Sandbox) -> None:
+    a = world.spawn("human", name="A")
+    world.inflict(a, damage=40)
+    events = world.advance(hours=2)
+    assert changes(events, "care") == [("untended", "tended by itself")] and world.readout(a).alive
+
+
+def test_advance_brings_the_passed_out_round(world: Sandbox) -> None:
+    a = world.spawn("human", name="A")
+    world.inflict(a, damage=32)
+    world.ctx.streams["injury"] = QueuedRng(die(20))  # type: ignore[index]
+    world.inflict(a, damage=1)
+    world.ctx.streams["shock"] = QueuedRng(die(20), die(20), die(3))  # type: ignore[index]
+    events = world.advance(minutes=5)
+    woke = [e.time for e in events if isinstance(e, ModelStateChanged) and e.what.startswith("consciousness")]
+    assert woke == [90.0] and world.readout(a).can_act
+    assert world.ctx.clock.time == 300.0
+
+
+def test_the_model_leaves_the_anatomy_alone() -> None:
+    w = Sandbox.from_scenario("skirmish", seed=2, model="status")
+    try:
+        w.run()
+        for e in w.creatures():
+            assert w.components(e)["Wounds"].injuries == []
+            r = w.readout(e)
+            assert r.label in LEVELS
+            assert all(c == "passed out" or c == "prone" or c.startswith(("minor injuries", "penalty"))
+                       for c in r.conditions)
+    finally:
+        w.close()
+
+
+# ------------------------------------------------------------------------------------------ the loop
+
+
+@pytest.mark.parametrize("scenario", ["duel", "skirmish", "wolf_pack", "bestiary", "battle"])
+def test_every_scenario_runs_to_an_outcome(scenario: str) -> None:
+    reasons = []
+    for seed in range(3):
+        w = Sandbox.from_scenario(scenario, seed=seed, model="status")
+        try:
+            outcome = w.run()
+            reasons.append(outcome.reason)
+            assert any(isinstance(e, DamageDealt) and e.dealt > 0 for e in w.events)
+        finally:
+            w.close()
+    assert reasons.count("one team left") >= 2
+
+
+def test_blows_and_passing_out_happen_in_a_battle() -> None:
+    w = Sandbox.from_scenario("battle", seed=1, model="status")
+    try:
+        w.run()
+        whats = {e.what.split(" (")[0] for e in w.events if isinstance(e, ModelStateChanged)}
+        assert {"status", "consciousness"} <= whats
+        assert any(isinstance(e, Died) and e.cause == "killed outright" for e in w.events)
+    finally:
+        w.close()
+
+
+def test_same_seed_same_events() -> None:
+    a = Sandbox.from_scenario("skirmish", seed=9, model="status")
+    b = Sandbox.from_scenario("skirmish", seed=9, model="status")
+    try:
+        a.run()
+        b.run()
+        assert [e.to_dict() for e in a.events] == [e.to_dict() for e in b.events]
+    finally:
+        a.close()
+        b.close()
+
+
+@pytest.mark.parametrize(("scenario", "seed", "k"), [("duel", 0, 12), ("skirmish", 3, 10), ("battle", 1, 20)])
+def test_save_load_continue_identically(tmp_path: Path, scenario: str, seed: int, k: int) -> None:
+    a = Sandbox.from_scenario(scenario, seed=seed, model="status")
+    b = Sandbox.from_scenario(scenario, seed=seed, model="status")
+    c = None
+    try:
+        out = a.run()
+        for _ in range(k):
+            b.step()
+        assert any(state(b, e).level > HEALTHY for e in b.creatures())  # something to carry over
+        path = tmp_path / "save.json"
+        b.save(path)
+        c = Sandbox.load(path)
+        for e in b.creatures():
+            assert state(c, e) == state(b, e)
+            assert c.components(e)["Anatomy"].speed == b.components(e)["Anatomy"].speed
+        assert c.run() == out
+        assert [e.to_dict() for e in c.events] == [e.to_dict() for e in a.events]
+        for e in a.creatures():
+            assert c.readout(e) == a.readout(e)
+        assert c.advance(days=3) == a.advance(days=3)
+    finally:
+        for w in (a, b, c):
+            if w is not None:
+                w.close()

@@ -1,0 +1,807 @@
+"""The strength-health model (document 003): health = STR, critical damage, dying, the Injuries table, exploding
+dice, impaired and enhanced damage, armour, ability changes, the d20 attack, its tables, and the model in the
+sandbox (scenarios, determinism, saves).
+
+Expected values come from document 003's own examples (Theobald, Sybilla, Balthasar) and from exact
+probabilities where they can be computed.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import esper
+import pytest
+from typer.testing import CliRunner
+
+from components.events import D20AttackRolled, DamageDealt, Died, ModelStateChanged
+from sandbox.cli import app
+from sandbox.config import ConfigError, config_root, default_catalog
+from sandbox.models import available_models
+from sandbox.models.strength import load
+from sandbox.world import Sandbox, SandboxError
+from systems.models.strength import (
+    StrengthAttack,
+    StrengthHealth,
+    StrengthModel,
+    after_armour,
+    blow_outcome,
+    change_ability,
+    exploding_pmf,
+    injury_effect,
+    net_modifier,
+    roll_damage,
+    roll_exploding,
+)
+from tests.conftest import QueuedRng
+
+die = QueuedRng.die
+
+
+@pytest.fixture
+def world() -> Iterator[Sandbox]:
+    """An empty strength-model world, closed afterwards."""
+    w = Sandbox(seed=3, model="strength")
+    yield w
+    w.close()
+
+
+def state(world: Sandbox, entity: int) -> StrengthHealth:
+    with world.active():
+        return esper.component_for_entity(entity, StrengthHealth)
+
+
+def model(world: Sandbox) -> StrengthModel:
+    assert isinstance(world.damage_model, StrengthModel)
+    return world.damage_model
+
+
+def queue(world: Sandbox, stream: str, *values: float) -> QueuedRng:
+    rng = QueuedRng(*values)
+    world.ctx.streams[stream] = rng  # type: ignore[index]
+    return rng
+
+
+def theobald(world: Sandbox, **attrs: int) -> int:
+    return world.spawn("human", name="Theobald", attributes={"STR": 9, **attrs})
+
+
+# ------------------------------------------------------------------------------------------ health and damage
+
+
+def test_the_model_is_available_with_its_tables() -> None:
+    assert "strength" in available_models()
+    m = load(default_catalog(), config_root())
+    assert isinstance(m, StrengthModel) and m.name == "strength"
+    assert m.t.critical_ratio == 0.5 and m.t.stretch is None and m.t.dice == (4, 6, 8, 10, 12)
+    assert (m.t.ability_max, m.t.ability_max_human) == (19, 15)
+
+
+def test_theobald_pure_rule() -> None:
+    """STR 9: at full health 5 is critical and 4 is not; at 4 health 2 is critical; 9 kills at any health."""
+    assert blow_outcome(5, 9, 9).critical and not blow_outcome(5, 9, 9).dying
+    assert not blow_outcome(4, 9, 9).critical and blow_outcome(4, 9, 9).health == 5
+    assert blow_outcome(2, 4, 9).critical and blow_outcome(2, 4, 9).health == 2
+    assert not blow_outcome(1, 4, 9).critical
+    for health in range(1, 10):
+        assert blow_outcome(9, health, 9).killed
+        assert blow_outcome(12, health, 9).killed
+        assert not blow_outcome(8, health, 9).killed
+    lost_all = blow_outcome(4, 4, 9)
+    assert lost_all.critical and lost_all.dying and lost_all.health == 0 and not lost_all.killed
+    assert blow_outcome(6, 4, 9).health == 0  # never below 0
+    assert blow_outcome(0, 9, 9) == blow_outcome(0, 9, 9, 0.5) and not blow_outcome(0, 9, 9).critical
+
+
+def test_theobald_critical_from_5_at_full_health(world: Sandbox) -> None:
+    e = theobald(world)
+    assert world.readout(e).label == "healthy" and world.readout(e).health == 9
+    events = world.inflict(e, damage=5)
+    r = world.readout(e)
+    assert r.label == "incapacitated" and r.health == 4 and not r.can_act and r.alive and r.shock == "incapacitated"
+    assert world.components(e)["Condition"].out
+    changes = [(ev.what, ev.before, ev.after) for ev in events if isinstance(ev, ModelStateChanged)]
+    assert changes == [("health", "9", "4"), ("state", "healthy", "incapacitated")]
+    dealt = [(ev.attacker, ev.target, ev.rolled, ev.dealt) for ev in events if isinstance(ev, DamageDealt)]
+    assert dealt == [(-1, e, 5, 5)]
+
+
+def test_theobald_no_critical_from_4_then_critical_from_2_at_4_health(world: Sandbox) -> None:
+    e = theobald(world)
+    world.inflict(e, damage=4)
+    assert world.readout(e).label == "hurt" and world.readout(e).health == 5 and world.readout(e).can_act
+    world.inflict(e, damage=1)
+    assert world.readout(e).label == "hurt" and world.readout(e).health == 4
+    world.inflict(e, damage=1)  # 2 x 1 < 4: not critical
+    assert world.readout(e).label == "hurt" and world.readout(e).health == 3
+    f = world.spawn("human", name="Theo II", attributes={"STR": 9})
+    world.inflict(f, damage=5 - 1)
+    world.inflict(f, damage=1)
+    assert world.readout(f).health == 4 and world.readout(f).label == "hurt"
+    world.inflict(f, damage=2)
+    assert world.readout(f).label == "incapacitated" and world.readout(f).health == 2
+
+
+@pytest.mark.parametrize("before", [0, 4, 7])
+def test_theobald_dies_from_9_whatever_his_health(world: Sandbox, before: int) -> None:
+    e = theobald(world)
+    if before:
+        world.inflict(e, damage=before)
+    events = world.inflict(e, damage=9)
+    r = world.readout(e)
+    assert r.label == "dead" and not r.alive and r.health == 0 and r.band == "dead"
+    assert [ev.cause for ev in events if isinstance(ev, Died)] == ["inflicted: 9 damage >= STR 9"]
+
+
+def test_losing_all_health_is_dying_then_death_at_the_end_of_the_next_round(world: Sandbox) -> None:
+    e = theobald(world)
+    world.inflict(e, damage=4)
+    world.inflict(e, damage=5)  # all 5 remaining, < STR 9
+    r = world.readout(e)
+    assert r.label == "dying" and r.health == 0 and r.alive and not r.can_act and r.shock == "dying"
+    events = world.step()  # the next round ends: dead
+    assert world.readout(e).label == "dead"
+    assert any(isinstance(ev, Died) and ev.cause == "dying: not healed in time" for ev in events)
+
+
+def test_dying_in_a_round_dies_at_the_end_of_the_following_round(world: Sandbox) -> None:
+    e = theobald(world)
+    world.step()
+    world.inflict(e, damage=4)
+    world.inflict(e, damage=5)
+    state(world, e).dying_at = world.ctx.clock.time + 20.0  # as if dying_rounds were 2
+    world.step()
+    assert world.readout(e).label == "dying"
+    world.step()
+    assert world.readout(e).label == "dead"
+
+
+def test_healing_a_dying_creature_stabilises_it_and_rolls_the_injuries_table(world: Sandbox) -> None:
+    e = theobald(world)
+    world.inflict(e, damage=4)
+    world.inflict(e, damage=5)
+    queue(world, "injury", die(1, 6))  # Scarred
+    with world.active():
+        model(world).heal(e, world.creatures()[e], world.ctx, 1)
+    r = world.readout(e)
+    assert r.label == "incapacitated" and r.health == 1 and "scarred" in r.conditions
+    assert state(world, e).injuries == ["scarred"]
+    for _ in range(3):
+        world.step()
+    assert world.readout(e).alive and world.readout(e).label == "incapacitated"
+    with world.active(), pytest.raises(ValueError, match="1 or more"):
+        model(world).heal(e, world.creatures()[e], world.ctx, 0)
+
+
+def test_damage_to_a_dying_creature_kills_it(world: Sandbox) -> None:
+    e = theobald(world)
+    world.inflict(e, damage=4)
+    world.inflict(e, damage=5)
+    world.inflict(e, damage=1)
+    assert world.readout(e).label == "dead"
+    f = world.spawn("human", name="Other", attributes={"STR": 9})
+    world.inflict(f, damage=4)
+    world.inflict(f, damage=5)
+    m = model(world)
+    m.tables = replace(m.t, damage_while_dying_kills=False)
+    world.inflict(f, damage=1)
+    assert world.readout(f).label == "dying"
+
+
+def test_incapacitated_until_the_end_of_the_skirmish_by_default(world: Sandbox) -> None:
+    e = theobald(world)
+    world.inflict(e, damage=5)
+    for _ in range(30):
+        world.step()
+    assert world.readout(e).label == "incapacitated"
+    events = world.advance(seconds=1)  # the fight is over: the stretch ends
+    r = world.readout(e)
+    assert r.label == "hurt" and r.can_act and r.health == 4
+    assert any(isinstance(ev, ModelStateChanged) and (ev.before, ev.after) == ("incapacitated", "hurt")
+               for ev in events)
+
+
+def test_a_finite_stretch_ends_on_its_own(world: Sandbox) -> None:
+    m = model(world)
+    m.tables = replace(m.t, stretch=30.0)
+    e = theobald(world)
+    world.inflict(e, damage=5)
+    assert "incapacitated until 30 s" in world.readout(e).conditions
+    world.step()
+    world.step()
+    assert world.readout(e).label == "incapacitated"
+    world.step()  # 30 s
+    assert world.readout(e).label == "hurt" and world.readout(e).can_act
+    assert not world.components(e)["Condition"].out
+
+
+def test_direct_points_ignore_armour_and_zero_does_nothing(world: Sandbox) -> None:
+    e = world.spawn("human", name="Knight", armor=["gambeson", "full_harness", "helm"])
+    world.inflict(e, damage=3)
+    assert world.readout(e).health == 7
+    events = world.inflict(e, damage=0)
+    assert [type(ev) for ev in events] == [DamageDealt] and world.readout(e).health == 7
+
+
+def test_inflict_rejects_what_does_not_fit(world: Sandbox) -> None:
+    e = theobald(world)
+    for bad in ({}, {"damage": 2, "die": 6}, {"damage": 2, "enhanced": 1}, {"damage": -1}, {"damage": 1.5},
+                {"location": "Skull", "level": 2}, {"die": 1}, {"die": 6, "impaired": -1}, {"hits": 3}):
+        with pytest.raises(SandboxError):
+            world.inflict(e, **bad)
+    assert world.readout(e).health == 9
+
+
+# ------------------------------------------------------------------------------------------ dice
+
+
+def test_sybilla_enhanced_d6_pure() -> None:
+    """She rolls 4 and 6; the 6 rerolls 3: 5 + 3 = 8; the higher, 8, is kept."""
+    rng = QueuedRng(die(4, 6), die(6, 6), die(3, 6))
+    roll = roll_damage(6, rng, enhanced=1)
+    assert roll.rolls == (4, 8) and roll.kept == 8 and roll.total == 8 and roll.how == "enhanced"
+    assert rng.remaining == 0
+
+
+def test_balthasar_impaired_d8_pure() -> None:
+    rng = QueuedRng(die(3, 8), die(7, 8))
+    roll = roll_damage(8, rng, impaired=1)
+    assert roll.rolls == (3, 7) and roll.kept == 3 and roll.total == 3 and roll.how == "impaired"
+    assert rng.remaining == 0
+
+
+def test_sybilla_and_balthasar_suffer_it(world: Sandbox) -> None:
+    s = world.spawn("human", name="Sybilla")
+    b = world.spawn("human", name="Balthasar")
+    queue(world, "injury", die(4, 6), die(6, 6), die(3, 6))
+    events = world.inflict(s, die=6, enhanced=1)
+    assert world.readout(s).health == 10 - 8 and world.readout(s).label == "incapacitated"
+    dealt = [ev for ev in events if isinstance(ev, DamageDealt)]
+    assert [(d.rolled, d.dealt, d.detail) for d in dealt] == [(8, 8, "d6 enhanced: 4, 8 -> 8")]
+    queue(world, "injury", die(3, 8), die(7, 8))
+    world.inflict(b, die=8, impaired=1)
+    assert world.readout(b).health == 10 - 3 and world.readout(b).label == "hurt"
+
+
+def test_exploding_die_rerolls_the_maximum_repeatedly() -> None:
+    assert roll_exploding(6, QueuedRng(die(5, 6))) == 5
+    assert roll_exploding(6, QueuedRng(die(6, 6), die(1, 6))) == 6
+    assert roll_exploding(6, QueuedRng(die(6, 6), die(6, 6), die(2, 6))) == 5 + 5 + 2
+    assert roll_exploding(4, QueuedRng(die(4, 4), die(4, 4), die(4, 4), die(3, 4))) == 3 + 3 + 3 + 3
+    assert roll_exploding(6, QueuedRng(die(6, 6)), explode=False) == 6
+
+
+def _exact_exploding(sides: int, upto: int) -> dict[int, Fraction]:
+    """The pmf by the recursive definition (first roll r < max: r; r = max: max - 1 + another exploding roll)."""
+    pmf: dict[int, Fraction] = {}
+    for total in range(1, upto + 1):
+        p = Fraction(1, sides) if total < sides else Fraction(0)
+        rest = total - (sides - 1)
+        if rest >= 1:
+            p += Fraction(1, sides) * pmf[rest]
+        pmf[total] = p
+    return pmf
+
+
+@pytest.mark.parametrize("sides", [4, 6, 8, 10, 12])
+def test_exploding_pmf_is_exact(sides: int) -> None:
+    exact = _exact_exploding(sides, 40)
+    assert exploding_pmf(sides, 40) == exact
+    assert exact[sides] == Fraction(1, sides * sides)  # a maximum then a 1
+    # Every face sequence maps to the total the pmf gives it (so the roller's distribution is exactly this one).
+    for k in range(3):
+        for last in range(1, sides):
+            rng = QueuedRng(*([die(sides, sides)] * k + [die(last, sides)]))
+            total = roll_exploding(sides, rng)
+            assert total == k * (sides - 1) + last
+            assert exact[total] == Fraction(1, sides ** (k + 1))
+
+
+def test_exploding_d6_sample_matches_the_exact_pmf() -> None:
+    rng = random.Random(20260)
+    n = 60_000
+    counts = Counter(roll_exploding(6, rng) for _ in range(n))
+    exact = _exact_exploding(6, 20)
+    for total in range(1, 16):
+        p = float(exact[total])
+        sigma = (p * (1 - p) / n) ** 0.5
+        assert abs(counts[total] / n - p) < 4 * sigma + 1e-4, total
+    assert abs(sum(k * c for k, c in counts.items()) / n - 4.0) < 0.05  # E = 3.5 + (E - 1) / 6, so E = 4
+
+
+def test_enhanced_and_impaired_sample_matches_the_exact_distribution() -> None:
+    exact = _exact_exploding(6, 60)
+    cdf = {t: sum(exact[i] for i in range(1, t + 1)) for t in range(0, 61)}
+    rng = random.Random(7)
+    n = 40_000
+    enhanced = Counter(roll_damage(6, rng, enhanced=1).total for _ in range(n))
+    impaired = Counter(roll_damage(6, rng, impaired=1).total for _ in range(n))
+    for t in range(1, 10):
+        p_hi = float(cdf[t] ** 2 - cdf[t - 1] ** 2)
+        p_lo = float((1 - cdf[t - 1]) ** 2 - (1 - cdf[t]) ** 2)
+        for counts, p in ((enhanced, p_hi), (impaired, p_lo)):
+            sigma = (p * (1 - p) / n) ** 0.5
+            assert abs(counts[t] / n - p) < 4 * sigma + 1e-4, t
+
+
+@pytest.mark.parametrize(("enhanced", "impaired", "net"), [
+    (0, 0, 0), (1, 0, 1), (0, 1, -1), (1, 1, 0), (2, 1, 1), (1, 2, -1), (3, 0, 1), (0, 2, -2), (0, 5, -2),
+    (2, 4, -2), (3, 3, 0)])
+def test_enhancement_and_impairment_cancel_one_for_one(enhanced: int, impaired: int, net: int) -> None:
+    assert net_modifier(enhanced, impaired) == net
+
+
+def test_impaired_twice_is_ignored_without_a_roll_and_enhanced_twice_rolls_twice() -> None:
+    roll = roll_damage(8, QueuedRng(), impaired=2)
+    assert roll.total == 0 and roll.rolls == () and roll.how == "ignored"
+    rng = QueuedRng(die(2, 8), die(5, 8))
+    assert roll_damage(8, rng, enhanced=3).total == 5 and rng.remaining == 0
+    rng = QueuedRng(die(2, 8))
+    assert roll_damage(8, rng, enhanced=1, impaired=1, bonus=2).total == 4 and rng.remaining == 0
+    with pytest.raises(ValueError):
+        net_modifier(-1, 0)
+
+
+# ------------------------------------------------------------------------------------------ armour
+
+
+def test_armour_reduces_damage_even_to_zero_and_direct_ignores_it() -> None:
+    assert after_armour(5, 3) == 2
+    assert after_armour(2, 3) == 0
+    assert after_armour(2, 3, direct=True) == 2
+
+
+def test_rolled_damage_meets_the_worn_armour(world: Sandbox) -> None:
+    e = world.spawn("human", name="Aldric", armor=["gambeson", "mail_hauberk", "helm"])  # 1 + 1 + 1
+    queue(world, "injury", die(5, 8))
+    events = world.inflict(e, die=8)
+    assert [(d.rolled, d.dealt) for d in events if isinstance(d, DamageDealt)] == [(5, 2)]
+    assert world.readout(e).health == 8
+    queue(world, "injury", die(3, 8))
+    assert world.inflict(e, die=8) and world.readout(e).health == 8  # 3 - 3 = 0
+    queue(world, "injury", die(3, 8))
+    world.inflict(e, die=8, direct=True)
+    assert world.readout(e).health == 5
+
+
+def test_natural_armour_adds_to_the_worn(world: Sandbox) -> None:
+    dragon = world.spawn("fire_dragon", name="Dragon")
+    assert state(world, dragon).armour == 5 and world.readout(dragon).health == 19
+    queue(world, "injury", die(7, 8))
+    world.inflict(dragon, die=8, bonus=1)
+    assert world.readout(dragon).health == 19 - 3
+
+
+# ------------------------------------------------------------------------------------------ abilities
+
+
+def test_ability_changes_pure() -> None:
+    c = change_ability("STR", 9, 9, -3, 15)
+    assert (c.value, c.health, c.died) == (6, 6, False)
+    c = change_ability("STR", 9, 2, -3, 15)
+    assert (c.value, c.health, c.died) == (6, 1, False)  # never below 1
+    c = change_ability("WIT", 3, 7, -4, 15)
+    assert (c.value, c.health, c.died) == (-1, 7, True)
+    assert change_ability("AGI", 14, 5, 9, 15).value == 15
+    assert change_ability("AGI", 14, 5, 9, 19).value == 19
+
+
+def test_str_loss_lowers_health_without_critical_and_zero_kills(world: Sandbox) -> None:
+    e = theobald(world)
+    m = model(world)
+    with world.active():
+        parts = world.creatures()[e]
+        m.change_ability(e, parts[5], state(world, e), world.ctx, "STR", -6)
+    r = world.readout(e)
+    assert r.health == 3 and r.label == "healthy" and r.can_act  # 6 of 9 lost, no critical
+    assert "STR 3 (-6 until a full rest)" in r.conditions
+    with world.active():
+        m.change_ability(e, parts[5], state(world, e), world.ctx, "WIT", -10)
+    assert world.readout(e).label == "dead"
+    assert world.components(e)["Condition"].cause == "WIT reduced to 0"
+
+
+def test_abilities_never_exceed_19_or_15_for_humans(world: Sandbox) -> None:
+    h = world.spawn("human", name="Hercules", attributes={"STR": 25, "strength": 40})
+    d = world.spawn("fire_dragon", name="Dragon", attributes={"STR": 30})
+    assert state(world, h).abilities["STR"] == 15 and world.readout(h).health == 15
+    assert state(world, d).abilities["STR"] == 19
+    with world.active():
+        model(world).change_ability(d, world.creatures()[d][5], state(world, d), world.ctx, "AGI", 20,
+                                    temporary=False)
+    assert state(world, d).abilities["AGI"] == 19 and state(world, d).base["AGI"] == 19
+
+
+def test_scenario_attribute_overrides_shift_the_abilities() -> None:
+    w = Sandbox.from_scenario("skirmish", seed=1, model="strength")
+    try:
+        assert state(w, w.entity("Red Axe")).abilities["STR"] == 14  # strength 14 over 10
+        assert state(w, w.entity("Red Sword")).abilities["STR"] == 10
+    finally:
+        w.close()
+    w = Sandbox.from_scenario("bestiary", seed=1, model="strength")
+    try:
+        assert state(w, w.entity("Knight")).abilities == {"STR": 15, "WIT": 10, "AGI": 10}
+        assert state(w, w.entity("Dragon")).abilities["STR"] == 19
+    finally:
+        w.close()
+
+
+# ------------------------------------------------------------------------------------------ Injuries table
+
+
+@pytest.mark.parametrize(("roll", "ability", "condition"), [(2, "STR", None), (3, "WIT", None),
+                                                            (4, "AGI", "hobbled")])
+def test_injuries_two_to_four_lower_an_ability_by_d4(roll: int, ability: str, condition: str | None) -> None:
+    rng = QueuedRng(die(3, 4))
+    effect = injury_effect(roll, [], rng)
+    assert (effect.ability, effect.loss) == (ability, 3) and rng.remaining == 0
+    assert effect.add == ((condition,) if condition else ())
+
+
+def test_injury_one_is_only_a_scar() -> None:
+    effect = injury_effect(1, [], QueuedRng())
+    assert (effect.name, effect.ability, effect.add) == ("scarred", "", ())
+
+
+def test_arm_injuries_d2_then_the_other_arm_then_nothing() -> None:
+    first = injury_effect(5, [], QueuedRng(die(1, 2)))
+    assert first.add == ("arm_injury_secondary",)
+    assert injury_effect(5, [], QueuedRng(die(2, 2))).add == ("arm_injury_primary",)
+    second = injury_effect(5, ["arm_injury_secondary"], QueuedRng())
+    assert second.add == ("arm_injury_primary",)
+    assert injury_effect(5, ["arm_injury_primary"], QueuedRng()).add == ("arm_injury_secondary",)
+    third = injury_effect(5, ["arm_injury_secondary", "arm_injury_primary"], QueuedRng())
+    assert third.add == () and "nothing" in third.detail
+
+
+def test_eye_injury_then_blind_then_nothing() -> None:
+    assert injury_effect(6, [], QueuedRng()).add == ("eye_injury",)
+    second = injury_effect(6, ["eye_injury"], QueuedRng())
+    assert (second.add, second.remove) == (("blind",), ("eye_injury",))
+    third = injury_effect(6, ["blind"], QueuedRng())
+    assert third.add == () and third.remove == ()
+
+
+def test_stabilised_with_a_painful_wound(world: Sandbox) -> None:
+    e = theobald(world)
+    world.inflict(e, damage=4)
+    world.inflict(e, damage=5)
+    queue(world, "injury", die(2, 6), die(4, 4))  # Painful wound: STR -4
+    with world.active():
+        model(world).heal(e, world.creatures()[e], world.ctx, 3)
+    s = state(world, e)
+    assert s.abilities["STR"] == 5 and s.base["STR"] == 9
+    assert world.readout(e).health == 1  # 3 - 4, never below 1, no critical
+    assert s.injuries == ["painful wound"]
+
+
+def test_a_painful_wound_can_kill_by_str_zero(world: Sandbox) -> None:
+    e = world.spawn("human", name="Weakling", attributes={"STR": 3})
+    world.inflict(e, damage=2)
+    world.inflict(e, damage=1)
+    assert world.readout(e).label == "dying"
+    queue(world, "injury", die(2, 6), die(3, 4))
+    with world.active():
+        model(world).heal(e, world.creatures()[e], world.ctx, 1)
+    assert world.readout(e).label == "dead"
+
+
+def test_injury_conditions_show_and_weigh_in_the_fight(world: Sandbox) -> None:
+    e = theobald(world)
+    m = model(world)
+    queue(world, "injury", die(1, 2))
+    with world.active():
+        parts = world.creatures()[e]
+        for roll in (5, 5, 6, 6, 4):
+            if roll == 4:
+                queue(world, "injury", die(2, 4))
+            m.roll_injury(e, parts[5], state(world, e), world.ctx, roll)
+    conditions = world.readout(e).conditions
+    for word in ("arm injury (secondary arm)", "arm injury (primary arm)", "blind", "hobbled", "AGI 8 (-2 until a "
+                 "full rest)"):
+        assert word in conditions
+    assert "eye injury" not in conditions
+    effects = m.t.conditions
+    assert effects["arm_injury_primary"].impaired == 1 and effects["blind"].attack < 0
+
+
+# ------------------------------------------------------------------------------------------ rest
+
+
+def test_a_full_rest_restores_temporary_losses_conditions_and_health(world: Sandbox) -> None:
+    e = theobald(world)
+    world.inflict(e, damage=4)
+    with world.active():
+        parts = world.creatures()[e]
+        queue(world, "injury", die(3, 4))
+        model(world).roll_injury(e, parts[5], state(world, e), world.ctx, 2)  # STR -3
+    assert state(world, e).abilities["STR"] == 6 and world.readout(e).health == 2
+    world.advance(hours=7)
+    assert state(world, e).abilities["STR"] == 6
+    world.inflict(e, damage=1)  # a blow breaks the rest
+    world.advance(hours=7)
+    assert state(world, e).abilities["STR"] == 6
+    world.advance(hours=1)
+    r = world.readout(e)
+    assert state(world, e).abilities["STR"] == 9 and r.health == 9 and r.label == "healthy"
+    assert state(world, e).injuries == ["painful wound"]
+
+
+def test_a_round_of_combat_breaks_the_rest(world: Sandbox) -> None:
+    e = theobald(world)
+    world.inflict(e, damage=3)
+    world.advance(hours=5)
+    world.step()
+    world.advance(hours=5)
+    assert world.readout(e).health == 6
+    world.advance(hours=3)
+    assert world.readout(e).health == 9
+
+
+def test_long_advances_after_a_fight_settle_everyone() -> None:
+    w = Sandbox.from_scenario("skirmish", seed=2, model="strength")
+    try:
+        w.run()
+        w.ctx.clock.seconds = 1e9 + 0.1  # far into a campaign: due times stay exact enough
+        w.advance(days=30)
+        assert w.ctx.clock.seconds == pytest.approx(1e9 + 0.1 + 30 * 86400)
+        labels = {w.readout(e).label for e in w.names}
+        assert labels <= {"healthy", "dead"} and "healthy" in labels
+    finally:
+        w.close()
+
+
+def test_advance_lets_the_dying_die(world: Sandbox) -> None:
+    e = theobald(world)
+    world.inflict(e, damage=4)
+    world.inflict(e, damage=5)
+    world.advance(hours=1)
+    assert world.readout(e).label == "dead"
+
+
+# ------------------------------------------------------------------------------------------ the attack
+
+
+def duelists(world: Sandbox, **armor: list[str]) -> tuple[int, int]:
+    a = world.spawn("human", name="A", team="A", weapons=["broadsword"], position=(0.0, 0.0))
+    b = world.spawn("human", name="B", team="B", weapons=["broadsword"], position=(1.0, 0.0),
+                    armor=armor.get("b", []))
+    return a, b
+
+
+def strike(world: Sandbox, a: int, b: int, mode: str = "broadsword.cut") -> Any:
+    with world.active():
+        parts = world.creatures()
+        return world.damage_model.attack(a, parts[a], b, parts[b], world.ctx.modes[mode], world.ctx, ())
+
+
+def test_the_d20_attack_needs_a_margin_of_one(world: Sandbox) -> None:
+    a, b = duelists(world)
+    queue(world, "attack", die(9, 20))  # 9 + 2 = 11 vs Defense 11: margin 0, a miss
+    record = strike(world, a, b)
+    assert isinstance(record, StrengthAttack) and not record.hit and record.margin == 0
+    assert world.readout(b).health == 10
+    queue(world, "attack", die(10, 20))
+    queue(world, "injury", die(4, 8))
+    record = strike(world, a, b)
+    assert record.hit and record.margin == 1 and record.dealt == 4
+    assert world.readout(b).health == 6
+    events = record.events()
+    assert isinstance(events[0], D20AttackRolled) and events[0].model == "strength" and events[0].total == 12
+    assert isinstance(events[1], DamageDealt) and (events[1].rolled, events[1].dealt) == (4, 4)
+
+
+def test_a_landed_blow_meets_armour_and_can_be_critical(world: Sandbox) -> None:
+    a, b = duelists(world, b=["gambeson", "mail_hauberk", "helm"])
+    queue(world, "attack", die(15, 20))
+    queue(world, "injury", die(8, 8), die(1, 8))  # 8 explodes: 7 + 1 = 8, minus armour 3 = 5
+    record = strike(world, a, b)
+    assert record.damage.total == 8 and record.armour == 3 and record.dealt == 5
+    assert world.readout(b).label == "incapacitated" and world.components(b)["Condition"].reeling
+
+
+def test_the_defenceless_are_hit_at_defense_0(world: Sandbox) -> None:
+    a, b = duelists(world)
+    world.inflict(b, damage=5)
+    queue(world, "attack", die(1, 20))
+    queue(world, "injury", die(2, 8))
+    record = strike(world, a, b)
+    assert record.defense == 0 and record.hit
+    assert world.readout(b).health == 3
+
+
+def test_the_model_takes_its_damage_from_its_weapon_table(world: Sandbox) -> None:
+    a = world.spawn("fire_dragon", name="Dragon", team="D", position=(0.0, 0.0))
+    b = world.spawn("human", name="Knight", team="K", position=(2.0, 0.0), armor=["gambeson", "full_harness", "helm"])
+    queue(world, "attack", die(10, 20))
+    queue(world, "injury", die(3, 12), die(9, 12))  # enhanced bite: keep 9, minus armour 4
+    record = strike(world, a, b, "dragon.bite")
+    assert record.damage.rolls == (3, 9) and record.dealt == 5 and world.readout(b).health == 5
+    queue(world, "attack", die(10, 20))
+    queue(world, "injury", die(6, 10))  # breath: direct
+    record = strike(world, a, b, "dragon.breath")
+    assert record.armour == 0 and record.dealt == 6 and world.readout(b).label == "dying"
+
+
+def test_a_scenario_skill_override_adds_to_the_attack() -> None:
+    w = Sandbox.from_scenario("duel", seed=2, model="strength")
+    try:
+        w.run()
+        bonus = {w.name_of(e.attacker): e.total - e.natural for e in w.events if isinstance(e, D20AttackRolled)}
+        assert bonus == {"Aldric": 4, "Bertram": 2}  # sword 55 over 45: +2
+    finally:
+        w.close()
+
+
+# ------------------------------------------------------------------------------------------ readout
+
+
+def test_readout_words(world: Sandbox) -> None:
+    e = theobald(world)
+    r = world.readout(e)
+    assert (r.label, r.band, r.shock, r.health, r.alive, r.can_act) == ("healthy", "full", "none", 9, True, True)
+    world.inflict(e, damage=1)
+    assert (world.readout(e).label, world.readout(e).band) == ("hurt", "hurt")
+    world.inflict(e, damage=4)
+    assert world.readout(e).label == "incapacitated" and "prone" in world.readout(e).conditions
+    world.inflict(e, damage=4)
+    assert (world.readout(e).label, world.readout(e).band) == ("dying", "empty")
+    assert not any("S3" in c or "M1" in c for c in world.readout(e).conditions)
+
+
+# ------------------------------------------------------------------------------------------ the tables
+
+
+def _configs_copy(tmp_path: Path) -> Path:
+    root = tmp_path / "configs"
+    shutil.copytree(config_root(), root)
+    return root
+
+
+def test_the_tables_report_every_problem_at_once(tmp_path: Path) -> None:
+    root = _configs_copy(tmp_path)
+    path = root / "models" / "strength.toml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace('[weapons."mace.crush"]\ndie = 8', '[weapons."mace.crushes"]\ndie = 7')
+    text = text.replace("[creatures.human]\nSTR = 10", "[creatures.human]\nSTR = 16")
+    text = text.replace("[armor.helm]\narmour = 1", "[armor.helm]\narmour = -1")
+    text = text.replace("[creatures.spirit]", "[creatures.ghost]")
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load(default_catalog(), root)
+    found = {(p.key, p.entry) for p in info.value.problems}
+    assert ("armor.helm.armour", "helm") in found  # a pydantic problem stops before the semantic checks
+    path.write_text(text.replace("armour = -1", "armour = 1"), encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load(default_catalog(), root)
+    problems = info.value.problems
+    keys = {p.key for p in problems}
+    assert {"weapons.mace.crushes", "weapons", "weapons.mace.crushes.die", "creatures.human.STR", "creatures.ghost",
+            "creatures"} <= keys
+    assert all(p.file.endswith("models/strength.toml") for p in problems)
+    assert any("mace.crush" in p.found for p in problems if p.key == "weapons")
+    assert any("'spirit'" in p.found for p in problems if p.key == "creatures")
+    assert "at most 15" in next(p.expected for p in problems if p.key == "creatures.human.STR")
+
+
+def test_unknown_keys_and_bad_toml_are_config_errors(tmp_path: Path) -> None:
+    root = _configs_copy(tmp_path)
+    path = root / "models" / "strength.toml"
+    good = path.read_text(encoding="utf-8")
+    path.write_text(good.replace("[dice]", "[dice]\nexplodes = true"), encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load(default_catalog(), root)
+    assert [p.key for p in info.value.problems] == ["dice.explodes"]
+    path.write_text(good + "\n[broken\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="valid TOML"):
+        load(default_catalog(), root)
+    path.write_text(good.replace('shift_with = { STR = "strength"', 'shift_with = { STR = "brawn"'),
+                    encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load(default_catalog(), root)
+    assert [p.key for p in info.value.problems] == ["abilities.shift_with.STR"]
+
+
+def test_sandbox_validate_checks_the_tables(tmp_path: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["validate"])
+    assert result.exit_code == 0 and result.stdout.startswith("OK:")
+    root = _configs_copy(tmp_path)
+    path = root / "models" / "strength.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace("critical_ratio = 0.5", "critical_ratio = 1.5"),
+                    encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(root)])
+    assert result.exit_code == 2 and "health.critical_ratio" in result.stderr
+
+
+# ------------------------------------------------------------------------------------------ in the sandbox
+
+
+SCENARIOS = ("duel", "skirmish", "wolf_pack", "bestiary", "battle")
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_every_scenario_runs_to_an_outcome(scenario: str) -> None:
+    reasons = Counter()
+    for seed in (1, 2, 3):
+        w = Sandbox.from_scenario(scenario, seed=seed, model="strength")
+        try:
+            outcome = w.run()
+            reasons[outcome.reason] += 1
+            labels = {w.readout(e).label for e in w.names}
+            assert labels <= {"healthy", "hurt", "incapacitated", "dying", "dead"}
+            assert any(isinstance(e, D20AttackRolled) for e in w.events)
+        finally:
+            w.close()
+    assert reasons["one team left"] >= 2, reasons
+
+
+def test_the_same_seed_gives_the_same_events() -> None:
+    runs = []
+    for _ in range(2):
+        w = Sandbox.from_scenario("skirmish", seed=5, model="strength")
+        w.run()
+        runs.append([e.to_dict() for e in w.events])
+        w.close()
+    assert runs[0] == runs[1] and len(runs[0]) > 10
+    w = Sandbox.from_scenario("skirmish", seed=6, model="strength")
+    w.run()
+    assert [e.to_dict() for e in w.events] != runs[0]
+    w.close()
+
+
+@pytest.mark.parametrize("scenario", ("duel", "skirmish", "wolf_pack", "bestiary"))
+def test_save_mid_fight_and_continue_identically(tmp_path: Path, scenario: str) -> None:
+    a = Sandbox.from_scenario(scenario, seed=4, model="strength")
+    out = a.run()
+    b = Sandbox.from_scenario(scenario, seed=4, model="strength")
+    c = None
+    try:
+        for _ in range(out.ticks // 2):
+            b.step()
+        b.save(tmp_path / "save.json")
+        c = Sandbox.load(tmp_path / "save.json")
+        assert c.model == "strength"
+        assert [e.to_dict() for e in c.events] == [e.to_dict() for e in b.events]
+        while c.tick < out.ticks:
+            c.step()
+        assert [e.to_dict() for e in c.events] == [e.to_dict() for e in a.events]
+        for e in a.names:
+            assert c.readout(e) == a.readout(e)
+            assert state(c, e) == state(a, e)
+    finally:
+        for w in (a, b, c):
+            if w is not None:
+                w.close()
+
+
+def test_a_save_keeps_every_part_of_the_state(tmp_path: Path) -> None:
+    w = Sandbox(seed=9, model="strength")
+    e = w.spawn("human", name="Theobald", attributes={"STR": 9})
+    m = model(w)
+    m.tables = replace(m.t, stretch=60.0)
+    w.inflict(e, damage=5)
+    stream = w.ctx.streams["injury"]
+    with w.active():
+        parts = w.creatures()[e]
+        queue(w, "injury", die(2, 2), die(1, 4))
+        m.roll_injury(e, parts[5], state(w, e), w.ctx, 5)
+        m.roll_injury(e, parts[5], state(w, e), w.ctx, 4)
+    w.ctx.streams["injury"] = stream  # type: ignore[index]
+    w.save(tmp_path / "s.json")
+    loaded = Sandbox.load(tmp_path / "s.json")
+    try:
+        assert state(loaded, e) == state(w, e)
+        assert state(loaded, e).until == 60.0 and state(loaded, e).conditions == ["arm_injury_primary", "hobbled"]
+        assert loaded.readout(e) == w.readout(e)
+    finally:
+        loaded.close()
+        w.close()

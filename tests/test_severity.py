@@ -1,0 +1,484 @@
+"""Tests of the severity model (document 001, ``shared/seeds/001_*.txt``; decisions.md "Document 001").
+
+Document 001's own examples are tests here: a Human with Brawn 2 has Threshold 5; Brawn 0 taking a Severity 3
+Weaken ends at Brawn -1 with 2 overflow and is incapacitated (3 + 2 = 5 > 3); Wit 3 -> 2 lowers Cognition Points
+from 32 to 16 and the usable points above 16 are lost; and Severity for n points of damage is Binomial(n, 1/3),
+checked exactly by enumerating every roll of the d3s and against a fixed-seed sample.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import shutil
+from collections import Counter
+from dataclasses import replace
+from math import comb
+from pathlib import Path
+from typing import Any
+
+import esper
+import pytest
+
+from components.events import D20AttackRolled, DamageDealt, Died, ModelStateChanged
+from components.severity import EFFECTS, SeverityRules, SeverityState
+from sandbox.config import ConfigError, default_catalog
+from sandbox.models import build_model
+from sandbox.scenario_def import CarePolicy
+from sandbox.world import Sandbox, SandboxError
+from systems.models.severity import (
+    apply_wound,
+    attack_bonus,
+    cognition_pool,
+    damage_after_armor,
+    defense,
+    first_aid,
+    roll_effect,
+    roll_severity,
+    severity_distribution,
+    threshold,
+)
+from tests.conftest import QueuedRng
+
+CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+HOUR = 3600.0
+
+
+@pytest.fixture(scope="module")
+def rules() -> SeverityRules:
+    """The shipped severity tables."""
+    model = build_model("severity", default_catalog())
+    assert isinstance(model.tables, SeverityRules)
+    return model.tables
+
+
+def state(**values: Any) -> SeverityState:
+    """A Human's state (Threshold base 3, Brawn 1, Poise 1, Wit 1, Speed 6) with ``values`` replaced."""
+    base = SeverityState(threshold_base=3, brawn=1, poise=1, wit=1, speed=6, attack_bonus=3, defense=12,
+                         armor_value=0, first_aid=2, move=10.0, cognition=8)
+    return replace(base, **values)
+
+
+def world_with(*names: str, seed: int = 1, **attributes: int) -> tuple[Sandbox, list[int]]:
+    """A severity world with one unarmed human per name (team = name), ``attributes`` overriding each."""
+    world = Sandbox(seed=seed, model="severity")
+    entities = [world.spawn("human", name=n, position=(float(i) * 50, 0.0), attributes=attributes)
+                for i, n in enumerate(names)]
+    return world, entities
+
+
+def sev(world: Sandbox, entity: int) -> SeverityState:
+    """The entity's severity state."""
+    with world.active():
+        return esper.component_for_entity(entity, SeverityState)
+
+
+# ------------------------------------------------------------------------------ document 001's worked examples
+
+
+def test_a_human_with_brawn_2_has_threshold_5() -> None:
+    world, (e,) = world_with("Hero", brawn=2)
+    assert world.readout(e).health == 5
+    assert threshold(state(brawn=2)) == 5
+    world_default, (d,) = world_with("Average")
+    assert world_default.readout(d).health == 3 + 1  # the shipped Human: base 3, Brawn 1
+
+
+def test_brawn_0_taking_a_severity_3_weaken_is_incapacitated_by_its_overflow(rules: SeverityRules) -> None:
+    s = state(brawn=0)
+    result = apply_wound(s, 3, "weaken", rules)
+    assert s.brawn - s.weaken == -1 and result.applied == 1
+    assert result.overflow == 2 and result.effective == 5
+    assert result.threshold == 3  # compared with the Threshold before the wound: 5 > 3, not > 2 x 3
+    assert result.outcome == "incapacitated"
+    # The same through the world.
+    world, (e,) = world_with("Hero", brawn=0)
+    events = world.inflict(e, severity=3, effect="weaken")
+    r = world.readout(e)
+    assert r.label == "incapacitated" and r.alive and not r.can_act
+    assert "brawn -1 (of 0)" in r.conditions
+    assert any(isinstance(ev, ModelStateChanged) and ev.after == "brawn -1, overflow 2" for ev in events)
+    assert r.health == 2  # Threshold now 3 + (-1)
+
+
+def test_cognition_points_fall_from_32_to_16_when_wit_3_drops_to_2(rules: SeverityRules) -> None:
+    assert cognition_pool(3, rules) == 32 and cognition_pool(2, rules) == 16
+    assert cognition_pool(-1, rules) == 2
+    world, (e,) = world_with("Sage", wit=3)
+    assert sev(world, e).cognition == 32
+    world.inflict(e, severity=1, effect="daze")
+    assert sev(world, e).cognition == 16  # the points above the new pool are lost
+    assert "cognition 16/16" in world.readout(e).conditions
+    s = state(wit=3, cognition=10)
+    apply_wound(s, 1, "daze", rules)
+    assert s.cognition == 10  # fewer usable points than the new pool: nothing lost
+
+
+def _counting_rng(faces: tuple[int, ...], sides: int) -> QueuedRng:
+    return QueuedRng(*(QueuedRng.die(f, sides) for f in faces))
+
+
+@pytest.mark.parametrize("points", range(7))
+def test_severity_is_binomial_n_one_third_by_enumeration(points: int, rules: SeverityRules) -> None:
+    """Every one of the 3**n equally likely rolls, counted: k Severity in exactly C(n, k) * 2**(n - k) of them."""
+    counts: Counter[int] = Counter()
+    for faces in itertools.product(range(1, 4), repeat=points):
+        rng = _counting_rng(faces, 3)
+        severity, dice = roll_severity(points, rules, rng)
+        assert dice == faces and rng.remaining == 0
+        counts[severity] += 1
+    assert dict(counts) == {k: comb(points, k) * 2 ** (points - k) for k in range(points + 1)}
+    exact = severity_distribution(points, rules)
+    assert exact == pytest.approx([counts[k] / 3 ** points for k in range(points + 1)], abs=1e-12)
+    assert sum(exact) == pytest.approx(1.0)
+
+
+def test_severity_sample_matches_binomial_n_one_third(rules: SeverityRules) -> None:
+    """A fixed-seed sample of 60,000 rolls of 6 points against the exact pmf (chi-square, df 6, p = 0.001)."""
+    rng = random.Random(20240601)
+    n, draws = 6, 60_000
+    counts = Counter(roll_severity(n, rules, rng)[0] for _ in range(draws))
+    pmf = [comb(n, k) * (1 / 3) ** k * (2 / 3) ** (n - k) for k in range(n + 1)]
+    # Pool the sparse top cells (k = 5, 6) so every expected count is well above 5.
+    observed = [counts[k] for k in range(5)] + [counts[5] + counts[6]]
+    expected = [p * draws for p in pmf[:5]] + [(pmf[5] + pmf[6]) * draws]
+    chi2 = sum((o - x) ** 2 / x for o, x in zip(observed, expected, strict=True))
+    assert chi2 < 20.52  # chi-square critical value, 5 degrees of freedom, p = 0.001
+    assert counts[0] / draws == pytest.approx(pmf[0], abs=0.01)
+
+
+# ---------------------------------------------------------------------------------------- the rules, one by one
+
+
+def test_the_effect_table_is_the_d6_of_document_001(rules: SeverityRules) -> None:
+    assert rules.effects == ("weaken", "stagger", "daze", "slow", "stun", "bloody")
+    for face, effect in enumerate(EFFECTS, start=1):
+        assert roll_effect(rules, QueuedRng(QueuedRng.die(face, 6))) == effect
+
+
+def test_severity_zero_is_no_wound_even_at_threshold_zero(rules: SeverityRules) -> None:
+    s = state(bloody=4)
+    assert threshold(s) == 0
+    result = apply_wound(s, 0, "weaken", rules)
+    assert result.outcome == "none" and s.weaken == 0 and s.wounds == 0
+
+
+@pytest.mark.parametrize(("effect", "field", "limit"), [("weaken", "weaken", 2), ("stagger", "stagger", 2),
+                                                        ("daze", "daze", 2), ("slow", "slow", 6)])
+def test_effects_stack_up_to_the_natural_limits(effect: str, field: str, limit: int, rules: SeverityRules) -> None:
+    s = state(threshold_base=20)  # a huge Threshold, so nothing goes down
+    apply_wound(s, 1, effect, rules)
+    apply_wound(s, 1, effect, rules)
+    assert getattr(s, field) == 2  # a second wound of the same effect adds on
+    result = apply_wound(s, 5, effect, rules)
+    assert getattr(s, field) == limit  # attributes stop at -1 (1 - 2), Speed at 0
+    if effect == "slow":
+        assert result.overflow == 0 and result.effective == 5  # only attributes overflow
+    else:
+        assert result.applied == 0 and result.overflow == 5 and result.effective == 10
+
+
+def test_stun_stacks_in_turns_and_bloody_lowers_threshold(rules: SeverityRules) -> None:
+    s = state()
+    apply_wound(s, 2, "stun", rules)
+    apply_wound(s, 1, "stun", rules)
+    assert s.stun == 3
+    apply_wound(s, 1, "bloody", rules)
+    assert threshold(s) == 3
+
+
+def test_passing_threshold_incapacitates_and_twice_threshold_kills(rules: SeverityRules) -> None:
+    assert apply_wound(state(), 4, "stun", rules).outcome == "wounded"  # 4 is not above Threshold 4
+    assert apply_wound(state(), 5, "stun", rules).outcome == "incapacitated"
+    assert apply_wound(state(), 8, "stun", rules).outcome == "incapacitated"  # 8 is not above 2 x 4
+    dead = apply_wound(state(), 9, "stun", rules)
+    assert dead.outcome == "dead" and "2 x Threshold 4" in dead.cause
+
+
+def test_threshold_zero_faints_and_the_next_wound_is_lethal(rules: SeverityRules) -> None:
+    world, (e,) = world_with("Hero")
+    world.inflict(e, severity=4, effect="bloody")  # 4 is not above Threshold 4, but Threshold falls to 0
+    r = world.readout(e)
+    assert r.label == "fainted" and r.health == 0 and not r.can_act and r.alive
+    assert "threshold 0: the next wound is lethal" in r.conditions
+    events = world.inflict(e, severity=1, effect="stun")
+    assert any(isinstance(ev, Died) and ev.cause == "a wound at Threshold 0" for ev in events)
+    assert world.readout(e).label == "dead" and not world.readout(e).alive and world.readout(e).health == 0
+
+
+def test_armour_reduces_damage_never_below_zero_and_anti_armour() -> None:
+    assert damage_after_armor(7, 4) == (3, 4)
+    assert damage_after_armor(3, 4) == (0, 4)
+    assert damage_after_armor(7, 5, "halve") == (5, 2)  # Halve Armor rounds down
+    assert damage_after_armor(7, 4, "negate") == (7, 0)
+
+
+def test_armour_is_ignored_against_the_helpless_but_not_against_indirect_damage() -> None:
+    assert damage_after_armor(7, 4, helpless=True) == (7, 0)
+    assert damage_after_armor(7, 4, helpless=True, indirect=True) == (3, 4)
+    assert damage_after_armor(7, 4, "halve", helpless=True, indirect=True) == (5, 2)
+
+
+def test_indirect_inflicted_damage_meets_armour() -> None:
+    world = Sandbox(seed=3, model="severity")
+    e = world.spawn("human", name="Knight", armor=["gambeson", "mail_hauberk", "helm"])
+    assert sev(world, e).armor_value == 4
+    events = world.inflict(e, damage=5, indirect=True)
+    dealt = next(ev for ev in events if isinstance(ev, DamageDealt))
+    assert (dealt.rolled, dealt.dealt) == (5, 1)
+    events = world.inflict(e, damage=5)  # damage= is after armour: all 5 points roll d3s
+    assert next(ev for ev in events if isinstance(ev, DamageDealt)).dealt == 5
+
+
+def test_a_directed_attack_on_a_helpless_target_hits_and_ignores_armour() -> None:
+    world = Sandbox(seed=5, model="severity")
+    a = world.spawn("human", name="A", team="A", weapons=["broadsword"])
+    b = world.spawn("human", name="B", team="B", position=(1.0, 0.0), armor=["full_harness", "helm"])
+    world.inflict(b, severity=5, effect="stun")  # incapacitated: cannot defend
+    world.ctx.streams["attack"] = QueuedRng(QueuedRng.die(1, 20))  # a natural 1 would miss anyone else
+    creatures = world.creatures()
+    with world.active():
+        world.damage_model.attack(a, creatures[a], b, creatures[b], world.ctx.modes["broadsword.cut"], world.ctx,
+                                  ())
+    rolled = next(ev for ev in reversed(world.events) if isinstance(ev, D20AttackRolled))
+    assert rolled.natural == 1 and rolled.margin < 1 and rolled.hit
+    dealt = next(ev for ev in reversed(world.events) if isinstance(ev, DamageDealt))
+    assert dealt.dealt == dealt.rolled and "armour ignored (helpless)" in dealt.detail
+
+
+def test_attack_roll_is_d20_plus_bonus_against_defense(rules: SeverityRules) -> None:
+    world = Sandbox(seed=5, model="severity")
+    a = world.spawn("human", name="A", team="A", weapons=["broadsword"])
+    b = world.spawn("human", name="B", team="B", position=(1.0, 0.0))
+    creatures = world.creatures()
+    for natural, hit in ((9, False), (10, True)):  # 9 + 3 = 12: margin 0 misses; 10 + 3 = 13: margin 1 hits
+        world.ctx.streams["attack"] = QueuedRng(QueuedRng.die(natural, 20))
+        world.ctx.streams["injury"] = QueuedRng(*([0.0] * 20))  # damage dice 1s, d3s 1s: no wound
+        with world.active():
+            world.damage_model.attack(a, creatures[a], b, creatures[b], world.ctx.modes["broadsword.cut"],
+                                      world.ctx, ())
+        rolled = next(ev for ev in reversed(world.events) if isinstance(ev, D20AttackRolled))
+        assert (rolled.total, rolled.defense, rolled.hit) == (natural + 3, 12, hit)
+
+
+def test_attribute_damage_lowers_what_depends_on_it(rules: SeverityRules) -> None:
+    s = state(weaken=1, stagger=2)
+    assert attack_bonus(s, "melee", rules) == 2  # Brawn damage: melee
+    assert attack_bonus(s, "missile", rules) == 1  # Poise damage: missile
+    assert defense(s, rules) == 10  # Poise damage: Defense
+    assert threshold(s) == 3  # Brawn damage: Threshold
+
+
+def test_slow_scales_walking_speed_and_stops_it_at_speed_zero() -> None:
+    world, (e,) = world_with("Runner")
+    anat = world.components(e)["Anatomy"]
+    full = anat.speed
+    world.inflict(e, severity=3, effect="slow")
+    assert anat.speed == pytest.approx(full * 3 / 6)
+    assert "speed 3 (of 6)" in world.readout(e).conditions
+    world.inflict(e, severity=4, effect="slow")
+    assert anat.speed == 0.0 and sev(world, e).slow == 6
+
+
+def test_a_stunned_creature_loses_its_turns() -> None:
+    world = Sandbox(seed=2, model="severity")
+    a = world.spawn("human", name="A", team="A", weapons=["broadsword"])
+    world.spawn("human", name="B", team="B", position=(1.0, 0.0), weapons=["broadsword"],
+                attributes={"threshold": 30})
+    world.inflict(a, severity=2, effect="stun")
+    assert world.readout(a).label == "stunned" and world.readout(a).can_act
+    for _ in range(2):
+        events = world.step()
+        assert not any(isinstance(ev, D20AttackRolled) and ev.attacker == a for ev in events)
+    assert sev(world, a).stun == 0
+    for _ in range(10):  # and then it fights again
+        if any(isinstance(ev, D20AttackRolled) and ev.attacker == a for ev in world.step()):
+            break
+    else:
+        pytest.fail("A never attacked once its stun was spent")
+
+
+# ------------------------------------------------------------------------------------------------- healing
+
+
+def test_first_aid_is_d20_plus_skill_against_10(rules: SeverityRules) -> None:
+    s = state(bloody=2, weaken=1)
+    failed = first_aid(s, 2, False, rules, QueuedRng(QueuedRng.die(7, 20)))
+    assert (failed.total, failed.success, failed.reduced) == (9, False, None) and s.bloody == 2
+    done = first_aid(s, 2, False, rules, QueuedRng(QueuedRng.die(8, 20)))
+    assert (done.total, done.success, done.reduced) == (10, True, "bloody") and s.bloody == 1
+
+
+def test_first_aid_on_oneself_rolls_twice_and_keeps_the_lower(rules: SeverityRules) -> None:
+    s = state(stun=1)
+    result = first_aid(s, 2, True, rules, QueuedRng(QueuedRng.die(18, 20), QueuedRng.die(5, 20)))
+    assert result.rolls == (18, 5) and result.total == 7 and not result.success and s.stun == 1
+    result = first_aid(s, 2, True, rules, QueuedRng(QueuedRng.die(9, 20), QueuedRng.die(12, 20)))
+    assert result.total == 11 and result.reduced == "stun" and s.stun == 0
+
+
+def _rest_times(world: Sandbox, entity: int) -> list[float]:
+    return [ev.time for ev in world.events if isinstance(ev, ModelStateChanged) and ev.entity == entity
+            and ev.what == "rest"]
+
+
+def test_rest_heals_one_effect_every_8_hours(rules: SeverityRules) -> None:
+    world, (e,) = world_with("Alone")
+    world.care = CarePolicy(self_care=False)  # no first aid at all: rest alone
+    world.inflict(e, severity=2, effect="bloody")
+    world.inflict(e, severity=1, effect="daze")
+    world.advance(hours=17)
+    assert _rest_times(world, e) == [8 * HOUR, 16 * HOUR]
+    s = sev(world, e)
+    assert (s.bloody, s.daze) == (0, 1)  # Bloody first (the healing order)
+    world.advance(hours=7)
+    assert s.effect_points == 0 and world.readout(e).label == "unhurt"
+
+
+def test_rest_is_tripled_with_a_doctor() -> None:
+    world = Sandbox(seed=4, model="severity")
+    patient = world.spawn("human", name="Patient", team="Party")
+    world.spawn("human", name="Doctor", team="Party", position=(2.0, 0.0))
+    world.care = CarePolicy(healers=("Doctor",), self_care=False)
+    world.inflict(patient, severity=2, effect="weaken")
+    world.inflict(patient, severity=2, effect="stagger")
+    aid = sev(world, patient)
+    aid.aid_left = 0  # leave first aid out of it: rest alone
+    world.advance(hours=8)
+    times = _rest_times(world, patient)
+    assert times == pytest.approx([8 * HOUR / 3, 16 * HOUR / 3, 8 * HOUR])
+    assert aid.effect_points == 1
+
+
+def test_first_aid_after_the_fight_from_the_best_team_mate(rules: SeverityRules) -> None:
+    world = Sandbox(seed=4, model="severity")
+    patient = world.spawn("human", name="Patient", team="Party")
+    world.spawn("human", name="Medic", team="Party", position=(2.0, 0.0), attributes={"first_aid": 9})
+    world.inflict(patient, severity=2, effect="weaken")
+    world.ctx.streams["healing"] = QueuedRng(QueuedRng.die(1, 20))  # 1 + 9 = 10: success
+    world.advance(minutes=2)
+    aid = [ev for ev in world.events if isinstance(ev, ModelStateChanged) and ev.what.startswith("first aid")]
+    assert len(aid) == 1 and "by Medic" in aid[0].what and aid[0].time == 60.0
+    assert (aid[0].before, aid[0].after) == ("weaken 2", "weaken 1")
+
+
+def test_incapacitated_creature_comes_round_after_its_recovery(rules: SeverityRules) -> None:
+    world, (e,) = world_with("Hero")
+    world.care = CarePolicy(self_care=False)
+    world.inflict(e, severity=5, effect="stun")
+    assert world.readout(e).label == "incapacitated"
+    world.advance(hours=7.9)
+    assert world.readout(e).label == "incapacitated"
+    world.advance(hours=0.2)
+    assert world.readout(e).can_act and world.readout(e).label in ("stunned", "wounded", "unhurt")
+
+
+def test_fainted_and_untended_dies_of_exposure_but_a_tended_one_lives(rules: SeverityRules) -> None:
+    world, (e,) = world_with("Alone")
+    world.inflict(e, severity=4, effect="bloody")
+    world.advance(hours=23.9)
+    assert world.readout(e).alive
+    events = world.advance(hours=0.2)
+    assert any(isinstance(ev, Died) and ev.cause == "fainted and left untended" for ev in events)
+
+    tended = Sandbox(seed=1, model="severity")
+    p = tended.spawn("human", name="Patient", team="Party")
+    tended.spawn("human", name="Friend", team="Party", position=(2.0, 0.0))
+    tended.inflict(p, severity=4, effect="bloody")
+    tended.advance(days=2)
+    r = tended.readout(p)
+    assert r.alive and r.can_act and r.health == 4
+
+
+def test_split_advances_match_one_and_a_save_carries_the_state(tmp_path: Path) -> None:
+    def hurt() -> Sandbox:
+        world = Sandbox(seed=9, model="severity")
+        a = world.spawn("human", name="A", team="Party")
+        b = world.spawn("human", name="B", team="Party", position=(2.0, 0.0))
+        world.inflict(a, severity=3, effect="bloody")
+        world.inflict(a, severity=2, effect="stagger")
+        world.inflict(b, severity=5, effect="stun")
+        return world
+
+    whole = hurt()
+    whole.advance(hours=30)
+    split = hurt()
+    split.advance(hours=3)
+    split.save(tmp_path / "mid.json")
+    loaded = Sandbox.load(tmp_path / "mid.json")
+    loaded.advance(hours=27)
+    assert [ev.to_dict() for ev in loaded.events] == [ev.to_dict() for ev in whole.events]
+    assert [loaded.readout(e) for e in loaded.names] == [whole.readout(e) for e in whole.names]
+
+
+# ------------------------------------------------------------------------------------------- readout and direct use
+
+
+def test_readout_words_and_numbers() -> None:
+    world, (e,) = world_with("Hero")
+    r = world.readout(e)
+    assert (r.label, r.health, r.band, r.shock, r.conditions) == ("unhurt", 4, "none", "none", ())
+    world.inflict(e, severity=2, effect="bloody")
+    r = world.readout(e)
+    assert (r.label, r.health, r.band) == ("wounded", 2, "bloody 2")
+    world.inflict(e, severity=1, effect="stun")
+    assert world.readout(e).label == "stunned" and world.readout(e).band == "stun 1, bloody 2"
+
+
+def test_inflict_refuses_what_does_not_fit_the_model() -> None:
+    world, (e,) = world_with("Hero")
+    for bad in ({}, {"damage": 2, "severity": 1}, {"damage": -1}, {"severity": 2, "effect": "maim"},
+                {"severity": 2, "effect": 7}, {"location": "Skull", "level": 2}):
+        with pytest.raises(SandboxError):
+            world.inflict(e, **bad)
+    world.inflict(e, severity=2, effect=6)  # a die face names the effect
+    assert sev(world, e).bloody == 2
+
+
+def test_every_shipped_scenario_ends_under_severity() -> None:
+    catalog = default_catalog()
+    for scenario in sorted(catalog.scenarios):
+        world = Sandbox.from_scenario(scenario, seed=11, model="severity")
+        outcome = world.run()
+        assert outcome.reason in ("one team left", "no team left"), scenario
+        world.close()
+
+
+# ------------------------------------------------------------------------------------------------------ config
+
+
+def test_the_tables_are_checked_against_the_catalog(tmp_path: Path) -> None:
+    root = tmp_path / "configs"
+    shutil.copytree(CONFIGS, root)
+    path = root / "models" / "severity.toml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("[creatures.wolf]", "[creatures.warg]").replace("helm = 1", "helmet = 1")
+    text = text.replace('cut = { damage = "2d4+3" }', 'cut = { damage = "lots" }')
+    text = text.replace("threshold = 1\nbrawn = 0", "threshold = 0\nbrawn = 0")
+    path.write_text(text, encoding="utf-8")
+    from sandbox.config import load_catalog
+
+    with pytest.raises(ConfigError) as info:
+        build_model("severity", load_catalog(root), root)
+    found = {(p.key, p.expected.split(" (")[0]) for p in info.value.problems}
+    assert ("creatures.warg", "a creature id") in found
+    assert ("creatures.wolf", "a block for every creature") in found
+    assert ("armor.helmet", "an armour id") in found
+    assert ("armor.helm", "an Armor Value for every armour piece") in found
+    assert ("weapons.broadsword.cut.damage", "a dice expression") in found
+    assert ("creatures.eagle.threshold", "a Threshold") in found
+    assert all(p.file.endswith("models/severity.toml") for p in info.value.problems)
+
+
+def test_a_malformed_table_lists_every_problem(tmp_path: Path) -> None:
+    root = tmp_path / "configs"
+    shutil.copytree(CONFIGS, root)
+    path = root / "models" / "severity.toml"
+    text = path.read_text(encoding="utf-8").replace("die = 3 ", 'die = "3" ').replace("offset = 2", "offest = 2")
+    path.write_text(text, encoding="utf-8")
+    from sandbox.config import load_catalog
+
+    with pytest.raises(ConfigError) as info:
+        build_model("severity", load_catalog(root), root)
+    keys = {p.key for p in info.value.problems}
+    assert {"severity.die", "cognition.offset", "cognition.offest"} <= keys
