@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import tomli
 from pydantic import BaseModel, ValidationError
@@ -161,6 +161,36 @@ def _validate(f: _File, problems: list[Problem]) -> None:
             key = ".".join(str(p) for p in loc)
             problems.append(Problem(f.label, key, _entry_name(f.data, loc), _expected(err["msg"], err["type"]),
                                     _found(err)))
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def read_validated(path: Path, root: Path, schema: type[M]) -> tuple[M, dict[str, Any], str]:
+    """Read one TOML file and validate it against ``schema`` (what every damage model's loader does).
+
+    Returns:
+        ``(model, raw data, label)``: the label names the file in problems (relative to the configs' parent).
+
+    Raises:
+        ConfigError: The file is unreadable, not TOML, or every structural problem it has.
+    """
+    f = _File(path, _label(path, root), "", path.stem)
+    problems: list[Problem] = []
+    _read(f, problems)
+    if problems or f.data is None:
+        raise ConfigError(problems)
+    try:
+        return schema.model_validate(f.data), f.data, f.label
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            loc = err["loc"]
+            # Model files key their entries by config id ([weapons."broadsword.cut"]): that id names the entry.
+            keyed = str(loc[1]) if len(loc) > 1 and loc[0] in ("weapons", "armor", "creatures") else None
+            problems.append(Problem(f.label, ".".join(str(p) for p in loc), keyed or _entry_name(f.data, loc),
+                                    _expected(err["msg"], err["type"]), _found(err)))
+        raise ConfigError(problems) from None
 
 
 # -------------------------------------------------------------------------------------------- the catalog

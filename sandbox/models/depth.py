@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from itertools import pairwise
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-import tomli
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from sandbox.config import Catalog, ConfigError, Problem
-from sandbox.config.loader import _entry_name, _expected, _found
+from sandbox.config.loader import read_validated
 from systems.models.depth import (
     CELLS,
     FAMILIES,
@@ -244,29 +243,7 @@ def load(catalog: Catalog, root: Path) -> DepthModel:
     Raises:
         ConfigError: Every problem of the file.
     """
-    path = root / "models" / f"{NAME}.toml"
-    try:
-        label = str(path.resolve().relative_to(root.resolve().parent))
-    except ValueError:
-        label = str(path)
-    try:
-        data: Any = tomli.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError([Problem(label, "", None, "a readable UTF-8 TOML file", f"an unreadable file ({exc})")]
-                          ) from None
-    except tomli.TOMLDecodeError as exc:
-        where = f"line {getattr(exc, 'lineno', '?')}, column {getattr(exc, 'colno', '?')}"
-        raise ConfigError([Problem(label, where, None, "valid TOML 1.0",
-                                   f"a syntax error ({getattr(exc, 'msg', str(exc))})")]) from None
-    try:
-        model = SCHEMA.model_validate(data)
-    except ValidationError as exc:
-        problems = []
-        for err in exc.errors():
-            loc = err["loc"]
-            problems.append(Problem(label, ".".join(str(p) for p in loc), _entry_name(data, loc),
-                                    _expected(err["msg"], err["type"]), _found(err)))
-        raise ConfigError(problems) from None
+    model, _, label = read_validated(root / "models" / f"{NAME}.toml", root, SCHEMA)
     problems = check(model, catalog, label)
     if problems:
         raise ConfigError(problems)

@@ -10,14 +10,13 @@ catalog must have its entry, and every entry must name one.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-import tomli
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from components.severity import ATTRIBUTES, EFFECTS, SeverityCreature, SeverityRules, SeverityWeapon
 from sandbox.config import Catalog, ConfigError, Problem
-from sandbox.config.loader import _entry_name, _expected, _found
+from sandbox.config.loader import read_validated
 from systems.dice import parse_dice
 from systems.models.severity import SeverityModel
 
@@ -228,26 +227,7 @@ def load_rules(catalog: Catalog, root: Path) -> SeverityRules:
     Raises:
         ConfigError: Every problem in the file.
     """
-    path = root / FILE
-    try:
-        label = str(path.resolve().relative_to(root.resolve().parent))
-    except ValueError:
-        label = str(path)
-    try:
-        data: dict[str, Any] = tomli.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError([Problem(label, "", None, "a readable UTF-8 TOML file", f"an unreadable file ({exc})")]
-                          ) from None
-    except tomli.TOMLDecodeError as exc:
-        where = f"line {getattr(exc, 'lineno', '?')}, column {getattr(exc, 'colno', '?')}"
-        raise ConfigError([Problem(label, where, None, "valid TOML 1.0",
-                                   f"a syntax error ({getattr(exc, 'msg', exc)})")]) from None
-    try:
-        model = SeverityModelFile.model_validate(data)
-    except ValidationError as exc:
-        raise ConfigError([Problem(label, ".".join(str(p) for p in err["loc"]), _entry_name(data, err["loc"]),
-                                   _expected(err["msg"], err["type"]), _found(err)) for err in exc.errors()]
-                          ) from None
+    model, _, label = read_validated(root / FILE, root, SeverityModelFile)
     problems = _check(model, catalog, label)
     if problems:
         raise ConfigError(problems)

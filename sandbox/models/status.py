@@ -10,11 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any
 
-import tomli
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from sandbox.config import Catalog, ConfigError, Problem
-from sandbox.config.loader import _entry_name, _expected, _found, _label
+from sandbox.config.loader import read_validated
 from systems.dice import parse_dice
 from systems.models.status import DAY, HOUR, StatusCreature, StatusModel, StatusTables, StatusWeapon
 
@@ -135,26 +134,7 @@ def load(catalog: Catalog, root: Path) -> StatusModel:
     Raises:
         ConfigError: Every problem of the file.
     """
-    path = root / FILE
-    label = _label(path, root)
-    try:
-        data = tomli.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError([Problem(label, "", None, "a readable UTF-8 TOML file", f"an unreadable file ({exc})")]
-                          ) from None
-    except tomli.TOMLDecodeError as exc:
-        where = f"line {getattr(exc, 'lineno', '?')}, column {getattr(exc, 'colno', '?')}"
-        raise ConfigError([Problem(label, where, None, "valid TOML 1.0",
-                                   f"a syntax error ({getattr(exc, 'msg', exc)})")]) from None
-    try:
-        model = StatusModelFile.model_validate(data)
-    except ValidationError as exc:
-        problems = []
-        for err in exc.errors():
-            loc = err["loc"]
-            problems.append(Problem(label, ".".join(str(p) for p in loc), _entry_name(data, loc),
-                                    _expected(err["msg"], err["type"]), _found(err)))
-        raise ConfigError(problems) from None
+    model, _, label = read_validated(root / FILE, root, StatusModelFile)
     problems = _problems_of(model, catalog, label)
     if problems:
         raise ConfigError(problems)

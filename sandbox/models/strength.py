@@ -11,11 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import tomli
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from sandbox.config import Catalog, ConfigError, Problem
-from sandbox.config.loader import _entry_name, _expected, _found
+from sandbox.config.loader import read_validated
 from systems.models.strength import (
     ABILITIES,
     CONDITIONS,
@@ -145,13 +144,6 @@ class StrengthFile(_Strict):
 SCHEMA = StrengthFile
 
 
-def _label(path: Path, root: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(root.resolve().parent))
-    except ValueError:
-        return str(path)
-
-
 def _coverage(label: str, table: str, entries: dict[str, Any], known: list[str], what: str) -> list[Problem]:
     problems = [Problem(label, f"{table}.{key}", key, f"{what} of the catalog ({', '.join(known)})", repr(key))
                 for key in entries if key not in known]
@@ -221,29 +213,7 @@ def load(catalog: Catalog, root: Path) -> StrengthModel:
     Raises:
         ConfigError: Every problem of the file.
     """
-    path = root / "models" / "strength.toml"
-    label = _label(path, root)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError([Problem(label, "", None, "a readable UTF-8 TOML file", f"an unreadable file ({exc})")]
-                          ) from None
-    try:
-        raw = tomli.loads(text)
-    except tomli.TOMLDecodeError as exc:
-        msg = getattr(exc, "msg", str(exc))
-        where = f"line {getattr(exc, 'lineno', '?')}, column {getattr(exc, 'colno', '?')}"
-        raise ConfigError([Problem(label, where, None, "valid TOML 1.0", f"a syntax error ({msg})")]) from None
-    try:
-        data = StrengthFile.model_validate(raw)
-    except ValidationError as exc:
-        problems = []
-        for err in exc.errors():
-            loc = err["loc"]
-            entry = str(loc[1]) if len(loc) > 1 and loc[0] in ("weapons", "armor", "creatures") else None
-            problems.append(Problem(label, ".".join(str(p) for p in loc), entry or _entry_name(raw, loc),
-                                    _expected(err["msg"], err["type"]), _found(err)))
-        raise ConfigError(problems) from None
+    data, _, label = read_validated(root / "models" / "strength.toml", root, StrengthFile)
     problems = check(data, catalog, label)
     if problems:
         raise ConfigError(problems)
