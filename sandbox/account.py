@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.anatomy import ASPECTS
-from components.events import BleederOpened, Died, FellProne, ItemDropped, Severed, ShockChanged
+from components.events import BleederOpened, DamageDealt, Died, Event, FellProne, ItemDropped, Severed, ShockChanged
 from components.rules import LEVEL_CODES
 from sandbox.report import table
 from sandbox.world import Outcome, Sandbox
@@ -37,6 +37,17 @@ def blow_lines(log: Iterable[Any], names: Mapping[int, str], modes: Mapping[str,
     current: list[str] | None = None
     follows: list[str] = []
     for entry in log:
+        other = entry.events() if not isinstance(entry, AttackRecord | Event) and hasattr(entry, "events") else (
+            [entry] if isinstance(entry, DamageDealt) else None)
+        if other is not None:  # another model's attack: a line per blow that did damage
+            if current is not None:
+                yield _finish(current, follows)
+            current, follows = None, []
+            for event in other:
+                if isinstance(event, DamageDealt) and event.dealt > 0 and event.attacker >= 0:
+                    yield (f"tick {event.tick:>3}  {names.get(event.attacker, '?')} -> {names.get(event.target, '?')}:"
+                           f" {event.dealt} damage ({event.rolled} rolled): {event.detail}")
+            continue
         if isinstance(entry, AttackRecord):
             if current is not None:
                 yield _finish(current, follows)

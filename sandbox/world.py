@@ -390,7 +390,7 @@ class Sandbox:
             return self.damage_model.readout(entity, parts, self.ctx)
 
     def inflict(self, entity: int, location: str | None = None, level: int | str | None = None,
-                aspect: str = "blunt", **kwargs: Any) -> list[Event]:
+                aspect: str | None = None, **kwargs: Any) -> list[Event]:
         """Apply damage directly (scenario set-up and tests), as the world's damage model applies a landed blow.
 
         The anatomy model records an injury (``location=`` "Right Forearm", ``level=`` 1..5 or "S3", ``aspect=``),
@@ -409,8 +409,10 @@ class Sandbox:
             options["location"] = location
         if level is not None:
             options["level"] = level
-        if self.model == "anatomy" or location is not None:
+        if aspect is not None:
             options["aspect"] = aspect
+        elif self.model == "anatomy":
+            options["aspect"] = "blunt"
         start = len(self.ctx.log)
         try:
             with self._active():

@@ -112,3 +112,37 @@ def test_unknown_models_are_refused() -> None:
 
     with pytest.raises(SandboxError, match="unknown damage model 'glass'"):
         Sandbox(seed=1, model="glass")
+
+
+SHIPPED_MODELS = ("anatomy", "severity", "depth", "strength", "status")
+SCENARIOS = ("duel", "skirmish", "wolf_pack", "bestiary", "battle")
+
+
+def test_the_five_shipped_models_are_available() -> None:
+    assert set(SHIPPED_MODELS) <= set(available_models())
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+@pytest.mark.parametrize("model", SHIPPED_MODELS)
+def test_every_shipped_scenario_runs_to_an_outcome_under_every_model(model: str, scenario: str) -> None:
+    world = Sandbox.from_scenario(scenario, seed=1, model=model)
+    try:
+        outcome = world.run()
+        assert outcome.reason in ("one team left", "no team left", "tick limit")
+        assert outcome.ticks <= world.max_ticks
+        readouts = [world.readout(e) for e in world.names]
+        assert all(r.label == r.label.lower() for r in readouts)  # each model's own words, lower case
+        if outcome.winner is not None:
+            assert any(r.can_act for r in readouts)
+    finally:
+        world.close()
+
+
+def test_compare_runs_the_same_draws_under_every_model() -> None:
+    from sandbox.account import comparison_table, run_model
+
+    runs = [run_model("duel", 3, m) for m in SHIPPED_MODELS]
+    text = comparison_table(runs)
+    assert all(m in text.splitlines()[0] for m in SHIPPED_MODELS)
+    assert {r.model for r in runs} == set(SHIPPED_MODELS)
+    assert all(r.outcome.ticks > 0 for r in runs)
