@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pygame
 
+from components.events import D20AttackRolled, DamageDealt, Event
 from components.rules import LEVEL_CODES, ShockState
 from components.wounds import Impairment
 from sandbox.models import available_models
@@ -65,6 +66,27 @@ def part_colour(imp: Impairment, severed: bool) -> tuple[int, int, int]:
 
 
 @dataclass(slots=True)
+class PointAttack:
+    """An attack under a point-based model, as the trace shows it: its roll and what followed.
+
+    Attributes:
+        tick: Tick of the attack.
+        attacker: Attacking entity.
+        target: Defending entity.
+        hit: The roll hit.
+        dealt: Damage dealt after armour.
+        events: The attack's typed events (the roll, the damage, state changes).
+    """
+
+    tick: int
+    attacker: int
+    target: int
+    hit: bool
+    dealt: int
+    events: list[Event]
+
+
+@dataclass(slots=True)
 class Label:
     """A floating label over a creature (a landed blow): it rises and fades."""
 
@@ -113,8 +135,8 @@ class Viewer:
         world = Sandbox.from_scenario(self.scenario, seed=self.seed, model=self.model)
         self.model = world.model
         self.labels: list[Label] = []
-        self.records: list[AttackRecord] = []
-        self.recent: list[AttackRecord] = []
+        self.records: list[AttackRecord | PointAttack] = []
+        self.recent: list[AttackRecord | PointAttack] = []
         self.trace_index: int | None = None
         self.seen = 0
         creatures = world.creatures()
@@ -148,6 +170,7 @@ class Viewer:
         self.world.step()
         log = self.world.ctx.log
         self.recent = []
+        point: PointAttack | None = None
         for entry in log[self.seen:]:
             if isinstance(entry, AttackRecord):
                 self.records.append(entry)
@@ -159,6 +182,18 @@ class Viewer:
                             else "no wound")
                     colour = (255, 90, 80) if blow.level >= 4 else (255, 200, 90) if blow.level >= 2 else TEXT
                     self.labels.append(Label(entry.target, text, colour))
+                continue
+            # Another model's log: an attack roll opens an attack; what follows belongs to it.
+            for event in entry.events() if not isinstance(entry, Event) else [entry]:
+                if isinstance(event, D20AttackRolled):
+                    point = PointAttack(event.tick, event.attacker, event.target, event.hit, 0, [event])
+                    self.records.append(point)
+                    self.recent.append(point)
+                elif point is not None:
+                    point.events.append(event)
+                    if isinstance(event, DamageDealt) and event.dealt > 0 and event.target == point.target:
+                        point.dealt += event.dealt
+                        self.labels.append(Label(point.target, f"{event.dealt} damage", (255, 200, 90)))
         self.seen = len(log)
 
     def update(self, dt: float) -> None:
@@ -321,7 +356,8 @@ class Viewer:
         for record in self.recent:  # this tick's attacks
             a, b = self.creature_pos.get(record.attacker), self.creature_pos.get(record.target)
             if a and b:
-                hit = record.blow is not None and not record.blow.missed
+                hit = (record.dealt > 0 if isinstance(record, PointAttack) else
+                       record.blow is not None and not record.blow.missed)
                 pygame.draw.line(s, (255, 230, 120) if hit else (90, 90, 100), a, b, 2 if hit else 1)
         for entity, (ident, _, wounds, _, shock, cond, comb, pos, equip) in creatures.items():
             x, y = self.creature_pos[entity]
@@ -385,8 +421,10 @@ class Viewer:
         self._text(f"Holds: {', '.join(held)}   worn: {', '.join(p.name for p in armor.pieces) or 'nothing'}",
                    (x, y), DIM, self.small)
         y += 14
-        self._text("Conditions: " + (", ".join(r.conditions) or "none"), (x, y), DIM, self.small)
-        y += 16
+        for piece in self._wrap("Conditions: " + (", ".join(r.conditions) or "none"), rect.width - 20):
+            self._text(piece, (x, y), DIM, self.small)
+            y += 14
+        y += 2
         body = anat.body
         drawing = pygame.Rect(x, y, min(190, rect.width // 2 - 20), rect.bottom - y - 32)
         severed_parts = {body.locations[loc].part for loc in wounds.severed}
@@ -467,7 +505,9 @@ class Viewer:
             armor = target[3].pieces if target else ()
             self._text("Blow explained (Up/Down to move, or click a line below)", (x, y), TEXT, self.small)
             y += 15
-            for line in explain(record, names, self.world.catalog.modes, armor, self.world.ctx.rules):
+            lines = (explain_point(record, names) if isinstance(record, PointAttack) else
+                     explain(record, names, self.world.catalog.modes, armor, self.world.ctx.rules))
+            for line in lines:
                 for piece in self._wrap(line, rect.width - 24):
                     self._text(piece, (x, y), (250, 230, 170), self.small)
                     y += 14
@@ -478,6 +518,15 @@ class Viewer:
         start = max(0, len(self.records) - room)
         for index in range(start, len(self.records)):
             record = self.records[index]
+            if isinstance(record, PointAttack):
+                what = f"{record.dealt} damage" if record.dealt else ("no damage" if record.hit else "misses")
+                line = (f"{record.tick:>3} {names.get(record.attacker, '?')} -> {names.get(record.target, '?')}: "
+                        f"{what}")
+                colour = (255, 255, 255) if index == self.trace_index else (TEXT if record.hit else DIM)
+                self._text(line[:70], (x, y), colour, self.small)
+                self.trace_rows.append((pygame.Rect(rect.x, y, rect.width, 14), index))
+                y += 14
+                continue
             blow = record.blow
             if not record.landed or blow is None:
                 what = "defended"
@@ -494,6 +543,18 @@ class Viewer:
             self.trace_rows.append((pygame.Rect(rect.x, y, rect.width, 14), index))
             del row
             y += 14
+
+
+def explain_point(record: PointAttack, names: dict[int, str]) -> list[str]:
+    """A point-based model's attack in words: each of its events and what it carries."""
+    skip = {"type", "tick", "time", "attacker", "target", "entity", "model"}
+    lines = [f"Tick {record.tick}: {names.get(record.attacker, '?')} attacks {names.get(record.target, '?')}"]
+    for event in record.events:
+        data = event.to_dict()
+        who = names.get(data.get("entity", -1), "")
+        details = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in data.items() if k not in skip)
+        lines.append(f"{type(event).__name__}{' (' + who + ')' if who else ''}: {details}")
+    return lines
 
 
 def run_window(scenario: str, seed: int = 0, model: str | None = None, size: tuple[int, int] = (1280, 800)) -> None:
