@@ -146,3 +146,26 @@ def test_compare_runs_the_same_draws_under_every_model() -> None:
     assert all(m in text.splitlines()[0] for m in SHIPPED_MODELS)
     assert {r.model for r in runs} == set(SHIPPED_MODELS)
     assert all(r.outcome.ticks > 0 for r in runs)
+
+
+@pytest.mark.parametrize(("model", "overrides", "field", "expected"), [
+    ("severity", {"brawn": 3}, "brawn", 3),
+    ("strength", {"str": 12}, "health", 12),
+    ("status", {"endurance": 5}, "endurance", 5),
+    ("status", {"constitution": 14}, "constitution", 14),
+    ("depth", {"str": 16}, "strength_mod", 3),
+    ("depth", {"dex": 14}, "dexterity_mod", 2),
+])
+def test_spawn_attributes_override_the_models_numbers(model: str, overrides: dict[str, int], field: str,
+                                                      expected: int) -> None:
+    world = Sandbox(seed=1, model=model)
+    try:
+        e = world.spawn("human", name="X", attributes=overrides)
+        plain = world.spawn("human", name="Y")
+        with world.active():
+            (state,) = (c for c in esper.components_for_entity(e) if type(c) in world.damage_model.state_types())
+            (base,) = (c for c in esper.components_for_entity(plain) if type(c) in world.damage_model.state_types())
+        assert getattr(state, field) == expected
+        assert getattr(base, field) != expected  # the override, not the creature's own number
+    finally:
+        world.close()

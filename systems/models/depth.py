@@ -621,11 +621,18 @@ class DepthModel(DamageModel):
         """Defense and attack modifiers from the creature's entry, attributes and armour."""
         t = self.tables
         entry = t.creatures.get(kind.id, CreatureDepth())
+        # A spawn may override scores by the document's short names too (str, dex); an override beats the
+        # entry's fixed modifier.
+        scores = dict(attributes)
+        for short, long in (("str", "strength"), ("dex", "dexterity")):
+            if short in scores:
+                scores[long] = scores[short]
+        overridden = {long for short, long in (("str", "strength"), ("dex", "dexterity")) if short in attributes}
 
         def mod(ability: str, override: int | None) -> int:
-            if override is not None:
+            if override is not None and ability not in overridden:
                 return override
-            return ability_modifier(attributes.get(ability, t.ability_base), t.ability_base, t.ability_step)
+            return ability_modifier(scores.get(ability, t.ability_base), t.ability_base, t.ability_step)
 
         strength = mod(t.melee_ability, entry.strength_modifier)
         dexterity = mod(t.ranged_ability, entry.dexterity_modifier)

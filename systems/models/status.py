@@ -511,8 +511,13 @@ class StatusModel(DamageModel):
             if value is None:
                 raise ValueError(f"the status model has no armour value for {piece.id!r}")
             worn += value
-        return (StatusState(block.constitution, block.endurance, block.attack_bonus, block.defense,
-                            worn + block.armor, block.penalty_reduction),)
+        # A spawn may override the block's numbers by their names (constitution, endurance ...).
+        def get(name: str, default: int) -> int:
+            return int(attributes.get(name, default))
+
+        return (StatusState(get("constitution", block.constitution), get("endurance", block.endurance),
+                            get("attack_bonus", block.attack_bonus), get("defense", block.defense),
+                            worn + get("armor", block.armor), get("penalty_reduction", block.penalty_reduction)),)
 
     def processors(self, ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
         """The coming-round tests."""
