@@ -511,9 +511,13 @@ class StatusModel(DamageModel):
             if value is None:
                 raise ValueError(f"the status model has no armour value for {piece.id!r}")
             worn += value
-        # A spawn may override the block's numbers by their names (constitution, endurance ...).
+        # A spawn may override the block's numbers by their names (constitution, endurance ...). ``attributes``
+        # holds the creature's own attributes too (the anatomy model's Endurance shares a name), so only a value
+        # the spawn changed counts as an override.
+        changed = {k: v for k, v in attributes.items() if kind.attributes.get(k) != v}
+
         def get(name: str, default: int) -> int:
-            return int(attributes.get(name, default))
+            return int(changed.get(name, default))
 
         return (StatusState(get("constitution", block.constitution), get("endurance", block.endurance),
                             get("attack_bonus", block.attack_bonus), get("defense", block.defense),
