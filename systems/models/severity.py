@@ -309,13 +309,11 @@ def state_of(entity: int) -> SeverityState:
 
 
 def sync(state: SeverityState, anat: Anatomy, wounds: Wounds, cond: Condition) -> None:
-    """Recalculate what other components derive from the state: walking speed follows Speed left / Speed, and the
-    shared health percent (what the ``weakest`` target policy compares) follows Threshold left / full."""
+    """Recalculate what other components derive from the state: walking speed follows Speed left / Speed (the
+    ``weakest`` target policy reads the model's readout, so the anatomy's ``Wounds`` are left alone)."""
     if state.move < 0:
         state.move = anat.speed
     anat.speed = state.move * (attribute(state, "speed") / state.speed if state.speed > 0 else 1.0)
-    full = full_threshold(state)
-    wounds.health = 0 if cond.dead else (100 * threshold(state) // full if full > 0 else 0)
 
 
 def _changed(ctx: TickContext, entity: int, what: str, before: str, after: str) -> None:
