@@ -21,6 +21,7 @@ from sandbox.blows import record as blow_record
 from sandbox.config import ConfigError, Problem, config_root, default_catalog, load_body, load_catalog
 from sandbox.config.loader import SINGLE_FILES
 from sandbox.report import body_json, body_report, odds_report
+from sandbox.vector_odds import VECTOR_FROM, exact_odds, exact_report, vector_odds
 
 app = typer.Typer(
     name="sandbox",
@@ -88,8 +89,10 @@ def blows(
     seed: Annotated[int, typer.Option(help="Root seed; the same seed gives the same blows.", min=0)] = 0,
     fmt: Annotated[Format, typer.Option("--format", help="table (odds) or jsonl (one record per blow).")]
     = Format.table,
+    exact: Annotated[bool, typer.Option("--exact", help="Print the exact odds (location, level, shock state ...) "
+                                                        "instead of sampling blows.")] = False,
 ) -> None:
-    """What one strike does to one body, blow by blow (jsonl) or as odds (table)."""
+    """What one strike does to one body, blow by blow (jsonl) or as odds (table; vectorised from 100,000 blows)."""
     with _friendly():
         catalog = default_catalog()
         target_body = load_body(body)
@@ -97,6 +100,14 @@ def blows(
             catalog, body=target_body, mode=mode, impact=impact, aspect=aspect,
             armor=[a.strip() for a in armor.split(",") if a.strip()], aim=aim, spread=spread, location=location,
             strength=strength, shock_ml=shock_ml, strength_ml=strength_ml)
+        if exact:
+            if fmt is Format.jsonl:
+                raise SetupError("--exact prints an odds table; it does not go with --format jsonl")
+            typer.echo(exact_report(exact_odds(setup), setup, setup.describe()))
+            return
+        if fmt is Format.table and n >= VECTOR_FROM:  # records stay per blow; big odds tables go vectorised
+            typer.echo(odds_report(vector_odds(setup, n, seed), f"{setup.describe()}; seed {seed} (vectorised)"))
+            return
         results = seeded_blows(setup, n, seed)
         if fmt is Format.jsonl:
             write = sys.stdout.write
@@ -162,6 +173,83 @@ def run(
             with log.open("w", encoding="utf-8") as fh:
                 count = write_jsonl(world.events, names, fh)
             typer.echo(f"{count} events written to {log}")
+
+
+@app.command()
+def lab(
+    scenario: Annotated[str, typer.Argument(help="A shipped scenario id (duel, skirmish ...) or a scenario TOML.")],
+    runs: Annotated[int, typer.Option("--runs", help="Runs per model.", min=1)],
+    models: Annotated[str, typer.Option("--models", help="'all' or a comma-separated list of damage models.")]
+    = "all",
+    seed: Annotated[int, typer.Option(help="Root seed; run i under model M is (seed, i, M).", min=0)] = 0,
+    jobs: Annotated[int | None, typer.Option(
+        help="Worker processes (default: one per CPU); 1 runs in this process.", min=1)] = None,
+    out: Annotated[Path, typer.Option(help="Folder for runs.csv, summary.json and the plots.")] = Path("lab"),
+    target_error: Annotated[float | None, typer.Option(
+        help="Stop once every win rate's 95% interval half-width is below this.", min=0.0, max=1.0)] = None,
+    chunk: Annotated[int, typer.Option(help="Runs per chunk of work shipped to a worker.", min=1)] = 25,
+) -> None:
+    """Run many seeded skirmishes per damage model and compare them: win rates with 95% intervals, fight
+    lengths, deaths; records in runs.csv, figures in summary.json, plots as PNG."""
+    import os
+
+    from sandbox.config import default_catalog
+    from sandbox.lab import (
+        LabError,
+        LabPlan,
+        cast_of,
+        make_executor,
+        parse_models,
+        prepare_out,
+        run_lab,
+        summary_data,
+        summary_table,
+        write_summary,
+    )
+    from sandbox.lab.plots import draw_all
+    from sandbox.lab.summary import summary_path
+
+    with _friendly():
+        try:
+            plan = LabPlan(scenario, parse_models(models), runs, seed, chunk, target_error)
+            cast = cast_of(scenario)
+            prepare_out(out)
+        except LabError as exc:
+            raise SetupError(str(exc)) from None
+        workers = jobs or os.cpu_count() or 1
+        total = runs * len(plan.models)
+        progress = None
+        bar = None
+        if sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import Progress
+
+            bar = Progress(console=Console(stderr=True), transient=True)
+            bar.start()
+            task = bar.add_task(f"{scenario}: {len(plan.models)} models", total=total)
+
+            def progress(done: int) -> None:
+                bar.advance(task, done)
+
+        try:
+            with make_executor(workers) as pool:
+                result = run_lab(plan, cast, pool, out, window=2 * workers, progress=progress)
+        finally:
+            if bar is not None:
+                bar.stop()
+        if not result.interrupted:
+            body = default_catalog().bodies[cast.first_body]
+            result.files = [p.name for p in draw_all(out, result.tallies, cast.team_order, body)]
+        data = summary_data(plan, cast, result, workers)
+        write_summary(summary_path(out), data)
+        typer.echo(f"{scenario}: {result.runs_done} runs ({', '.join(plan.models)}), seed {seed}, "
+                   f"{workers} worker(s), {result.elapsed:.1f} s"
+                   + (" - target error met, stopped early" if result.stopped_early else ""))
+        typer.echo(summary_table(data))
+        typer.echo(f"written to {out}: runs.csv, summary.json" + "".join(f", {f}" for f in result.files))
+        if result.interrupted:
+            typer.echo(f"interrupted: {result.runs_done} finished runs kept in {out / 'runs.csv'}", err=True)
+            raise typer.Exit(130)
 
 
 @app.command()

@@ -1,0 +1,526 @@
+"""Many blows at once: the ``resolve_blow`` pipeline over numpy arrays, and its exact odds.
+
+``resolve_blows`` applies the same rules as ``systems.blow.resolve_blow`` to N blows at a time, with every
+per-location table of the compiled ``TargetProfile`` turned into a numpy array (``vector_target``). It draws
+from a numpy ``Generator`` in whole arrays, so it gives the same distributions as the per-event path but not the
+same random numbers. The location draw folds the zone-number roll and the location draw into one draw over every
+``(zone number, location)`` outcome, which has exactly the distribution of ``hit_location.locate``.
+
+``exact_blow_odds`` enumerates the impact dice, the locations and every d100 test of a blow (amputation, Shock,
+keep-grip, keep-footing) and returns the exact probabilities the sampler estimates.
+
+Arrays use a sentinel last row for the ``MISS`` location (index -1): a missed blow reads protection 0, no
+rigid armour, Shock Value 0, no bleeding, no amputation and no mishap from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from components.gear import Dice, StrikeMode
+from components.rules import AnatomyRules, ShockState, TestResult
+from systems.blow import TargetProfile
+from systems.dice import read_test, success_probabilities
+from systems.hit_location import MISS, HitTable, location_probabilities
+from systems.mishaps import fumble_outcome, stumble_outcome
+from systems.strike import strength_impact_modifier
+
+IntArray = npt.NDArray[np.int64]
+SmallArray = npt.NDArray[np.int8]
+BoolArray = npt.NDArray[np.bool_]
+FloatArray = npt.NDArray[np.float64]
+
+DISPOSITIONS: tuple[str, ...] = ("none", "roll", "auto")
+"""Mishap disposition codes: index in this tuple."""
+FUMBLE_OUTCOMES: tuple[str, ...] = ("none", "kept", "dropped", "flung")
+"""Keep-grip outcome codes."""
+STUMBLE_OUTCOMES: tuple[str, ...] = ("none", "kept", "prone")
+"""Keep-footing outcome codes."""
+NO_TEST = -1
+"""Test result code of a test that was not made (else ``TestResult`` 0..3, CF..CS)."""
+
+
+@dataclass(frozen=True, slots=True)
+class VectorTarget:
+    """A ``TargetProfile``'s tables as numpy arrays (one extra sentinel row for ``MISS``).
+
+    Attributes:
+        profile: The compiled target the arrays come from.
+        zone_first: Per location, the first zone number of its zone (a forced location's zone number).
+        protection: Per location and aspect, total protection.
+        rigid: Per location, rigid armour covers it.
+        shock_value: Per location, its Shock Value.
+        bleeds: Per location and level, the bitmask of aspects that bleed.
+        amp_mod: Per location, the Strength test modifier of an amputation check.
+        amp_ok: Per location, an amputation check can happen at all.
+        amp_bleed: Per location and test result, a severing bleeds.
+        fumble: Per location and level, the fumble disposition code.
+        stumble: Per location and level, the stumble disposition code.
+        vital: Per location, its part is Vital.
+        level_by_impact: Injury level by effective impact (the last entry holds above).
+        state_by_index: Shock state by final index, clipped to the table.
+        test_lut: d100 result by (clamped ML - ``ml_min``) and roll - 1, flattened (100 rolls per ML).
+        levels: How many levels (5 thresholds: 6).
+    """
+
+    profile: TargetProfile
+    zone_first: IntArray
+    protection: IntArray
+    rigid: BoolArray
+    shock_value: IntArray
+    bleeds: IntArray
+    amp_mod: IntArray
+    amp_ok: BoolArray
+    amp_bleed: BoolArray
+    fumble: IntArray
+    stumble: IntArray
+    vital: BoolArray
+    level_by_impact: IntArray
+    state_by_index: IntArray
+    test_lut: IntArray
+    levels: int
+    _locators: dict[tuple[int | None, int], tuple[IntArray, IntArray, FloatArray]] = field(default_factory=dict)
+
+    def locator(self, aim: int | None, spread: int) -> tuple[IntArray, IntArray, FloatArray]:
+        """The joint ``(zone number, location)`` outcomes of a blow and their cumulative probabilities."""
+        key = (aim, spread)
+        table = self._locators.get(key)
+        if table is None:
+            table = joint_location_table(self.profile.hit, aim, spread)
+            self._locators[key] = table
+        return table
+
+
+def joint_location_table(table: HitTable, aim: int | None, spread: int) -> tuple[IntArray, IntArray, FloatArray]:
+    """Every ``(zone number, location)`` a blow can end at, with cumulative probabilities (the last is 1).
+
+    The zone-number roll (uniform over the hittable numbers, or ``aim - 1 + d(spread)``) and the weighted
+    location draw are folded into one categorical draw; a missing number keeps its zone number with ``MISS``.
+
+    Args:
+        table: The body's hit table.
+        aim: Target zone number, or ``None`` for an unaimed blow.
+        spread: The Spread of an aimed blow (below 1 counts as 1).
+
+    Returns:
+        ``(zone numbers, locations, cumulative probabilities)``.
+    """
+    if aim is None:
+        numbers = table.hittable_numbers
+        outcomes = [(zn, 1 / len(numbers)) for zn in numbers]
+    else:
+        s = max(spread, 1)
+        outcomes = [(aim - 1 + roll, 1 / s) for roll in range(1, s + 1)]
+    zns: list[int] = []
+    locs: list[int] = []
+    probs: list[float] = []
+    for zn, p in outcomes:
+        zone = table.zone_by_number[zn] if 1 <= zn <= table.max_zone_number else MISS
+        if zone == MISS:
+            zns.append(zn)
+            locs.append(MISS)
+            probs.append(p)
+            continue
+        prev = 0.0
+        for li, cum in zip(table.zone_locations[zone], table.zone_cumulative[zone], strict=True):
+            zns.append(zn)
+            locs.append(li)
+            probs.append(p * (cum - prev))
+            prev = cum
+    if not zns:  # nothing can be struck: every blow misses at zone number 0
+        zns, locs, probs = [0], [MISS], [1.0]
+    cumulative = np.cumsum(np.asarray(probs, dtype=np.float64))
+    cumulative[-1] = 1.0
+    return np.asarray(zns, dtype=np.int64), np.asarray(locs, dtype=np.int64), cumulative
+
+
+def _test_lut(rules: AnatomyRules) -> IntArray:
+    tests = rules.tests
+    rows = [[int(read_test(roll, ml, tests)) for roll in range(1, 101)] for ml in range(tests.ml_min,
+                                                                                        tests.ml_max + 1)]
+    return np.asarray(rows, dtype=np.int64).reshape(-1)
+
+
+def build_vector_target(target: TargetProfile) -> VectorTarget:
+    """Turn a compiled target's tables into arrays (each with a sentinel ``MISS`` row at the end)."""
+    body = target.body
+    rules = target.rules
+    levels = len(target.bleeds[0]) if target.bleeds else 1
+
+    def pad(rows: list[list[int]], width: int) -> IntArray:
+        return np.asarray([*rows, [0] * width], dtype=np.int64)
+
+    zone_first = [body.zones[body.parts[loc.part].zone].first for loc in body.locations]
+    disp = {name: code for code, name in enumerate(DISPOSITIONS)}
+    return VectorTarget(
+        profile=target,
+        zone_first=np.asarray([*zone_first, 0], dtype=np.int64),
+        protection=pad([list(p) for p in target.protection], 4),
+        rigid=np.asarray([*target.rigid, False], dtype=np.bool_),
+        shock_value=np.asarray([*target.shock_value, 0], dtype=np.int64),
+        bleeds=pad([list(row) for row in target.bleeds], levels),
+        amp_mod=np.asarray([*(m or 0 for m in target.amputation), 0], dtype=np.int64),
+        amp_ok=np.asarray([*(m is not None for m in target.amputation), False], dtype=np.bool_),
+        amp_bleed=np.asarray([*(list(row) for row in target.amputation_bleed), [False] * len(TestResult)],
+                             dtype=np.bool_),
+        fumble=pad([[disp[d] for d in row] for row in target.fumble], levels),
+        stumble=pad([[disp[d] for d in row] for row in target.stumble], levels),
+        vital=np.asarray([*target.vital_location, False], dtype=np.bool_),
+        level_by_impact=np.asarray(target.level_by_impact or (0,), dtype=np.int64),
+        state_by_index=np.asarray([int(s) for s in target.state_by_index], dtype=np.int64),
+        test_lut=_test_lut(rules),
+        levels=levels,
+    )
+
+
+_CACHE: dict[int, VectorTarget] = {}
+_CACHE_SIZE = 16
+
+
+def vector_target(target: TargetProfile) -> VectorTarget:
+    """The (cached) array form of ``target``; the cache keeps the profile alive, so its id stays unique."""
+    cached = _CACHE.get(id(target))
+    if cached is not None and cached.profile is target:
+        return cached
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.pop(next(iter(_CACHE)))
+    built = build_vector_target(target)
+    _CACHE[id(target)] = built
+    return built
+
+
+@dataclass(frozen=True, slots=True)
+class BlowArrays:
+    """What N blows did, one array entry per blow (the fields of ``systems.blow.BlowResult``).
+
+    Test results are ``NO_TEST`` (-1) when no test was made, else ``TestResult`` codes 0..3 (CF, MF, MS, CS);
+    dispositions index ``DISPOSITIONS``, outcomes ``FUMBLE_OUTCOMES`` / ``STUMBLE_OUTCOMES``, shock states
+    ``ShockState``.
+    """
+
+    missed: BoolArray
+    zone_number: IntArray
+    location: IntArray
+    impact: IntArray
+    protection: IntArray
+    effective_impact: IntArray
+    level: IntArray
+    glancing: BoolArray
+    compound: BoolArray
+    bleeder: BoolArray
+    amputation_test: IntArray
+    severed: BoolArray
+    shock_index: IntArray
+    shock_test: IntArray
+    final_index: IntArray
+    shock_state: IntArray
+    fumble: IntArray
+    fumble_test: IntArray
+    fumble_outcome: IntArray
+    stumble: IntArray
+    stumble_test: IntArray
+    stumble_outcome: IntArray
+    dead: BoolArray
+
+    def __len__(self) -> int:
+        return int(self.missed.shape[0])
+
+
+def roll_dice_array(dice: Dice, n: int, rng: np.random.Generator) -> IntArray:
+    """``n`` rolls of a dice expression (``NdX+M``), as ``systems.dice.roll_dice`` makes one."""
+    total = np.full(n, dice.modifier, dtype=np.int64)
+    for _ in range(dice.count):
+        total += rng.integers(1, dice.sides + 1, size=n, dtype=np.int64) if dice.sides > 1 else 1
+    return total
+
+
+def roll_impacts(mode: StrikeMode, strength: int | None, rules: AnatomyRules, n: int, rng: np.random.Generator,
+                 *, off_hand: bool = False) -> IntArray:
+    """``n`` impacts of a strike mode, plus the Strength Impact Modifier where the mode takes it.
+
+    The array form of ``systems.blow.roll_impact``.
+    """
+    impacts = roll_dice_array(mode.impact, n, rng)
+    if mode.strength_modifier and strength is not None:
+        impacts += strength_impact_modifier(strength, rules.strength_impact, off_hand=off_hand,
+                                            thrown=mode.kind == "thrown")
+    return impacts
+
+
+def _tests(vt: VectorTarget, ml: IntArray | int, rng: np.random.Generator, n: int) -> IntArray:
+    """``n`` d100 tests against ``ml`` (one ML, or one per test), read through the lookup table."""
+    tests = vt.profile.rules.tests
+    rolls = rng.integers(0, 100, size=n, dtype=np.int64)
+    row = np.clip(ml, tests.ml_min, tests.ml_max) - tests.ml_min
+    return vt.test_lut[row * 100 + rolls]
+
+
+def _keep_control(vt: VectorTarget, disposition: IntArray, ml: int | None, rng: np.random.Generator,
+                  ) -> IntArray:
+    result = np.full(disposition.shape[0], NO_TEST, dtype=np.int64)
+    rolling = np.flatnonzero(disposition == 1)
+    if rolling.size:
+        result[rolling] = (int(TestResult.CF) if ml is None else _tests(vt, ml, rng, rolling.size))
+    return result
+
+
+def resolve_blows(target: TargetProfile, impacts: IntArray, aspect: int, rng: np.random.Generator,
+                  aim: int | None = None, spread: int = 1, *, location: int | None = None) -> BlowArrays:
+    """Resolve ``len(impacts)`` landed blows against a compiled target at once.
+
+    The same rules, and the same distributions, as ``resolve_blow`` for each blow; the draws come from
+    ``rng`` in whole arrays (call it in chunks of 10,000-100,000 blows).
+
+    Args:
+        target: The compiled target (every blow strikes it as it is: no blow sees another's wound).
+        impacts: Each blow's final impact.
+        aspect: Damage aspect index (one for every blow).
+        rng: The numpy generator.
+        aim: Target zone number, or ``None`` for unaimed blows.
+        spread: The strike mode's Spread.
+        location: Force the location (skips the location draw).
+
+    Returns:
+        One entry per blow.
+    """
+    vt = vector_target(target)
+    rules = target.rules
+    impacts = np.asarray(impacts, dtype=np.int64)
+    n = impacts.shape[0]
+    if location is None:
+        zns, locs, cum = vt.locator(aim, spread)
+        if len(cum) > 1:
+            pick = np.searchsorted(cum, rng.random(n), side="right")  # < len(cum): draws < 1 = cum[-1]
+            zone_number = zns[pick]
+            loc = locs[pick]
+        else:
+            zone_number = np.full(n, zns[0], dtype=np.int64)
+            loc = np.full(n, locs[0], dtype=np.int64)
+        missed = loc == MISS
+    else:
+        zone_number = np.full(n, vt.zone_first[location], dtype=np.int64)
+        loc = np.full(n, location, dtype=np.int64)
+        missed = np.zeros(n, dtype=np.bool_)
+
+    prot = vt.protection[loc, aspect]
+    eff = np.maximum(impacts - prot, 0)
+    eff[missed] = 0
+    table = vt.level_by_impact
+    level = table[np.minimum(eff, len(table) - 1)]
+    if aspect in rules.glancing_aspects:
+        glancing = vt.rigid[loc] & (level > 0) & (level <= rules.glancing_max_level)
+        level[glancing] = 0
+    else:
+        glancing = np.zeros(n, dtype=np.bool_)
+    existing = target.existing_levels
+    if existing:
+        totals = np.zeros(len(vt.rigid), dtype=np.int64)
+        for li, levels in existing.items():
+            totals[li] = sum(levels) if levels else 0
+        total = totals[loc]
+        compound = (total > 0) & (level > 0) & (level >= total)
+    else:
+        compound = np.zeros(n, dtype=np.bool_)
+    cell = loc * vt.levels + level
+    bleeder = ((vt.bleeds.reshape(-1)[cell] >> aspect) & 1).astype(np.bool_)
+
+    amp_test = np.full(n, NO_TEST, dtype=np.int64)
+    severed = np.zeros(n, dtype=np.bool_)
+    roll_mod = np.where(glancing, rules.glancing_shock_roll, 0)
+    if aspect in rules.amputation_aspects:
+        checked = np.flatnonzero(vt.amp_ok[loc] & (level >= rules.amputation_level))
+        if checked.size:
+            at = loc[checked]
+            ml = target.strength_ml
+            results = (np.full(checked.size, int(TestResult.CF), dtype=np.int64) if ml is None
+                       else _tests(vt, ml + vt.amp_mod[at], rng, checked.size))
+            amp_test[checked] = results
+            outcomes = [rules.amputation_outcomes[r] for r in TestResult]
+            cut = np.asarray([o.severed for o in outcomes], dtype=np.bool_)[results]
+            severed[checked] = cut
+            roll_mod[checked] += np.asarray([o.shock_roll_modifier for o in outcomes], dtype=np.int64)[results]
+            bleeder[checked] |= cut & vt.amp_bleed[at, results]
+
+    sv = vt.shock_value[loc]
+    index = np.where(glancing, sv + rules.glancing_shock_index, np.where(level > 0, sv + level, 0))
+    shock_test = np.full(n, NO_TEST, dtype=np.int64)
+    final = index.copy()
+    tested = np.flatnonzero((index > rules.shock_no_test_max) & (index <= rules.shock_death_above))
+    if tested.size:
+        ml = target.shock_ml
+        results = (np.full(tested.size, int(TestResult.CF), dtype=np.int64) if ml is None
+                   else _tests(vt, ml + roll_mod[tested], rng, tested.size))
+        shock_test[tested] = results
+        change = np.asarray([rules.shock_index_change[r] for r in TestResult], dtype=np.int64)
+        final[tested] += change[results]
+    states = vt.state_by_index
+    state = states[np.clip(final, 0, len(states) - 1)]
+    state[index > rules.shock_death_above] = int(ShockState.DEAD)
+    state[index <= rules.shock_no_test_max] = int(ShockState.NONE)
+
+    fumble = vt.fumble.reshape(-1)[cell]
+    fumble_test = _keep_control(vt, fumble, target.fumble_ml, rng)
+    stumble = vt.stumble.reshape(-1)[cell]
+    stumble_test = _keep_control(vt, stumble, target.stumble_ml, rng)
+    # fumble: none -> none, auto -> dropped, roll -> kept (MS/CS), dropped (MF), flung (CF)
+    f_out = np.asarray([3, 2, 1, 1], dtype=np.int64)[np.maximum(fumble_test, 0)]
+    f_out = np.where(fumble == 0, 0, np.where(fumble == 2, 2, f_out))
+    s_out = np.asarray([2, 2, 1, 1], dtype=np.int64)[np.maximum(stumble_test, 0)]
+    s_out = np.where(stumble == 0, 0, np.where(stumble == 2, 2, s_out))
+
+    dead = (state == int(ShockState.DEAD)) | (severed & vt.vital[loc])
+    return BlowArrays(
+        missed=missed, zone_number=zone_number, location=loc, impact=impacts, protection=prot,
+        effective_impact=eff, level=level, glancing=glancing, compound=compound, bleeder=bleeder,
+        amputation_test=amp_test, severed=severed, shock_index=index, shock_test=shock_test, final_index=final,
+        shock_state=state, fumble=fumble, fumble_test=fumble_test, fumble_outcome=f_out, stumble=stumble,
+        stumble_test=stumble_test, stumble_outcome=s_out, dead=dead,
+    )
+
+
+# --------------------------------------------------------------------------------------------- exact odds
+
+
+@dataclass(slots=True)
+class ExactOdds:
+    """Exact probabilities of what one blow does; every probability is of all blows (as ``Odds`` counts).
+
+    Attributes:
+        missed: The blow finds nothing to strike.
+        dead: The blow kills.
+        location: Per location index, the chance it is struck.
+        level: Per injury level 0..5, the chance of a landed blow at that level.
+        glancing: The blow glances.
+        bleeder: The wound bleeds.
+        amputation: ``none``, ``kept``, ``severed``.
+        shock: Per ``ShockState``, the chance of a landed blow offering it.
+        fumble: ``none`` or ``<disposition> -> <outcome>``.
+        stumble: Likewise for keep-footing.
+    """
+
+    missed: float = 0.0
+    dead: float = 0.0
+    location: dict[int, float] = field(default_factory=dict)
+    level: list[float] = field(default_factory=lambda: [0.0] * 6)
+    glancing: float = 0.0
+    bleeder: float = 0.0
+    amputation: dict[str, float] = field(default_factory=dict)
+    shock: list[float] = field(default_factory=lambda: [0.0] * len(ShockState))
+    fumble: dict[str, float] = field(default_factory=dict)
+    stumble: dict[str, float] = field(default_factory=dict)
+
+
+def dice_distribution(dice: Dice, bonus: int = 0) -> dict[int, float]:
+    """The exact distribution of a dice expression's total plus ``bonus``."""
+    dist = {dice.modifier + bonus: 1.0}
+    face = 1 / dice.sides if dice.sides > 1 else 1.0
+    faces = range(1, dice.sides + 1) if dice.sides > 1 else range(1, 2)
+    for _ in range(dice.count):
+        nxt: dict[int, float] = {}
+        for total, p in dist.items():
+            for f in faces:
+                nxt[total + f] = nxt.get(total + f, 0.0) + p * face
+        dist = nxt
+    return dist
+
+
+def _test_odds(ml: int | None, rules: AnatomyRules) -> dict[TestResult, float]:
+    if ml is None:
+        return {TestResult.CF: 1.0}
+    return {r: p for r, p in success_probabilities(ml, rules.tests).items() if p > 0}
+
+
+def _add(bucket: dict[str, float], key: str, p: float) -> None:
+    bucket[key] = bucket.get(key, 0.0) + p
+
+
+def exact_blow_odds(target: TargetProfile, impacts: Mapping[int, float], aspect: int, aim: int | None = None,
+                    spread: int = 1, *, location: int | None = None) -> ExactOdds:
+    """The exact odds of one blow against an unwounded ``target``: every location, impact and d100 test.
+
+    Args:
+        target: The compiled target.
+        impacts: The impact distribution (``dice_distribution``, or ``{impact: 1.0}``).
+        aspect: Damage aspect index.
+        aim: Target zone number, or ``None`` for unaimed.
+        spread: Spread of an aimed blow.
+        location: A forced location.
+
+    Returns:
+        Probabilities of all blows, per location, level, amputation, shock state and mishap.
+    """
+    rules = target.rules
+    if location is None:
+        probs, miss = location_probabilities(target.body, target.hit, aim, spread)
+    else:
+        probs, miss = [0.0] * len(target.body.locations), 0.0
+        probs[location] = 1.0
+    odds = ExactOdds(missed=miss)
+    table = target.level_by_impact
+    for loc, p_loc in enumerate(probs):
+        if p_loc <= 0:
+            continue
+        odds.location[loc] = odds.location.get(loc, 0.0) + p_loc
+        for impact, p_imp in impacts.items():
+            p = p_loc * p_imp
+            prot = target.protection[loc][aspect]
+            eff = impact - prot if impact > prot else 0
+            level = table[eff] if eff < len(table) else table[-1]
+            glancing = (level > 0 and target.rigid[loc] and aspect in rules.glancing_aspects
+                        and level <= rules.glancing_max_level)
+            if glancing:
+                level = 0
+            odds.level[level] += p
+            odds.glancing += p * glancing
+            base_bleeder = bool(target.bleeds[loc][level] >> aspect & 1)
+            branches: list[tuple[float, str, bool, bool, int]] = []  # p, amputation, severed, bleeder, roll mod
+            roll0 = rules.glancing_shock_roll if glancing else 0
+            amp_mod = target.amputation[loc]
+            if amp_mod is not None and level >= rules.amputation_level and aspect in rules.amputation_aspects:
+                ml = target.strength_ml
+                for result, q in _test_odds(None if ml is None else ml + amp_mod, rules).items():
+                    out = rules.amputation_outcomes[result]
+                    bleeds = base_bleeder or (out.severed and target.amputation_bleed[loc][result])
+                    branches.append((q, "severed" if out.severed else "kept", out.severed, bleeds,
+                                     roll0 + out.shock_roll_modifier))
+            else:
+                branches.append((1.0, "none", False, base_bleeder, roll0))
+            if glancing:
+                index = target.shock_value[loc] + rules.glancing_shock_index
+            else:
+                index = target.shock_value[loc] + level if level > 0 else 0
+            for q, amp, severed, bleeds, roll_mod in branches:
+                pq = p * q
+                _add(odds.amputation, amp, pq)
+                odds.bleeder += pq * bleeds
+                if index > rules.shock_death_above:
+                    shock = [(1.0, ShockState.DEAD)]
+                elif index > rules.shock_no_test_max:
+                    ml = target.shock_ml
+                    shock = []
+                    for result, r in _test_odds(None if ml is None else ml + roll_mod, rules).items():
+                        final = index + rules.shock_index_change[result]
+                        states = target.state_by_index
+                        shock.append((r, states[min(max(final, 0), len(states) - 1)]))
+                else:
+                    shock = [(1.0, ShockState.NONE)]
+                for r, state in shock:
+                    odds.shock[state] += pq * r
+                    if state is ShockState.DEAD or (severed and target.vital_location[loc]):
+                        odds.dead += pq * r
+            for name, disposition, ml, outcome in (
+                    ("fumble", target.fumble[loc][level], target.fumble_ml, fumble_outcome),
+                    ("stumble", target.stumble[loc][level], target.stumble_ml, stumble_outcome)):
+                bucket = odds.fumble if name == "fumble" else odds.stumble
+                if disposition == "none":
+                    _add(bucket, "none", p)
+                elif disposition == "auto":
+                    _add(bucket, f"auto -> {outcome('auto', None)}", p)
+                else:
+                    for result, r in _test_odds(ml, rules).items():
+                        _add(bucket, f"roll -> {outcome('roll', result)}", p * r)
+    return odds
