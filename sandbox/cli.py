@@ -188,6 +188,8 @@ def lab(
     target_error: Annotated[float | None, typer.Option(
         help="Stop once every win rate's 95% interval half-width is below this.", min=0.0, max=1.0)] = None,
     chunk: Annotated[int, typer.Option(help="Runs per chunk of work shipped to a worker.", min=1)] = 25,
+    scheduler: Annotated[str | None, typer.Option(
+        help="A Dask scheduler (tcp://HOST:PORT) to run the chunks on instead of local processes.")] = None,
 ) -> None:
     """Run many seeded skirmishes per damage model and compare them: win rates with 95% intervals, fight
     lengths, deaths; records in runs.csv, figures in summary.json, plots as PNG."""
@@ -198,6 +200,7 @@ def lab(
         LabError,
         LabPlan,
         cast_of,
+        dask_executor,
         make_executor,
         parse_models,
         prepare_out,
@@ -232,8 +235,15 @@ def lab(
                 bar.advance(task, done)
 
         try:
-            with make_executor(workers) as pool:
-                result = run_lab(plan, cast, pool, out, window=2 * workers, progress=progress)
+            if scheduler is not None:
+                try:
+                    with dask_executor(scheduler) as (pool, workers):
+                        result = run_lab(plan, cast, pool, out, window=2 * workers, progress=progress)
+                except LabError as exc:
+                    raise SetupError(str(exc)) from None
+            else:
+                with make_executor(workers) as pool:
+                    result = run_lab(plan, cast, pool, out, window=2 * workers, progress=progress)
         finally:
             if bar is not None:
                 bar.stop()

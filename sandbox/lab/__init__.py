@@ -12,7 +12,7 @@ Typical use (what ``sandbox lab`` does)::
 
 from __future__ import annotations
 
-from .executors import InlineExecutor, make_executor
+from .executors import InlineExecutor, dask_executor, make_executor
 from .runner import (
     RUNS_FILE,
     SUMMARY_FILE,
@@ -42,6 +42,7 @@ __all__ = [
     "cast_of",
     "columns",
     "counted_quantile",
+    "dask_executor",
     "make_executor",
     "parse_models",
     "prepare_out",
