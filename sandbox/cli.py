@@ -190,6 +190,9 @@ def lab(
     chunk: Annotated[int, typer.Option(help="Runs per chunk of work shipped to a worker.", min=1)] = 25,
     scheduler: Annotated[str | None, typer.Option(
         help="A Dask scheduler (tcp://HOST:PORT) to run the chunks on instead of local processes.")] = None,
+    odds_blows: Annotated[int, typer.Option(
+        help="Blows per odds card (each attacker's blow against each enemy, vectorised); 0: no cards.",
+        min=0)] = 100_000,
 ) -> None:
     """Run many seeded skirmishes per damage model and compare them: win rates with 95% intervals, fight
     lengths, deaths; records in runs.csv, figures in summary.json, plots as PNG."""
@@ -250,6 +253,10 @@ def lab(
         if not result.interrupted:
             body = default_catalog().bodies[cast.first_body]
             result.files = [p.name for p in draw_all(out, result.tallies, cast.team_order, body)]
+            if odds_blows:
+                from sandbox.lab.odds import odds_cards, write_cards
+
+                result.files.append(write_cards(out / "odds.csv", odds_cards(scenario, odds_blows, seed)).name)
         data = summary_data(plan, cast, result, workers)
         write_summary(summary_path(out), data)
         typer.echo(f"{scenario}: {result.runs_done} runs ({', '.join(plan.models)}), seed {seed}, "

@@ -206,3 +206,22 @@ def test_ctrl_c_keeps_the_finished_runs_as_whole_rows(tmp_path: Path) -> None:
     assert len(rows) > 30 and {len(r) for r in rows} == {len(rows[0])}
     summary = json.loads((out / "summary.json").read_text())
     assert summary["interrupted"] and summary["runs_done"] == len(rows) - 1
+
+
+def test_odds_cards_from_the_vectorised_pipeline(tmp_path: Path) -> None:
+    from sandbox.lab.odds import CARD_FIELDS, odds_cards
+
+    cards = odds_cards("duel", blows=20_000, seed=2)
+    assert [(c["attacker"], c["defender"], c["mode"]) for c in cards] == [
+        ("Aldric", "Bertram", "broadsword.cut"), ("Bertram", "Aldric", "broadsword.cut")]
+    for card in cards:
+        assert set(card) == set(CARD_FIELDS) and card["blows"] == 20_000
+        levels = sum(float(card[f"level_{c}"]) for c in ("NA", "M1", "S2", "S3", "G4", "G5"))
+        assert abs(levels + float(card["missed"]) - 1.0) < 1e-9
+        # A broadsword cut (1d10+3) against gambeson + mail: no G4 or G5 at the hauberk, glancing only where rigid.
+        assert 0.0 < float(card["glancing"]) < 0.2
+    result = CliRunner().invoke(app, ["lab", "duel", "--runs", "4", "--models", "anatomy", "--jobs", "1",
+                                      "--odds-blows", "5000", "--out", str(tmp_path / "lab")])
+    assert result.exit_code == 0, result.stderr
+    lines = (tmp_path / "lab" / "odds.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[0].split(",") == CARD_FIELDS and len(lines) == 3

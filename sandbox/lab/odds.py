@@ -1,0 +1,76 @@
+"""Odds cards: for every attacker and enemy of a scenario, what one blow of the attacker's weapon does to that
+enemy in its armour, from a million blows of the vectorised pipeline (``systems.vector_blows``) in a second.
+
+The cards complement the skirmish records: the runs say who wins, the cards say why (how often a sword cut gets
+through mail, how often it drops a man).
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from components.rules import LEVEL_CODES, ShockState
+from sandbox.blows import BlowSetup, SetupError
+from sandbox.vector_odds import vector_odds
+from sandbox.world import Sandbox
+from systems.ai import choose_mode, mode_options
+from systems.creatures import Parts
+
+CARD_FIELDS = ["attacker", "mode", "defender", "blows", "missed", "glancing", "bleeder", "severed", "dead",
+               *[f"level_{c}" for c in LEVEL_CODES], *[f"shock_{s.label}" for s in ShockState]]
+"""Columns of ``odds.csv``: shares of all blows."""
+
+
+def _mode_of(world: Sandbox, parts: Parts) -> str | None:
+    """The mode the creature would strike with in melee reach (its hardest-hitting usable one)."""
+    _, anat, wounds, _, _, cond, _, _, equip = parts
+    with world.active():
+        mode = choose_mode(mode_options(anat, wounds, cond, equip, world.ctx), 0.0)
+    return mode.id if mode is not None else None
+
+
+def odds_cards(scenario: str, blows: int = 100_000, seed: int = 0) -> list[dict[str, object]]:
+    """One card per (attacker, enemy) pair of the scenario, as flat records of shares (``CARD_FIELDS``)."""
+    world = Sandbox.from_scenario(scenario, seed=seed)
+    cards: list[dict[str, object]] = []
+    try:
+        creatures = world.creatures()
+        for parts in creatures.values():
+            mode = _mode_of(world, parts)
+            if mode is None:
+                continue
+            for foe in creatures.values():
+                if foe[6].team == parts[6].team or not foe[1].body.locations:
+                    continue
+                try:
+                    setup = BlowSetup.build(world.catalog, body=foe[1].body, mode=mode,
+                                            armor=[p.id for p in foe[3].pieces],
+                                            strength=parts[1].attributes.get("strength"),
+                                            shock_ml=foe[1].mls.get("shock"),
+                                            strength_ml=foe[1].mls.get("strength"))
+                except SetupError:
+                    continue
+                odds = vector_odds(setup, blows, seed)
+                n = odds.n or 1
+                card: dict[str, object] = {
+                    "attacker": parts[0].name, "mode": mode, "defender": foe[0].name, "blows": odds.n,
+                    "missed": odds.missed / n, "glancing": odds.glancing / n, "bleeder": odds.bleeder / n,
+                    "severed": odds.amputation["severed"] / n, "dead": odds.dead / n,
+                }
+                card.update({f"level_{c}": odds.level[c] / n for c in LEVEL_CODES})
+                card.update({f"shock_{s.label}": odds.shock[s.label] / n for s in ShockState})
+                cards.append(card)
+    finally:
+        world.close()
+    return cards
+
+
+def write_cards(path: Path, cards: list[dict[str, object]]) -> Path:
+    """Write the cards as CSV (shares rounded to 5 places)."""
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=CARD_FIELDS)
+        writer.writeheader()
+        for card in cards:
+            writer.writerow({k: round(v, 5) if isinstance(v, float) else v for k, v in card.items()})
+    return path
