@@ -112,8 +112,9 @@ def test_summary_json_fields(duel_run: Path) -> None:
 
 def test_plots_are_written_as_png(duel_run: Path) -> None:
     files = json.loads((duel_run / "summary.json").read_text())["files"]
-    assert set(files) == {"win_rates.png", "time_to_out.png", "hit_locations.png", "injury_levels.png"}
-    for name in files:
+    plots = {"win_rates.png", "time_to_out.png", "hit_locations.png", "injury_levels.png"}
+    assert set(files) == plots | {"odds.csv"}  # the four plots, and the odds cards
+    for name in plots:
         assert (duel_run / name).read_bytes()[:8] == PNG
 
 
