@@ -20,8 +20,12 @@ from sandbox.blows import BlowSetup, Odds, SetupError, seeded_blows
 from sandbox.blows import record as blow_record
 from sandbox.config import ConfigError, Problem, config_root, default_catalog, load_body, load_catalog
 from sandbox.config.loader import SINGLE_FILES
+from sandbox.config.schema import MAX_SPREAD
 from sandbox.report import body_json, body_report, odds_report
 from sandbox.vector_odds import VECTOR_FROM, exact_odds, exact_report, vector_odds
+
+MAX_BLOWS = 10_000_000
+"""The most blows one ``sandbox blows`` samples (more would run for minutes and fill memory)."""
 
 app = typer.Typer(
     name="sandbox",
@@ -74,18 +78,20 @@ def body(
 def blows(
     body: Annotated[str, typer.Option(help="Target body id or body TOML path.")] = "human",
     mode: Annotated[str | None, typer.Option(help="Strike mode WEAPON.MODE (broadsword.cut).")] = None,
-    impact: Annotated[int | None, typer.Option(help="A final impact used as is (no Strength modifier).")] = None,
+    impact: Annotated[int | None, typer.Option(help="A final impact used as is (no Strength modifier).",
+                                               min=-1000, max=1000)] = None,
     aspect: Annotated[str | None, typer.Option(help="Aspect of an --impact blow: blunt, edged, piercing, fire.")]
     = None,
     armor: Annotated[str, typer.Option(help="Armour pieces worn by the target, comma-separated.")] = "",
     aim: Annotated[str | None, typer.Option(help="The part aimed at (default: unaimed).")] = None,
-    spread: Annotated[int | None, typer.Option(help="Spread (default: the mode's, or 1 with --impact).")] = None,
+    spread: Annotated[int | None, typer.Option(help="Spread (default: the mode's, or 1 with --impact).",
+                                               max=MAX_SPREAD)] = None,
     location: Annotated[str | None, typer.Option(help="Force the location struck.")] = None,
     strength: Annotated[int | None, typer.Option(help="Attacker's STR (default: the average human's).")] = None,
     shock_ml: Annotated[int | None, typer.Option(help="Target's Shock ML (default: its creature's).")] = None,
     strength_ml: Annotated[int | None, typer.Option(help="Target's Strength ML (default: its creature's).")]
     = None,
-    n: Annotated[int, typer.Option("-n", help="How many blows.", min=1)] = 10000,
+    n: Annotated[int, typer.Option("-n", help="How many blows.", min=1, max=MAX_BLOWS)] = 10000,
     seed: Annotated[int, typer.Option(help="Root seed; the same seed gives the same blows.", min=0)] = 0,
     fmt: Annotated[Format, typer.Option("--format", help="table (odds) or jsonl (one record per blow).")]
     = Format.table,
@@ -213,9 +219,10 @@ def lab(
         write_summary,
     )
     from sandbox.lab.plots import draw_all
+    from sandbox.lab.runner import interrupts_deferred, sigterm_as_interrupt
     from sandbox.lab.summary import summary_path
 
-    with _friendly():
+    with _friendly(), sigterm_as_interrupt():
         try:
             plan = LabPlan(scenario, parse_models(models), runs, seed, chunk, target_error)
             cast = cast_of(scenario)
@@ -250,15 +257,20 @@ def lab(
         finally:
             if bar is not None:
                 bar.stop()
-        if not result.interrupted:
-            body = default_catalog().bodies[cast.first_body]
-            result.files = [p.name for p in draw_all(out, result.tallies, cast.team_order, body)]
-            if odds_blows:
-                from sandbox.lab.odds import odds_cards, write_cards
+        try:
+            with interrupts_deferred():  # an interrupt now waits until every file is written whole
+                if not result.interrupted:
+                    body = default_catalog().bodies[cast.first_body]
+                    result.files = [p.name for p in draw_all(out, result.tallies, cast.team_order, body)]
+                    if odds_blows:
+                        from sandbox.lab.odds import odds_cards, write_cards
 
-                result.files.append(write_cards(out / "odds.csv", odds_cards(scenario, odds_blows, seed)).name)
-        data = summary_data(plan, cast, result, workers)
-        write_summary(summary_path(out), data)
+                        result.files.append(
+                            write_cards(out / "odds.csv", odds_cards(scenario, odds_blows, seed)).name)
+                data = summary_data(plan, cast, result, workers)
+                write_summary(summary_path(out), data)
+        except KeyboardInterrupt:
+            result.interrupted = True
         typer.echo(f"{scenario}: {result.runs_done} runs ({', '.join(plan.models)}), seed {seed}, "
                    f"{workers} worker(s), {result.elapsed:.1f} s"
                    + (" - target error met, stopped early" if result.stopped_early else ""))
@@ -315,7 +327,11 @@ def validate(
             if path.is_dir() and ((path / "skills.toml").exists() or (path / "models").is_dir()):
                 root = path
             elif path.is_dir():
-                extra.extend(sorted(path.rglob("*.toml")))
+                found = sorted(path.rglob("*.toml"))
+                if not found:
+                    raise ConfigError([Problem(str(path), "", None, "a config file or a folder of them",
+                                               "a folder with no .toml files")])
+                extra.extend(found)
             else:
                 extra.append(path)
         catalog = load_catalog(root, extra)

@@ -141,6 +141,11 @@ def save_world(world: Sandbox, path: Path) -> None:
         raise
 
 
+def _no_constant(name: str) -> Any:
+    """Refuse ``NaN``, ``Infinity`` and ``-Infinity``: Python's json reads them, but no save holds them."""
+    raise ValueError(f"expected finite numbers, found {name}")
+
+
 def _read(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
@@ -149,10 +154,14 @@ def _read(path: Path) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise SaveError(f"{path}: not a sandbox save (not UTF-8 text)") from None
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise SaveError(f"{path}: corrupt or truncated save (invalid JSON at line {exc.lineno}, column "
                         f"{exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise SaveError(f"{path}: not a sandbox save (JSON nested too deeply)") from None
+    except ValueError as exc:
+        raise SaveError(f"{path}: corrupt save ({exc})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise SaveError(f"{path}: not a sandbox save (no '\"format\": \"{FORMAT}\"')")
     if doc.get("version") != VERSION:
@@ -166,6 +175,7 @@ def load_world(path: Path, catalog: Catalog) -> Sandbox:
 
     doc = _read(path)
     world: Sandbox | None = None
+    at = ["the header"]  # the part of the save being restored, named in errors
     try:
         world = Sandbox(int(doc["seed"]), str(doc["model"]), run=int(doc["run"]), catalog=catalog)
         if doc.get("scenario"):
@@ -174,15 +184,19 @@ def load_world(path: Path, catalog: Catalog) -> Sandbox:
         care = doc["care"]
         world.care = CarePolicy(care["first_aid_delay"], tuple(care["healers"]) if care["healers"] is not None
                                 else None, bool(care["self_care"]))
+        at[0] = "clock"
         world.ctx.clock.tick = int(doc["clock"]["tick"])
         world.ctx.clock.seconds_per_tick = float(doc["clock"]["seconds_per_tick"])
         world.ctx.clock.seconds = float(doc["clock"]["seconds"])
+        at[0] = "streams"
         for name, state in doc["streams"].items():
             rng = world.ctx.streams[name]
             assert isinstance(rng, random.Random)
             rng.setstate((state[0], tuple(state[1]), state[2]))
-        for row in doc["entities"]:
-            _restore_entity(world, row, catalog)
+        for i, row in enumerate(doc["entities"]):
+            at[0] = f"entities.{i}"
+            _restore_entity(world, row, catalog, at)
+        at[0] = "events"
         world.ctx.log.extend(event_from_dict(e) for e in doc["events"])
         return world
     except SaveError as exc:
@@ -194,17 +208,23 @@ def load_world(path: Path, catalog: Catalog) -> Sandbox:
         if world is not None:
             world.close()
         detail = f"missing {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
-        raise SaveError(f"{path}: corrupt save ({type(exc).__name__}: {detail})") from None
+        raise SaveError(f"{path}: corrupt save at {at[0]} ({type(exc).__name__}: {detail})") from None
 
 
-def _restore_entity(world: Sandbox, row: dict[str, Any], catalog: Catalog) -> None:
+def _restore_entity(world: Sandbox, row: dict[str, Any], catalog: Catalog, at: list[str]) -> None:
+    where = at[0]
+    if not isinstance(row, dict):
+        raise SaveError(f"{where}: expected an entity table, found {type(row).__name__}")
+    at[0] = f"{where}.identity"
     ident = Identity(row["identity"]["name"], row["identity"]["creature"])
     kind = catalog.creatures.get(ident.creature)
     if kind is None:
         raise SaveError(f"the save names creature {ident.creature!r}, which the configs do not define")
     body = catalog.bodies[kind.body]
+    at[0] = f"{where}.anatomy"
     a = row["anatomy"]
     anat = Anatomy(body, kind, dict(a["mls"]), dict(a["attributes"]), float(a["speed"]))
+    at[0] = f"{where}.wounds"
     w = row["wounds"]
     wounds = Wounds(
         injuries=[Injury(**i) for i in w["injuries"]], severed=set(w["severed"]),
@@ -214,22 +234,29 @@ def _restore_entity(world: Sandbox, row: dict[str, Any], catalog: Catalog) -> No
     if wounds.shock_cause is not None:
         wounds.shock_cause = (int(wounds.shock_cause[0]), int(wounds.shock_cause[1]))
     wounds.reindex()
+    at[0] = f"{where}.armor"
     for armor_id in row["armor"]:
         if armor_id not in catalog.armor:
             raise SaveError(f"the save names armour {armor_id!r}, which the configs do not define")
     armor = Armor(tuple(catalog.armor[i] for i in row["armor"]))
+    at[0] = f"{where}.shock"
     s = row["shock"]
     shock = Shock(ShockState(int(s["state"])), int(s["since"]), float(s["retest_at"]))
+    at[0] = f"{where}.condition"
     c = row["condition"]
     cond = Condition(bool(c["dead"]), str(c["cause"]), bool(c["prone"]), set(c["immobilized"]), str(c["busy"]),
                      bool(c["reeling"]), bool(c["out"]))
+    at[0] = f"{where}.combatant"
     b = row["combatant"]
     comb = Combatant(b["team"], b["policy"], b["aim"], int(b["initiative"]), int(b["target"]), b["mode"],
                      int(b["aim_zone"]), b["action"])
+    at[0] = f"{where}.position"
     pos = Position(float(row["position"][0]), float(row["position"][1]))
+    at[0] = f"{where}.equipment"
     e = row["equipment"]
     equip = Equipment(list(e["weapons"]), list(e["natural"]), {int(k): v for k, v in e["holding"].items()},
                       list(e["dropped"]), list(e["lost"]))
+    at[0] = f"{where}.model_state"
     by_name = {t.__name__: t for t in world.damage_model.state_types()}
     state = []
     for type_name, values in row.get("model_state", {}).items():
@@ -237,6 +264,7 @@ def _restore_entity(world: Sandbox, row: dict[str, Any], catalog: Catalog) -> No
         if state_type is None:
             raise SaveError(f"the save holds {type_name!r} state, which the {world.model!r} model does not use")
         state.append(state_type(**{k: _restore(v) for k, v in values.items()}))
+    at[0] = where
     entity = world.adopt(ident, anat, wounds, armor, shock, cond, comb, pos, equip, *state)
     if entity != row["id"]:
         raise SaveError(f"entity ids out of order in the save (expected {entity}, found {row['id']})")

@@ -7,6 +7,7 @@ so two Sandboxes in one process never see each other's entities. Never share one
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -85,13 +86,16 @@ class Sandbox:
         model: Damage model (``anatomy``).
         run: Run index under the seed (``SeedSequence(seed, spawn_key=(run,))``).
         catalog: The configs to use (default: the shipped ones).
+        check_invariants: Check the world's invariants (``systems.invariants``) after every tick and every
+            ``advance``, raising ``InvariantError`` on a breach. Default: on when the environment variable
+            ``SANDBOX_INVARIANTS`` is ``1`` at construction, else off (and then it costs nothing).
 
     Raises:
         SandboxError: Unknown model.
     """
 
     def __init__(self, seed: int = 0, model: str = "anatomy", *, run: int = 0,
-                 catalog: Catalog | None = None) -> None:
+                 catalog: Catalog | None = None, check_invariants: bool | None = None) -> None:
         from sandbox.models import available_models, build_model
 
         if model not in available_models():
@@ -104,6 +108,9 @@ class Sandbox:
         self.care = CarePolicy()
         """Who tends the wounded out of combat (``advance``); a scenario sets its own."""
         self.max_ticks = 200
+        if check_invariants is None:
+            check_invariants = os.environ.get("SANDBOX_INVARIANTS", "") == "1"
+        self.check_invariants = check_invariants
         self._world = f"sandbox-{next(_world_ids)}"
         self._closed = False
         self._names: dict[str, int] = {}
@@ -162,7 +169,7 @@ class Sandbox:
 
     @classmethod
     def from_scenario(cls, scenario: str | Path, seed: int = 0, model: str | None = None, *, run: int = 0,
-                      catalog: Catalog | None = None) -> Sandbox:
+                      catalog: Catalog | None = None, check_invariants: bool | None = None) -> Sandbox:
         """Build a world from a scenario: a shipped id (``duel``) or a path to a scenario TOML file.
 
         Raises:
@@ -171,7 +178,7 @@ class Sandbox:
         """
         catalog = catalog or default_catalog()
         spec = load_scenario(scenario, catalog)
-        world = cls(seed, model or spec.model, run=run, catalog=catalog)
+        world = cls(seed, model or spec.model, run=run, catalog=catalog, check_invariants=check_invariants)
         world.scenario = spec
         world.care = spec.care
         world.max_ticks = spec.max_ticks
@@ -300,6 +307,16 @@ class Sandbox:
     def _tick(self) -> None:
         with self._active():
             esper.process()
+            if self.check_invariants:
+                self._check()
+
+    def _check(self) -> None:
+        """Raise ``InvariantError`` listing every invariant the world breaks now (``systems.invariants``)."""
+        from systems.invariants import InvariantError, check
+
+        breaches = check(dict(sorted(query_creatures().items())), self.ctx, self.damage_model)
+        if breaches:
+            raise InvariantError(breaches, self.tick)
 
     def step(self) -> list[Event]:
         """Run one tick; returns that tick's events."""
@@ -367,6 +384,9 @@ class Sandbox:
         else:
             with self._active():
                 self.damage_model.advance(self.ctx, self.creatures(), span, self.care)
+        if self.check_invariants:
+            with self._active():
+                self._check()
         return list(expand_log(self.ctx.log[start:]))
 
     # ------------------------------------------------------------------ reading and poking creatures

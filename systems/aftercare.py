@@ -429,13 +429,14 @@ class BleedingProcessor(esper.Processor):
     def process(self) -> None:
         """Run what is due this tick."""
         from systems.creatures import query_creatures
+        from systems.damage import refresh_status
 
         ctx = self.ctx
         if ctx.rules.aftercare is None:
             return
         now = ctx.clock.time
         interval = ctx.rules.aftercare.bleed_interval
-        for entity, (_, anat, wounds, _, shock, cond, _, _, _) in (
+        for entity, (_, anat, wounds, _, shock, cond, _, _, equip) in (
                 ctx.scratch.get("creatures") or query_creatures()).items():
             if cond.dead:
                 continue
@@ -449,3 +450,7 @@ class BleedingProcessor(esper.Processor):
                 extended_shock_course(entity, anat, wounds, shock, cond, ctx)
             if 0 <= wounds.next_coma <= now and not cond.dead:
                 coma_course(entity, anat, wounds, shock, cond, ctx)
+            if cond.dead:
+                # Died this phase, after the DAMAGE phase settled the wounded: health goes to 0 now, not next tick
+                # (a fight that ends this tick would leave a dead creature reading its old health).
+                refresh_status(entity, anat, wounds, cond, equip, ctx)

@@ -15,6 +15,11 @@ from typing import Any
 from sandbox.config.errors import Problem
 from systems.dice import parse_dice
 
+MAX_DICE = 100
+"""Bounds of an impact's dice (``1000000d1000000`` would make every roll and every exact odds table huge)."""
+MAX_SIDES = 1000
+MAX_MODIFIER = 1000
+
 
 @dataclass(slots=True)
 class Known:
@@ -131,10 +136,15 @@ def check_weapon(data: Mapping[str, Any], label: str, known: Known) -> list[Prob
         impact = text(mode, "impact")
         if impact is not None:
             try:
-                parse_dice(impact)
+                dice = parse_dice(impact)
             except ValueError:
                 problems.append(Problem(label, f"modes.{i}.impact", entry,
                                         "a dice expression NdX+M (1d10+3) or a flat value", repr(impact)))
+            else:
+                if dice.count > MAX_DICE or dice.sides > MAX_SIDES or abs(dice.modifier) > MAX_MODIFIER:
+                    problems.append(Problem(label, f"modes.{i}.impact", entry,
+                                            f"a dice expression of at most {MAX_DICE} dice of at most {MAX_SIDES} "
+                                            f"faces, plus at most {MAX_MODIFIER}", repr(impact)))
         skill = text(mode, "skill")
         if skill is not None and known.skills and skill not in known.skills:
             problems.append(Problem(label, f"modes.{i}.skill", entry, "a skill defined in skills.toml",

@@ -86,9 +86,11 @@ def kind_of(path: Path) -> str | None:
         return f"{path.stem}_model"  # a damage model's tables: its loader in sandbox/models/ checks them
     if path.parent.name in KIND_DIRS:
         return KIND_DIRS[path.parent.name]
+    if not path.is_file():
+        return None  # a folder, a device or a pipe: never opened (reading /dev/zero would never end)
     try:
-        with path.open(encoding="utf-8") as fh:
-            first = fh.readline().strip()
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            first = fh.readline(4096).strip()
     except OSError:
         return None
     match = _SCHEMA_LINE.match(first)
@@ -97,9 +99,31 @@ def kind_of(path: Path) -> str | None:
     return None
 
 
+def not_a_file(path: Path) -> str:
+    """What stands at a path that is not a regular file, for a problem's "found"."""
+    if path.is_dir():
+        return "a folder"
+    if path.exists():
+        return "not a regular file (a device, pipe or socket)"
+    return "no such file"
+
+
+MAX_FILE_BYTES = 1_000_000
+"""The largest config file read (the biggest shipped one is a few tens of kilobytes)."""
+
+
 def _read(f: _File, problems: list[Problem]) -> None:
+    if not f.path.is_file():  # a folder, a device or a pipe: reading it could block or never end
+        problems.append(Problem(f.label, "", None, "an existing file", not_a_file(f.path)))
+        return
     try:
-        text = f.path.read_text(encoding="utf-8")
+        with f.path.open("rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            problems.append(Problem(f.label, "", None, f"a config file of at most {MAX_FILE_BYTES:,} bytes",
+                                    f"{f.path.stat().st_size:,} bytes"))
+            return
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         problems.append(Problem(f.label, "", None, "a readable UTF-8 TOML file", f"an unreadable file ({exc})"))
         return
@@ -284,7 +308,7 @@ def load_catalog(root: Path | None = None, extra: Iterable[Path] = (), extra_kin
     files = _collect(root, extra, extra_kind)
     for f in files:
         if not f.path.is_file():
-            problems.append(Problem(f.label, "", None, "an existing file", "no such file"))
+            problems.append(Problem(f.label, "", None, "an existing file", not_a_file(f.path)))
         elif not f.kind:
             problems.append(Problem(f.label, "", None,
                                     "a file in bodies/, weapons/, armor/ or creatures/, skills.toml, "
@@ -619,7 +643,7 @@ def load_body(name_or_path: str | Path) -> BodyStructure:
         f = _File(path, label, "body", path.stem)
         problems: list[Problem] = []
         if not path.is_file():
-            raise ConfigError([Problem(label, "", None, "an existing body file", "no such file")])
+            raise ConfigError([Problem(label, "", None, "an existing body file", not_a_file(path))])
         _read(f, problems)
         _validate(f, problems)
         if f.data is not None:

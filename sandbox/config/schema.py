@@ -16,10 +16,15 @@ AspectName = Literal["blunt", "edged", "piercing", "fire"]
 ResultName = Literal["CF", "MF", "MS", "CS"]
 Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
 Name = Annotated[str, Field(min_length=1)]
+MAX_WEIGHT = 1_000_000.0
+"""Bounds that keep the work of one config small (a weight of 1e308 would overflow the sums to inf)."""
+MAX_ZONE_WEIGHT = 100
+MAX_SPREAD = 100
+MAX_GROUP = 1000
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
+    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)  # nan/inf: "a finite number"
 
 
 class Protection(_Strict):
@@ -35,7 +40,7 @@ class LocationModel(_Strict):
     """A body location (nested in its part)."""
 
     name: Name
-    weight: Annotated[float, Field(gt=0)]
+    weight: Annotated[float, Field(gt=0, le=MAX_WEIGHT)]
     shock_value: Annotated[int, Field(ge=0)]
     bleeding: Tier
     amputability: Tier
@@ -49,7 +54,7 @@ class PartModel(_Strict):
 
     name: Name
     zone: Name
-    weight: Annotated[float, Field(ge=0)]
+    weight: Annotated[float, Field(ge=0, le=MAX_WEIGHT)]
     roles: list[Role] = Field(default_factory=list)
     can_hold: bool = False
     permanent_impairment: Annotated[int, Field(le=0)] = 0
@@ -63,7 +68,7 @@ class ZoneModel(_Strict):
     """A body zone; its weight is the count of zone numbers it owns."""
 
     name: Name
-    weight: Annotated[int, Field(ge=0)]
+    weight: Annotated[int, Field(ge=0, le=MAX_ZONE_WEIGHT)]
 
 
 class BodyFile(_Strict):
@@ -86,7 +91,7 @@ class ModeModel(_Strict):
     skill: Id
     impact: Annotated[str, Field(description="NdX+M, e.g. 1d10+3, or a flat value")]
     aspect: AspectName
-    spread: Annotated[int, Field(ge=1)]
+    spread: Annotated[int, Field(ge=1, le=MAX_SPREAD)]
     attack_modifier: int = 0
     limbs: Annotated[int, Field(ge=1)] = 1
     limb: Literal["grip", "vital", "core", "manipulator", "locomotor"] = "grip"
@@ -359,7 +364,7 @@ class CombatantModel(_Strict):
     creature: Id
     team: Name
     position: Annotated[list[float], Field(min_length=2, max_length=2, description="[x, y] in metres")]
-    count: Annotated[int, Field(ge=1)] = 1
+    count: Annotated[int, Field(ge=1, le=MAX_GROUP)] = 1
     spacing: Annotated[float, Field(gt=0, description="Metres between members of a group, along y")] = 1.5
     weapons: list[Id] | None = Field(default=None, description="Replaces the creature's carried weapons.")
     armor: list[Id] | None = Field(default=None, description="Replaces the creature's armour.")

@@ -13,6 +13,7 @@ import csv
 import io
 import os
 import signal
+import tempfile
 import threading
 import time
 from collections import Counter, deque
@@ -247,20 +248,43 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
+"""The signals that stop a lab the way Ctrl-C does (``kill`` sends SIGTERM)."""
+
+
+def _raise_interrupt(signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 @contextmanager
-def _interrupts_deferred() -> Iterator[None]:
-    """Hold a Ctrl-C until the block is done (so a chunk's rows are written and flushed whole)."""
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM stops the lab as Ctrl-C does (whole rows kept, files whole)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C or SIGTERM until the block is done (so a chunk's rows, or a file, are written whole)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     caught: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, _frame: caught.append(signum))
+    previous = {sig: signal.signal(sig, lambda signum, _frame: caught.append(signum)) for sig in INTERRUPTS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     if caught:
         raise KeyboardInterrupt
+
 
 
 def prepare_out(out: Path) -> None:
@@ -271,9 +295,9 @@ def prepare_out(out: Path) -> None:
     """
     try:
         out.mkdir(parents=True, exist_ok=True)
-        probe = out / f".lab-probe-{os.getpid()}"
-        probe.write_text("", encoding="utf-8")
-        probe.unlink()
+        # An anonymous temporary file: a lab killed at this very moment leaves nothing behind.
+        with tempfile.TemporaryFile(dir=out) as probe:
+            probe.write(b"probe")
     except OSError as exc:
         raise LabError(f"cannot write to {out}: {exc.strerror or exc}") from None
 
@@ -311,8 +335,9 @@ def run_lab(plan: LabPlan, cast: Cast, executor: Executor, out: Path, *, window:
     path = out / RUNS_FILE
     try:
         with path.open("w", encoding="utf-8", newline="") as fh:
-            csv.writer(fh).writerow(fields)
-            fh.flush()
+            with interrupts_deferred():
+                csv.writer(fh).writerow(fields)
+                fh.flush()
             top_up()
             while pending:
                 outputs = pending.popleft().result()
@@ -320,7 +345,7 @@ def run_lab(plan: LabPlan, cast: Cast, executor: Executor, out: Path, *, window:
                 writer = csv.DictWriter(buffer, fieldnames=fields, lineterminator="\r\n")
                 for record, _, _ in outputs:
                     writer.writerow(record)
-                with _interrupts_deferred():
+                with interrupts_deferred():
                     fh.write(buffer.getvalue())
                     fh.flush()
                     for record, hits, injuries in outputs:
@@ -338,7 +363,11 @@ def run_lab(plan: LabPlan, cast: Cast, executor: Executor, out: Path, *, window:
         for future in pending:
             future.cancel()
     if not result.interrupted:
-        _sort_runs(path, plan.models)
+        try:
+            with interrupts_deferred():
+                _sort_runs(path, plan.models)
+        except KeyboardInterrupt:
+            result.interrupted = True  # sorted and whole: the interrupt came while it was being rewritten
     result.elapsed = time.perf_counter() - started
     return result
 

@@ -32,7 +32,7 @@ Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
+    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
 
 
 class AttackModel(_Strict):

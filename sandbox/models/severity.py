@@ -28,7 +28,7 @@ AttributeName = Literal["brawn", "poise", "wit", "speed", ""]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
+    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
 
 
 class SeverityRollModel(_Strict):
