@@ -178,6 +178,18 @@ class Sandbox:
         """
         catalog = catalog or default_catalog()
         spec = load_scenario(scenario, catalog)
+        return cls.from_spec(spec, seed, model, run=run, catalog=catalog, check_invariants=check_invariants)
+
+    @classmethod
+    def from_spec(cls, spec: ScenarioDef, seed: int = 0, model: str | None = None, *, run: int = 0,
+                  catalog: Catalog | None = None, check_invariants: bool | None = None) -> Sandbox:
+        """Build a world from an already loaded scenario (what ``from_scenario`` does after reading the file;
+        the lab keeps one parsed scenario per worker process).
+
+        Raises:
+            SandboxError: Unknown model, or a combatant the world cannot spawn.
+        """
+        catalog = catalog or default_catalog()
         world = cls(seed, model or spec.model, run=run, catalog=catalog, check_invariants=check_invariants)
         world.scenario = spec
         world.care = spec.care

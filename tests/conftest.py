@@ -7,6 +7,7 @@ documents (``shared/rules/anatomy-tables.md``, ``shared/rules/decisions.md``, se
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -199,3 +200,17 @@ def make_body() -> Callable[..., BodyStructure]:
 def body_loc() -> Callable[..., dict[str, object]]:
     """A location spec: ``body_loc("Thorax", weight=40, shock_value=4, bleeding="medium")``."""
     return _location
+
+
+@pytest.fixture
+def good_save(tmp_path: Path) -> Path:
+    """A save of the duel five ticks in (the save and hostile-save tests start from it)."""
+    from sandbox.world import Sandbox
+
+    w = Sandbox.from_scenario("duel", seed=4)
+    for _ in range(5):
+        w.step()
+    path = tmp_path / "good.json"
+    w.save(path)
+    w.close()
+    return path

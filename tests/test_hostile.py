@@ -199,15 +199,6 @@ def test_hostile_inputs_never_hang(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------------------------- saves
 
 
-@pytest.fixture
-def good_save(tmp_path: Path) -> Path:
-    w = Sandbox.from_scenario("duel", seed=4)
-    for _ in range(5):
-        w.step()
-    path = tmp_path / "good.json"
-    w.save(path)
-    w.close()
-    return path
 
 
 def _entity_edit(change: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:

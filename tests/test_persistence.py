@@ -117,15 +117,6 @@ def test_save_is_atomic_json(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------------------------- bad saves
 
 
-@pytest.fixture
-def good_save(tmp_path: Path) -> Path:
-    w = Sandbox.from_scenario("duel", seed=4)
-    for _ in range(5):
-        w.step()
-    path = tmp_path / "good.json"
-    w.save(path)
-    w.close()
-    return path
 
 
 def _edit(field: str, value: Any) -> Callable[[str], str]:

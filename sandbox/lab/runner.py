@@ -171,17 +171,8 @@ def _scenario(scenario: str) -> ScenarioDef:
 
 
 def _world(scenario: str, seed: int, model: str, run: int) -> Sandbox:
-    """``Sandbox.from_scenario`` with the scenario parsed once per process (same steps, same order)."""
-    spec = _scenario(scenario)
-    world = Sandbox(seed, model, run=run, catalog=default_catalog())
-    world.scenario = spec
-    world.care = spec.care
-    world.max_ticks = spec.max_ticks
-    for c in spec.combatants:
-        world.spawn(c.creature, name=c.name, team=c.team, position=c.position, armor=c.armor,
-                    weapons=c.weapons, attributes=c.attributes, skills=c.skills, policy=c.policy, aim=c.aim,
-                    initiative=c.initiative, speed=c.speed, immobilized=c.immobilized)
-    return world
+    """``Sandbox.from_scenario`` with the scenario parsed once per process."""
+    return Sandbox.from_spec(_scenario(scenario), seed, model, run=run, catalog=default_catalog())
 
 
 def _band(dealt: int) -> str:
