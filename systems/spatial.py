@@ -24,26 +24,37 @@ class Grid:
         self.cell = cell
         self.block = block
         self.fine_rings = fine_rings
-        self._cells: dict[tuple[int, int], list[tuple[int, float, float, str]]] = {}
-        self._blocks: dict[tuple[int, int], list[tuple[int, float, float, str]]] = {}
-        self.count = 0
-        lo_x = lo_y = math.inf
-        hi_x = hi_y = -math.inf
+        cells: dict[tuple[int, int], list[tuple[int, float, float, str]]] = {}
+        self._cells = cells
+        self._blocks: dict[tuple[int, int], list[tuple[int, float, float, str]]] | None = None  # built on demand
         inv = 1.0 / cell
-        cells = self._cells
+        floor = math.floor
+        # One tight pass (rebuilt every tick for every targetable creature): the bounds come from the cell keys
+        # afterwards, and the coarse blocks only when a far-off seeker first needs them.
         for entry in entries:
-            _, x, y, _ = entry
-            key = (math.floor(x * inv), math.floor(y * inv))
+            key = (floor(entry[1] * inv), floor(entry[2] * inv))
             bucket = cells.get(key)
             if bucket is None:
                 cells[key] = [entry]
             else:
                 bucket.append(entry)
-            self._blocks.setdefault((key[0] // block, key[1] // block), []).append(entry)
-            self.count += 1
-            lo_x, hi_x, lo_y, hi_y = min(lo_x, x), max(hi_x, x), min(lo_y, y), max(hi_y, y)
-        self._bounds = (math.floor(lo_x * inv), math.floor(lo_y * inv), math.floor(hi_x * inv),
-                        math.floor(hi_y * inv)) if self.count else (0, 0, 0, 0)
+        self.count = sum(len(b) for b in cells.values())
+        if cells:
+            xs = [k[0] for k in cells]
+            ys = [k[1] for k in cells]
+            self._bounds = (min(xs), min(ys), max(xs), max(ys))
+        else:
+            self._bounds = (0, 0, 0, 0)
+
+    def _coarse(self) -> dict[tuple[int, int], list[tuple[int, float, float, str]]]:
+        """Blocks of ``block`` x ``block`` cells, their entries grouped by cell (a deterministic order)."""
+        if self._blocks is None:
+            block = self.block
+            blocks: dict[tuple[int, int], list[tuple[int, float, float, str]]] = {}
+            for key, bucket in self._cells.items():
+                blocks.setdefault((key[0] // block, key[1] // block), []).extend(bucket)
+            self._blocks = blocks
+        return self._blocks
 
     def _max_ring(self, cx: int, cy: int) -> int:
         """The ring that reaches every occupied cell from cell (cx, cy)."""
@@ -102,7 +113,7 @@ class Grid:
         """Nearest accepted entry of the block whose centre is nearest, in the nearest ring of blocks holding one."""
         span = self.cell * self.block
         reach = self._max_ring(bx * self.block, by * self.block) // self.block + 2
-        cells = self._blocks
+        cells = self._coarse()
         for r in range(reach + 1):
             ranked = []
             for key in self._ring_keys(bx, by, r):
