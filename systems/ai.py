@@ -9,7 +9,7 @@ once it is near, which keeps a large battle from re-searching the whole field ev
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import esper
 
@@ -22,6 +22,7 @@ from systems.context import TickContext
 from systems.creatures import Parts, ensure_status, query_creatures
 from systems.dice import Rng
 from systems.hit_location import target_zone_number
+from systems.models.base import DamageModel
 from systems.spatial import Grid
 from systems.strike import wielding_parts
 
@@ -34,20 +35,21 @@ def mean_impact(mode: StrikeMode) -> float:
 
 
 def mode_options(anat: Anatomy, wounds: Wounds, cond: Condition, equip: Equipment, ctx: TickContext,
-                 entity: int | None = None) -> list[StrikeMode]:
+                 entity: int | None = None, disabled: frozenset[int] = frozenset()) -> list[StrikeMode]:
     """Every mode the creature could strike with now, hardest-hitting first (ties: held weapons before natural
     ones, then definition order).
 
     With ``entity`` given, the list is cached in ``ctx.cache`` until what it depends on changes (the part
-    impairments, what is held, the immobilised parts), since it is asked for every creature every tick.
+    impairments, what is held, the immobilised parts, the parts the damage model has ``disabled``), since it is
+    asked for every creature every tick.
     """
     if entity is not None:
-        key = (wounds.impairments, tuple(equip.holding.items()), tuple(cond.immobilized))
+        key = (wounds.impairments, tuple(equip.holding.items()), tuple(cond.immobilized), disabled)
         cached = ctx.cache.get(("modes", entity))
         if cached is not None and cached[0] == key:
             return cached[1]  # type: ignore[no-any-return]
-        options = mode_options(anat, wounds, cond, equip, ctx)
-        parts = {m.id: ready_parts(anat, wounds.impairments, cond, equip, m) for m in options}
+        options = mode_options(anat, wounds, cond, equip, ctx, disabled=disabled)
+        parts = {m.id: ready_parts(anat, wounds.impairments, cond, equip, m, disabled) for m in options}
         ctx.cache[("modes", entity)] = (key, options, parts)
         return options
     weapons: list[str] = []
@@ -61,7 +63,7 @@ def mode_options(anat: Anatomy, wounds: Wounds, cond: Condition, equip: Equipmen
         if weapon is None:
             continue
         for mode in weapon.modes:
-            if ready_parts(anat, wounds.impairments, cond, equip, mode) is not None:
+            if ready_parts(anat, wounds.impairments, cond, equip, mode, disabled) is not None:
                 options.append(mode)
     options.sort(key=lambda m: -mean_impact(m))  # stable: equal impacts keep their order
     return options
@@ -146,10 +148,16 @@ class IntentProcessor(esper.Processor):
     def __init__(self, ctx: TickContext) -> None:
         self.ctx = ctx
         self.engaged: dict[int, int] = {}
+        self.disabled: Callable[[int], frozenset[int]] | None = None
 
     def process(self) -> None:
         """Decide what every creature means to do this tick."""
         ctx = self.ctx
+        # A damage model that puts parts out of use by its own state (depth's broken limbs) says which; the
+        # others (most) cost nothing here.
+        model = ctx.model
+        self.disabled = (model.disabled_parts if model is not None
+                         and type(model).disabled_parts is not DamageModel.disabled_parts else None)
         creatures = query_creatures()
         ctx.scratch["creatures"] = creatures
         if ctx.scratch.get("order_size") != len(creatures):
@@ -205,7 +213,8 @@ class IntentProcessor(esper.Processor):
                 comb.action = "stand"
                 return
             dist = math.hypot(foe[7].x - pos.x, foe[7].y - pos.y)
-        mode = choose_mode(mode_options(anat, wounds, cond, equip, ctx, entity), dist)
+        disabled = self.disabled(entity) if self.disabled is not None else frozenset()
+        mode = choose_mode(mode_options(anat, wounds, cond, equip, ctx, entity, disabled), dist)
         new_mode = mode.id if mode is not None else ""
         if new_mode != comb.mode:
             ctx.emit(ModeChanged(ctx.clock.tick, ctx.clock.time, entity, comb.mode, new_mode))

@@ -124,15 +124,17 @@ def distance(a: Position, b: Position) -> float:
 
 
 def ready_parts(anat: Anatomy, impairments: tuple[Impairment, ...], cond: Condition, equip: Equipment,
-                mode: StrikeMode) -> tuple[int, ...] | None:
+                mode: StrikeMode, disabled: frozenset[int] = frozenset()) -> tuple[int, ...] | None:
     """The parts that would wield ``mode`` now, or ``None`` when it cannot be used (a held weapon no longer in
-    hand, an unusable or immobilised gripping limb)."""
+    hand, an unusable or immobilised gripping limb, or a part the damage model has put out of use: ``disabled``,
+    see ``DamageModel.disabled_parts``)."""
     weapon_held = mode.weapon in equip.holding.values()
     natural = mode.weapon in equip.natural
     if not weapon_held and not natural:
         return None
     return wielding_parts(anat.body, mode, impairments, dominance=anat.kind.dominance,
-                          immobilized=cond.immobilized, holding=equip.holding)
+                          immobilized=cond.immobilized | disabled if disabled else cond.immobilized,
+                          holding=equip.holding)
 
 
 def expand(record: AttackRecord) -> Iterator[Event]:

@@ -12,7 +12,7 @@ from typing import Any
 import esper
 import pytest
 
-from components.events import D20AttackRolled, DamageDealt, Died, Missed, ModelStateChanged
+from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, Missed, ModelStateChanged
 from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models, build_model
 from sandbox.models.depth import SCHEMA, load
@@ -689,3 +689,21 @@ def test_the_model_leaves_the_anatomy_alone() -> None:
             wounds = w.components(e)["Wounds"]
             assert not wounds.injuries and not wounds.severed
             assert w.components(e)["Shock"].state == 0
+
+
+def test_a_broken_sword_arm_makes_the_ai_strike_with_what_still_works(world: Sandbox) -> None:
+    """Regression: the AI used to keep choosing the sword in the broken arm, which depth refuses (an idle creature)."""
+    a = world.spawn("human", name="A", team="A", position=(0.0, 0.0), weapons=["broadsword"])
+    world.spawn("human", name="B", team="B", position=(1.0, 0.0), weapons=["broadsword"])
+    held_by = next(iter(world.components(a)["Equipment"].holding))
+    arm = world.creatures()[a][1].body.parts[held_by].name
+    forearm = next(loc.name for loc in world.creatures()[a][1].body.locations
+                   if world.creatures()[a][1].body.parts[loc.part].name == arm and "Forearm" in loc.name)
+    world.inflict(a, location=forearm, level="bone", aspect="blunt")
+    assert held_by in state(world, a).broken
+    declared = []
+    for _ in range(3):
+        declared += [e for e in world.step() if isinstance(e, AttackDeclared) and e.attacker == a]
+    assert declared, "the creature with a broken sword arm stood idle"
+    assert all(not e.mode.startswith("broadsword.") for e in declared)
+    assert world.components(a)["Combatant"].mode.startswith("unarmed.")

@@ -60,6 +60,15 @@ class DamageModel:
         """Resolve one attack and apply what it does at once; append a record to ``ctx.log``; return it."""
         raise NotImplementedError
 
+    def disabled_parts(self, entity: int) -> frozenset[int]:
+        """Parts the model's own state puts out of use (depth's broken limbs): the shared intent AI wields no
+        strike mode with them, so the creature switches to what it can still use. Called inside the world.
+
+        The default is none: the anatomy model's impairment lives in ``Wounds.impairments``, which the shared loop
+        reads itself.
+        """
+        return frozenset()
+
     def inflict(self, entity: int, me: Parts, ctx: TickContext, **kwargs: Any) -> None:
         """Apply damage directly (scenario set-up and tests), as the model applies a landed blow."""
         raise NotImplementedError

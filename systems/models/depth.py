@@ -22,8 +22,9 @@ One d20 roll answers whether the blow landed and how deep it went:
 - Out of combat (``advance``), a tender (team healer or the creature itself) treats one wound per attempt:
   d20 + skill bonus + its own wound penalty (+ the self-care modifier) against the injury's treatment DC.
 
-A strike mode wielded by a broken or lost part cannot be used: ``attack`` refuses it (records nothing); the
-shared intent AI does not know about broken parts and may keep choosing such a mode.
+A strike mode wielded by a broken or lost part cannot be used: ``disabled_parts`` names those parts, so the
+shared intent AI strikes with the limbs that still work (the other hand, a kick), and ``attack`` refuses such a
+mode (records nothing) should one reach it.
 
 The readout: label ``unhurt`` / ``wounded`` / ``down`` / ``dying`` / ``dead``; health = the penalty the creature
 can still take before it collapses (0 when down or dead); band = the deepest tier it has taken.
@@ -645,6 +646,11 @@ class DepthModel(DamageModel):
         return [(Phase.EFFECTS, DyingProcessor(ctx))]
 
     # ---------------------------------------------------------------- attack
+
+    def disabled_parts(self, entity: int) -> frozenset[int]:
+        """Broken (not yet set) and lost parts: the AI strikes with the limbs that still work."""
+        broken = esper.component_for_entity(entity, DepthState).broken
+        return frozenset(broken) if broken else frozenset()
 
     def attack(self, entity: int, me: Parts, foe_entity: int, foe: Parts, mode: StrikeMode, ctx: TickContext,
                parts: tuple[int, ...]) -> object:
