@@ -139,46 +139,78 @@ def run(
         help="Then carry the survivors through this many days of treatment and healing.", min=0)] = None,
 ) -> None:
     """Run a skirmish headless and print what happened: every landed blow, then each creature's state."""
+    from sandbox.interrupts import sigterm_as_interrupt
+
+    with _friendly(), sigterm_as_interrupt():
+        try:
+            _run(scenario, model, seed, ticks, log, quiet, aftermath)
+        except KeyboardInterrupt:
+            # Ctrl-C or SIGTERM: the log is whole or absent (written last, through a temporary file).
+            typer.echo("interrupted" + (f": {log} left as it was" if log is not None else ""), err=True)
+            raise typer.Exit(130) from None
+
+
+def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Path | None, quiet: bool,
+         aftermath: float | None) -> None:
+    """The body of ``sandbox run``."""
     from sandbox.account import blow_lines, closing_table, outcome_line
     from sandbox.eventlog import write_jsonl
+    from sandbox.interrupts import atomic_text
     from sandbox.world import Sandbox, SandboxError
 
-    with _friendly():
-        if model == "all":
-            from sandbox.account import comparison_table, run_model
-            from sandbox.models import available_models
+    if log is not None:
+        _check_writable(log)  # before the fight, not after it has run for minutes
+    if model == "all":
+        from sandbox.account import comparison_table, run_model
+        from sandbox.models import available_models
 
-            runs = [run_model(scenario, seed, name, ticks) for name in available_models()]
-            typer.echo(f"{scenario} under every damage model, seed {seed} (the same attack and location draws "
-                       "in each)")
-            typer.echo(comparison_table(runs))
-            return
+        runs = [run_model(scenario, seed, name, ticks) for name in available_models()]
+        typer.echo(f"{scenario} under every damage model, seed {seed} (the same attack and location draws "
+                   "in each)")
+        typer.echo(comparison_table(runs))
+        return
+    try:
+        world = Sandbox.from_scenario(scenario, seed=seed, model=model)
+    except SandboxError as exc:
+        raise SetupError(str(exc)) from None
+    spec = world.scenario
+    assert spec is not None
+    outcome = world.run(ticks)
+    names = world.names
+    if not quiet:
+        typer.echo(f"{spec.name}: {spec.description} (model {world.model}, seed {seed})")
+        for line in blow_lines(world.ctx.log, names, world.catalog.modes):
+            typer.echo(line)
+        typer.echo("")
+    typer.echo(outcome_line(outcome))
+    typer.echo(closing_table(world))
+    if aftermath is not None:
+        from sandbox.account import aftermath_table
+
+        start = world.ctx.clock.time
+        world.advance(days=aftermath)
+        typer.echo(f"\nAftermath: {aftermath:g} days of first aid, treatment and healing")
+        typer.echo(aftermath_table(world, start))
+    if log is not None:
         try:
-            world = Sandbox.from_scenario(scenario, seed=seed, model=model)
-        except SandboxError as exc:
-            raise SetupError(str(exc)) from None
-        spec = world.scenario
-        assert spec is not None
-        outcome = world.run(ticks)
-        names = world.names
-        if not quiet:
-            typer.echo(f"{spec.name}: {spec.description} (model {world.model}, seed {seed})")
-            for line in blow_lines(world.ctx.log, names, world.catalog.modes):
-                typer.echo(line)
-            typer.echo("")
-        typer.echo(outcome_line(outcome))
-        typer.echo(closing_table(world))
-        if aftermath is not None:
-            from sandbox.account import aftermath_table
-
-            start = world.ctx.clock.time
-            world.advance(days=aftermath)
-            typer.echo(f"\nAftermath: {aftermath:g} days of first aid, treatment and healing")
-            typer.echo(aftermath_table(world, start))
-        if log is not None:
-            with log.open("w", encoding="utf-8") as fh:
+            with atomic_text(log) as fh:
                 count = write_jsonl(world.events, names, fh)
-            typer.echo(f"{count} events written to {log}")
+        except OSError as exc:
+            raise SetupError(f"cannot write the log {log}: {exc.strerror or exc}") from None
+        typer.echo(f"{count} events written to {log}")
+
+
+def _check_writable(path: Path) -> None:
+    """Fail early, as a setup error, when ``path`` cannot be written (a folder, a missing or read-only folder)."""
+    import tempfile
+
+    if path.is_dir():
+        raise SetupError(f"cannot write the log {path}: it is a folder")
+    try:
+        with tempfile.TemporaryFile(dir=path.parent or Path(".")):
+            pass
+    except OSError as exc:
+        raise SetupError(f"cannot write the log {path}: {exc.strerror or exc}") from None
 
 
 @app.command()
@@ -205,6 +237,7 @@ def lab(
     import os
 
     from sandbox.config import default_catalog
+    from sandbox.interrupts import interrupts_deferred, sigterm_as_interrupt
     from sandbox.lab import (
         LabError,
         LabPlan,
@@ -219,7 +252,6 @@ def lab(
         write_summary,
     )
     from sandbox.lab.plots import draw_all
-    from sandbox.lab.runner import interrupts_deferred, sigterm_as_interrupt
     from sandbox.lab.summary import summary_path
 
     with _friendly(), sigterm_as_interrupt():

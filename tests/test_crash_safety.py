@@ -134,3 +134,49 @@ def test_save_killed_mid_loop_is_always_valid_json(tmp_path: Path) -> None:
     Sandbox.load(path).close()
     # a SIGKILL may leave the temp file of the save it cut short, never a broken save
     assert {p.name for p in tmp_path.iterdir() if not p.name.startswith(".aftermath.json.")} == {path.name}
+
+
+RUN = ["run", "battle", "--seed", "2", "--aftermath", "100", "--quiet"]
+
+
+def _run_cmd(log: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "sandbox", *RUN, "--log", str(log)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+
+
+@pytest.fixture(scope="module")
+def run_reference(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    log = tmp_path_factory.mktemp("run-reference") / "events.jsonl"
+    _, err = _run_cmd(log).communicate(timeout=300)
+    assert log.exists(), err.decode()
+    return log.read_bytes()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("delay", [0.4, 0.7, 0.9, 1.1])
+def test_run_with_aftermath_interrupted_leaves_the_log_whole_or_absent(tmp_path: Path, run_reference: bytes,
+                                                                       sig: int, delay: float) -> None:
+    """``sandbox run --aftermath --log`` stopped at any point: exit 130 (or killed before Python handles it), no
+    traceback, the log whole or absent and no temporary file left; the rerun writes the uninterrupted log."""
+    log = tmp_path / "events.jsonl"
+    proc = _run_cmd(log)
+    time.sleep(delay)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    assert b"Traceback" not in err, err.decode()
+    assert proc.returncode in (0, 130, -sig), (proc.returncode, err.decode())
+    if proc.returncode == 130:
+        assert b"interrupted" in err
+    assert not log.exists() or log.read_bytes() == run_reference
+    assert [p.name for p in tmp_path.iterdir() if p.name != log.name] == []
+    _, err = _run_cmd(log).communicate(timeout=300)
+    assert log.read_bytes() == run_reference, err.decode()
+
+
+def test_run_refuses_an_unwritable_log_before_the_fight(tmp_path: Path) -> None:
+    for bad in (tmp_path / "missing" / "events.jsonl", tmp_path):
+        proc = subprocess.run([sys.executable, "-m", "sandbox", "run", "duel", "--quiet", "--log", str(bad)],
+                              capture_output=True, timeout=120)
+        assert proc.returncode == 2, proc.stderr.decode()
+        assert b"cannot write the log" in proc.stderr and b"Traceback" not in proc.stderr
+        assert proc.stdout == b""  # refused before anything ran

@@ -14,12 +14,10 @@ import io
 import os
 import signal
 import tempfile
-import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +25,7 @@ from typing import Any
 
 from components.events import BlowLanded, DamageDealt, Injured
 from sandbox.config import default_catalog
+from sandbox.interrupts import interrupts_deferred
 from sandbox.scenario_def import ScenarioDef
 from sandbox.world import Sandbox, SandboxError, load_scenario
 
@@ -237,45 +236,6 @@ def run_chunk(scenario: str, seed: int, model: str, runs: range, first_body: str
 def ignore_interrupts() -> None:
     """Worker initializer: Ctrl-C is the parent's to handle (it cancels the rest and keeps what finished)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
-"""The signals that stop a lab the way Ctrl-C does (``kill`` sends SIGTERM)."""
-
-
-def _raise_interrupt(signum: int, _frame: object) -> None:
-    raise KeyboardInterrupt
-
-
-@contextmanager
-def sigterm_as_interrupt() -> Iterator[None]:
-    """Within the block, SIGTERM stops the lab as Ctrl-C does (whole rows kept, files whole)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-@contextmanager
-def interrupts_deferred() -> Iterator[None]:
-    """Hold a Ctrl-C or SIGTERM until the block is done (so a chunk's rows, or a file, are written whole)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    previous = {sig: signal.signal(sig, lambda signum, _frame: caught.append(signum)) for sig in INTERRUPTS}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    if caught:
-        raise KeyboardInterrupt
-
 
 
 def prepare_out(out: Path) -> None:
