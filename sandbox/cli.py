@@ -200,17 +200,17 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
         typer.echo(f"{count} events written to {log}")
 
 
-def _check_writable(path: Path) -> None:
+def _check_writable(path: Path, what: str = "the log") -> None:
     """Fail early, as a setup error, when ``path`` cannot be written (a folder, a missing or read-only folder)."""
     import tempfile
 
     if path.is_dir():
-        raise SetupError(f"cannot write the log {path}: it is a folder")
+        raise SetupError(f"cannot write {what} {path}: it is a folder")
     try:
         with tempfile.TemporaryFile(dir=path.parent or Path(".")):
             pass
     except OSError as exc:
-        raise SetupError(f"cannot write the log {path}: {exc.strerror or exc}") from None
+        raise SetupError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
 
 
 @app.command()
@@ -333,6 +333,8 @@ def view(
             if frames is not None:
                 from sandbox.viewer import run_headless
 
+                if screenshot is not None:
+                    _check_writable(screenshot, "the screenshot")
                 viewer = run_headless(scenario, seed, model, frames, screenshot, speed=speed, select=select)
                 typer.echo(f"rendered {frames} frames, tick {viewer.world.tick}"
                            + (f", saved {screenshot}" if screenshot else ""))
@@ -389,7 +391,12 @@ def schema(
     """Write a JSON Schema for every config file kind (editors use them through each file's #:schema line)."""
     from sandbox.config.schemas import write_schemas
 
-    for path in write_schemas(out or config_root() / "schemas"):
+    with _friendly():
+        try:
+            written = write_schemas(out or config_root() / "schemas")
+        except OSError as exc:
+            raise SetupError(f"cannot write the schemas to {out}: {exc.strerror or exc}") from None
+    for path in written:
         typer.echo(str(path))
 
 

@@ -287,3 +287,21 @@ def test_nothing_unpickles_or_evaluates_user_files() -> None:
             for bad in ("import pickle", "from pickle", "import marshal", "import shelve", "eval(", "exec(",
                         "yaml.load(", "__import__("):
                 assert bad not in source, f"{path}: {bad}"
+
+
+@pytest.mark.parametrize("args", [
+    ["view", "duel", "--frames", "2", "--screenshot", "{missing}/shot.png"],
+    ["view", "duel", "--frames", "2", "--screenshot", "{tmp}"],
+    ["schema", "--out", "{file}"],
+    ["run", "duel", "--quiet", "--log", "{missing}/events.jsonl"],
+])
+def test_an_output_path_that_cannot_be_written_is_a_clear_error(tmp_path: Path, args: list[str]) -> None:
+    """A screenshot, log or schema folder that cannot be written: exit 2 with the path named, no traceback."""
+    a_file = tmp_path / "a_file"
+    a_file.write_text("x", encoding="utf-8")
+    filled = [a.format(missing=tmp_path / "missing", tmp=tmp_path, file=a_file) for a in args]
+    proc = subprocess.run([sys.executable, "-m", "sandbox", *filled], capture_output=True, timeout=120,
+                          env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+    assert proc.returncode == 2, proc.stderr.decode()
+    assert b"Traceback" not in proc.stderr
+    assert b"cannot write" in proc.stderr

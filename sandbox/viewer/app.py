@@ -276,7 +276,7 @@ class Viewer:
     def save(self, path: Path) -> None:
         """Save what is on screen as a PNG."""
         self.draw()
-        pygame.image.save(self.surface, str(path))
+        save_png(self.surface, path)
 
     # ------------------------------------------------------------------ drawing
 
@@ -605,5 +605,17 @@ def run_headless(scenario: str, seed: int = 0, model: str | None = None, frames:
         viewer.update(1 / 60)
         viewer.draw()
     if screenshot is not None:
-        pygame.image.save(viewer.surface, str(screenshot))
+        save_png(viewer.surface, screenshot)
     return viewer
+
+
+def save_png(surface: pygame.Surface, path: Path) -> None:
+    """Save a PNG whole or not at all: to a temporary file beside ``path`` (same suffix: pygame picks the format
+    by it), renamed over it."""
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp{path.suffix}")
+    try:
+        pygame.image.save(surface, str(tmp))
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
