@@ -141,6 +141,7 @@ def run(
     """Run a skirmish headless and print what happened: every landed blow, then each creature's state."""
     from sandbox.interrupts import sigterm_as_interrupt
 
+    _import_before_interrupts()
     with _friendly(), sigterm_as_interrupt():
         try:
             _run(scenario, model, seed, ticks, log, quiet, aftermath)
@@ -148,6 +149,22 @@ def run(
             # Ctrl-C or SIGTERM: the log is whole or absent (written last, through a temporary file).
             typer.echo("interrupted" + (f": {log} left as it was" if log is not None else ""), err=True)
             raise typer.Exit(130) from None
+
+
+def _import_before_interrupts() -> None:
+    """Import every damage model, the systems and numpy's generators before SIGTERM becomes an interrupt.
+
+    An interrupt raised while a module is being imported is unreliable in CPython 3.11: inside code built by
+    ``exec`` from a string (dataclasses and named tuples are made that way) it is remembered as "unhandled" even
+    when caught, so the process ends killed by SIGINT instead of with exit code 130; inside an extension module's
+    initialisation (numpy.random) it can be lost altogether. Importing first keeps the interrupt out of both.
+    """
+    import numpy.random  # noqa: F401 (numpy loads it lazily, on the first seed)
+
+    from sandbox.models import available_models
+    from sandbox.world import Sandbox  # noqa: F401 (imported for its side effect: the systems are loaded)
+
+    available_models()
 
 
 def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Path | None, quiet: bool,
@@ -254,6 +271,7 @@ def lab(
     from sandbox.lab.plots import draw_all
     from sandbox.lab.summary import summary_path
 
+    _import_before_interrupts()
     with _friendly(), sigterm_as_interrupt():
         try:
             plan = LabPlan(scenario, parse_models(models), runs, seed, chunk, target_error)
@@ -402,6 +420,12 @@ def schema(
 
 def main() -> None:
     """Console entry point."""
-    app()
+    try:
+        app()
+    except KeyboardInterrupt:
+        # An interrupt typer did not turn into exit code 130 (one arriving as a command starts or ends): the same
+        # code, without a traceback.
+        typer.echo("interrupted", err=True)
+        sys.exit(130)
 
 
