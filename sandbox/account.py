@@ -58,12 +58,15 @@ def blow_lines(log: Iterable[Any], names: Mapping[int, str], modes: Mapping[str,
             body = entry.body
             loc = body.locations[blow.location]
             mode = modes[entry.mode].name if entry.mode in modes else entry.mode
+            # A negative protection is a vulnerability (natural protection below 0): "impact 8 + 6", not "8 - -6".
+            sums = (f"impact {blow.impact} - {blow.protection}" if blow.protection >= 0
+                    else f"impact {blow.impact} + {-blow.protection}")
             if blow.glancing:
-                wound = f"glances off (impact {blow.impact} - {blow.protection})"
+                wound = f"glances off ({sums})"
             elif blow.level == 0:
-                wound = f"no wound (impact {blow.impact} - {blow.protection})"
+                wound = f"no wound ({sums})"
             else:
-                wound = f"{LEVEL_CODES[blow.level]} {ASPECTS[blow.aspect]} (impact {blow.impact} - {blow.protection})"
+                wound = f"{LEVEL_CODES[blow.level]} {ASPECTS[blow.aspect]} ({sums})"
                 if blow.compound:
                     wound += ", compounds"
             shock = ""

@@ -8,18 +8,24 @@ each test also pins which tests a blow makes, in order: amputation (Strength), S
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from functools import cache
+from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 from components.anatomy import Aspect, BodyStructure
 from components.rules import ShockState, TestResult
-from sandbox.config import default_catalog
+from sandbox.cli import app
+from sandbox.config import config_root, default_catalog, load_body
 from systems.blow import TargetProfile, compile_target, resolve_blow, roll_impact
 from systems.hit_location import MISS
+from systems.vector_blows import dice_distribution, exact_blow_odds, resolve_blows
 
 B, E, P, F = Aspect.BLUNT, Aspect.EDGED, Aspect.PIERCING, Aspect.FIRE
 CS, MS, MF, CF = TestResult.CS, TestResult.MS, TestResult.MF, TestResult.CF
@@ -516,3 +522,64 @@ def test_blow_result_invariants(
         assert res.dead
     if res.dead:
         assert res.shock_state is ShockState.DEAD or (res.severed and HUMAN.locations[res.location].part == 0)
+
+
+# ------------------------------------------------------------------------------------ negative protection
+
+
+def _vulnerable_human(tmp_path: Path, edged: int) -> BodyStructure:
+    """The human body with natural edged protection ``edged`` (negative: a vulnerability), from a body file."""
+    text = (config_root() / "bodies" / "human.toml").read_text(encoding="utf-8")
+    assert "edged = 0," in text
+    path = tmp_path / "bodies" / f"human_{edged}.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text.replace("edged = 0,", f"edged = {edged},", 1), encoding="utf-8")
+    return load_body(path)
+
+
+def test_negative_natural_protection_makes_worse_wounds(tmp_path: Path) -> None:
+    # Document 000: effective impact = impact - protection, floored at 0; with a vulnerability of -6 an impact of
+    # 8 is 14 (S3 on a human) where the same body at 0 takes 8 (S2). The same draws, the same location.
+    weak = target(_vulnerable_human(tmp_path, -6))
+    whole = target(_vulnerable_human(tmp_path, 0))
+    thorax = at("Thorax")
+    for seed in range(20):
+        hurt = resolve_blow(weak, 8, E, random.Random(seed), location=thorax)
+        base = resolve_blow(whole, 8, E, random.Random(seed), location=thorax)
+        assert (hurt.protection, hurt.effective_impact, hurt.level_code) == (-6, 14, "S3")
+        assert (base.protection, base.effective_impact, base.level_code) == (0, 8, "S2")
+        assert hurt.shock_index > base.shock_index
+    # An impact whose effective impact passes the top threshold reads the top level (the table's last entry).
+    assert resolve_blow(weak, 40, E, random.Random(0), location=thorax).level_code == "G5"
+    # Armour still adds: a gambeson over the vulnerability leaves less than the bare vulnerable body takes.
+    padded = compile_target(weak.body, RULES, [CATALOG.armor["gambeson"]], shock_ml=50, strength_ml=50,
+                            fumble_ml=50, stumble_ml=50)
+    assert resolve_blow(padded, 8, E, random.Random(0), location=thorax).effective_impact < 14
+
+
+def test_negative_natural_protection_in_the_vectorised_and_exact_paths(tmp_path: Path) -> None:
+    weak = target(_vulnerable_human(tmp_path, -10))
+    whole = target(_vulnerable_human(tmp_path, 0))
+    impacts = np.random.default_rng(0).integers(-3, 40, size=100_000)  # past the top of the level table
+    hurt = resolve_blows(weak, impacts, E, np.random.default_rng(1))
+    base = resolve_blows(whole, impacts, E, np.random.default_rng(1))
+    landed = ~hurt.missed
+    assert (hurt.effective_impact[landed] == np.maximum(impacts[landed] + 10, 0)).all()
+    assert (hurt.level >= base.level).all() and hurt.level.mean() > base.level.mean()
+    dist = dice_distribution(CATALOG.mode("dagger.cut").impact)
+    exact_hurt, exact_base = exact_blow_odds(weak, dist, E), exact_blow_odds(whole, dist, E)
+    assert sum(exact_hurt.level[3:]) > sum(exact_base.level[3:])
+    assert sum(exact_hurt.level[:2]) < sum(exact_base.level[:2])
+
+
+def test_sandbox_blows_takes_a_vulnerable_body(tmp_path: Path) -> None:
+    path = tmp_path / "bodies" / "human_-10.toml"
+    _vulnerable_human(tmp_path, -10)
+    runner = CliRunner()
+    for extra in (["-n", "100"], ["-n", "100000"], ["--exact"], ["-n", "20", "--format", "jsonl"]):
+        result = runner.invoke(app, ["blows", "--body", str(path), "--mode", "dagger.cut", *extra])
+        assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in runner.invoke(
+        app, ["blows", "--body", str(path), "--impact", "5", "--aspect", "edged", "-n", "50", "--format", "jsonl"]
+    ).output.splitlines()]
+    assert all(r["effective_impact"] == 15 and r["protection"] == -10 for r in records if not r["missed"])

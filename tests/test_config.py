@@ -112,6 +112,9 @@ def test_armor_coverage() -> None:
     ("bodies_wrong_type.toml", ['zones.0.weight ("Head"): expected a valid integer, found \'1\'']),
     ("bodies_duplicate_location.toml", ["expected unique location names, found 'Skull' twice"]),
     ("bodies_scale_too_big.toml", ["scale (\"Broken\"): expected a body scale from 0.01 to 3.0, found 5.0"]),
+    ("bodies_protection_out_of_bounds.toml", [
+        'natural_protection.blunt ("Broken"): expected greater than or equal to -10, found -11',
+        'parts.0.locations.0.protection.edged ("Skull"): expected greater than or equal to 0, found -1']),
     ("weapons_bad_mode.toml", [
         'modes.0.aspect ("Broken Cut"): expected \'blunt\', \'edged\', \'piercing\' or \'fire\', found \'slashing\'',
         'modes.0.spread ("Broken Cut"): expected greater than or equal to 1, found 0',

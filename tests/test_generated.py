@@ -1,97 +1,163 @@
-"""Generated configs (``tests/strategies.py``): every valid body, weapon, armour piece and small scenario loads,
-validates, draws, takes blows and fights to an end without an exception, with the invariants checked every tick.
+"""Generated configs (``tests/configgen.py`` through ``tests/strategies.py``): every valid body, weapon, armour
+piece, creature and small scenario, with every point model's entries for them, validates as a whole config tree,
+is drawn by ``sandbox body``, takes blows through ``sandbox blows`` (per blow, vectorised and exact), is told blow
+by blow by ``sandbox run``, and fights to an end under every damage model with the invariants checked every tick,
+then moves on a few days.
 
-The point models (severity, depth, strength, status) cannot take a generated weapon, armour piece or creature:
-their tables (``configs/models/<name>.toml``) must have an entry for every strike mode, armour piece and creature
-in the catalog, so building one against a catalog with generated entries is a ``ConfigError`` (asserted below).
-Generated skirmishes therefore run under the anatomy model; the soak (``tests/test_soak.py``) covers the point
-models on the shipped scenarios.
+The point models stay strict: a catalog with a weapon their table lacks is refused with a ``ConfigError`` naming the
+file and the missing entry (the last tests); the generator writes each model's entries so they can run at all.
 """
 
 from __future__ import annotations
 
-import random
 import tempfile
+import tomllib
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from typer.testing import CliRunner
 
-from sandbox.blows import BlowSetup
 from sandbox.cli import app
-from sandbox.config import Catalog, ConfigError, config_root, load_catalog
-from sandbox.models import available_models
+from sandbox.config import ConfigError, load_catalog
+from sandbox.models import available_models, build_model
 from sandbox.world import Sandbox
+from tests.configgen import (
+    ARMOR,
+    BODY,
+    CREATURE,
+    MODEL_ENTRIES,
+    SCENARIO,
+    WEAPON,
+    RandomDraw,
+    gen_set_for_run,
+    merged_tables,
+    shipped_model_tables,
+    to_toml,
+)
 from tests.strategies import GenSet, gen_set
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def _load(gen: GenSet, folder: Path) -> tuple[Catalog, list[Path]]:
-    paths = gen.write(folder)
-    return load_catalog(config_root(), paths), paths
-
-
-def _world(catalog: Catalog, seed: int, model: str) -> Sandbox:
-    spec = catalog.scenarios["gen_scenario"]
-    world = Sandbox(seed, model, catalog=catalog, check_invariants=True)
-    world.scenario, world.care, world.max_ticks = spec, spec.care, spec.max_ticks
-    for c in spec.combatants:
-        world.spawn(c.creature, name=c.name, team=c.team, position=c.position, armor=c.armor, weapons=c.weapons,
-                    attributes=c.attributes, skills=c.skills, policy=c.policy, aim=c.aim,
-                    initiative=c.initiative, speed=c.speed, immobilized=c.immobilized)
-    return world
+SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FIGHTS = settings(SETTINGS, max_examples=30)
+POINT_MODELS = sorted(MODEL_ENTRIES)
 
 
 @SETTINGS
 @given(gen=gen_set())
 def test_generated_configs_validate_draw_and_take_blows(gen: GenSet) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        catalog, paths = _load(gen, Path(tmp))
-        body = catalog.bodies["gen_body"]
+        catalog, written = gen.load(Path(tmp))
         runner = CliRunner()
-        shown = runner.invoke(app, ["body", str(paths[0])])
-        assert shown.exit_code == 0, shown.output
-        as_json = runner.invoke(app, ["body", str(paths[0]), "--json"])
-        assert as_json.exit_code == 0, as_json.output
-        # A body alone validates; a generated weapon, armour piece or creature does not under ``validate``, which
-        # also checks the point models' tables cover it (see the module docstring). load_catalog checked them all.
-        checked = runner.invoke(app, ["validate", str(paths[0])])
+        checked = runner.invoke(app, ["validate", str(written.root)])  # the whole tree, every model's tables
         assert checked.exit_code == 0, checked.output
-        rng = random.Random(0)
-        for mode in sorted(m for m in catalog.modes if m.startswith("gen_weapon.")):
-            setup = BlowSetup.build(catalog, body=body, mode=mode, armor=["gen_armor"])
-            assert len(list(setup.blows(5, rng))) == 5
+        for extra in ([], ["--json"]):
+            shown = runner.invoke(app, ["body", str(written.body), *extra])
+            assert shown.exit_code == 0, shown.output
+        env = {"SANDBOX_CONFIGS": str(written.root)}  # `sandbox blows` reads the generated weapon and armour
+
+        def blows(*args: str) -> None:
+            result = runner.invoke(app, ["blows", "--body", BODY, *args], env=env)
+            assert result.exit_code == 0, (args, result.output)
+
+        body = catalog.bodies[BODY]
+        modes = sorted(m for m in catalog.modes if m.startswith(f"{WEAPON}."))
+        blows("--mode", modes[0], "--armor", ARMOR, "-n", "20", "--format", "jsonl")
+        blows("--mode", modes[-1], "--armor", ARMOR, "-n", "100000")  # the vectorised pipeline
+        blows("--mode", modes[0], "--exact")
         aimable = [p.name for p in body.parts if body.zones[p.zone].weight > 0]
-        for part in aimable[:3]:
-            setup = BlowSetup.build(catalog, body=body, impact=12, aspect="edged", aim=part)
-            assert len(list(setup.blows(5, rng))) == 5
-        loc = body.locations[-1].name
-        assert len(list(BlowSetup.build(catalog, body=body, impact=30, aspect="blunt", location=loc).blows(3, rng)))
+        if aimable:
+            blows("--impact", "12", "--aspect", "edged", "--aim", aimable[0], "-n", "50")
+            blows("--impact", "30", "--aspect", "fire", "--aim", aimable[-1], "--exact")
+        blows("--impact", "25", "--aspect", "blunt", "--location", body.locations[-1].name, "-n", "10",
+              "--format", "jsonl")
+        fought = runner.invoke(app, ["run", str(written.scenario), "--aftermath", "2"], env=env)  # the account
+        assert fought.exit_code == 0, fought.output
 
 
-@SETTINGS
+@FIGHTS
 @given(gen=gen_set())
-def test_generated_skirmish_runs_to_an_end_with_invariants(gen: GenSet) -> None:
+def test_generated_skirmishes_run_under_every_model_with_invariants(gen: GenSet) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        catalog, _ = _load(gen, Path(tmp))
-        for seed in (0, 1):
-            world = _world(catalog, seed, "anatomy")
+        catalog, _ = gen.load(Path(tmp))
+        spec = catalog.scenarios[SCENARIO]
+        for model in available_models():
+            world = Sandbox.from_spec(spec, 0, model, catalog=catalog, check_invariants=True)
             try:
                 outcome = world.run()
-                assert outcome.reason in ("one team left", "no team left", "tick limit")
-                if seed == 0:
-                    world.advance(days=3)
+                assert outcome.reason in ("one team left", "no team left", "tick limit"), (model, outcome)
+                world.advance(days=2)
             finally:
                 world.close()
 
 
-@pytest.mark.parametrize("model", [m for m in available_models() if m != "anatomy"])
-def test_point_models_need_table_entries_for_generated_configs(tmp_path: Path, model: str) -> None:
-    from hypothesis import find
+def test_the_same_run_generates_the_same_set() -> None:
+    a, b, c = gen_set_for_run(7, 3), gen_set_for_run(7, 3), gen_set_for_run(7, 4)
+    assert a == b
+    assert a != c
 
-    gen = find(gen_set(), lambda _: True)
-    catalog, _ = _load(gen, tmp_path)
-    with pytest.raises(ConfigError):
+
+@pytest.mark.parametrize("model", POINT_MODELS)
+def test_merged_model_tables_round_trip_through_toml(model: str) -> None:
+    for run in range(5):
+        gen = gen_set_for_run(0, run)
+        tables = merged_tables(model, gen.models[model])
+        assert tomllib.loads(to_toml(tables)) == tables
+        assert set(shipped_model_tables(model)["creatures"]) < set(tables["creatures"])
+
+
+def test_generated_sets_cover_what_the_issue_lists() -> None:
+    # Over a few hundred seeded sets the generator reaches each case the robustness issue names.
+    seen: set[str] = set()
+    for run in range(300):
+        gen = gen_set_for_run(0, run)
+        body = gen.body
+        zones = body["zones"]
+        seen.add(f"zones {len(zones)}")
+        if any(z["weight"] == 0 for z in zones):
+            seen.add("zone of weight 0")
+        if all(z["weight"] == 0 for z in zones):
+            seen.add("every zone of weight 0")
+        parts = body["parts"]
+        names = {p["name"] for p in parts}
+        if any(not p["roles"] for p in parts):
+            seen.add("part with no roles")
+        if any(len(p["locations"]) == 1 for p in parts):
+            seen.add("one-location part")
+        if any(n.startswith("Left ") and "Right " + n[5:] not in names for n in names):
+            seen.add("missing side")
+        if any(v < 0 for v in body["natural_protection"].values()):
+            seen.add("negative natural protection")
+        scale = body["scale"]
+        seen.add("scale < 0.1" if scale < 0.1 else "scale > 2.5" if scale > 2.5 else "scale")
+    for case in ("zones 1", "zones 30", "zone of weight 0", "every zone of weight 0", "part with no roles",
+                 "one-location part", "missing side", "negative natural protection", "scale < 0.1", "scale > 2.5"):
+        assert case in seen, case
+
+
+@pytest.mark.parametrize("model", POINT_MODELS)
+def test_a_point_model_refuses_a_weapon_missing_from_its_table(tmp_path: Path, model: str) -> None:
+    gen = gen_set_for_run(0, 0)
+    entries = {table: dict(values) for table, values in gen.models[model].items()}
+    entries["weapons"] = {}  # the generated weapon's modes left out of this model's table
+    gen.models[model] = entries
+    written = gen.write(tmp_path)
+    catalog = load_catalog(written.root)  # the anatomy configs themselves are whole
+    assert catalog.root == written.root  # worlds over it read its tables, not the shipped ones
+    for other in POINT_MODELS:
+        if other != model:
+            build_model(other, catalog)
+    with pytest.raises(ConfigError) as info:
         Sandbox(0, model, catalog=catalog)
+    problems = info.value.problems
+    assert problems and all(p.file.endswith(f"models/{model}.toml") for p in problems)
+    text = "\n".join(str(p) for p in problems)
+    assert WEAPON in text and f"models/{model}.toml" in text
+    modes = [m["id"] for m in gen.weapon["modes"]]
+    assert all(mid in text for mid in modes), text  # every missing mode is named
+    assert CREATURE not in text and ARMOR not in text  # the generated table has them: it is the one read
+
+
+def test_generated_draws_replay_from_the_seed() -> None:
+    first = RandomDraw.for_run(3, 9)
+    again = RandomDraw.for_run(3, 9)
+    assert [first.integer(0, 10**6) for _ in range(5)] == [again.integer(0, 10**6) for _ in range(5)]

@@ -266,6 +266,17 @@ def test_ultor_in_a_world(world: Sandbox) -> None:
     assert r.conditions == ("minor injuries: 2", "penalty -4")
 
 
+def test_an_endurance_override_of_0_is_kept_at_1(world: Sandbox) -> None:
+    # Soak regression (generated run 978, seed 0): a scenario's anatomy Endurance of 0 (valid there) was taken as
+    # 0 HP per level, and the first wound raised ZeroDivision's guard. Overrides keep the tables' bounds.
+    frail = world.spawn("human", name="Frail", attributes={"endurance": 0, "constitution": 250})
+    assert (state(world, frail).endurance, state(world, frail).constitution) == (1, 100)
+    events = world.inflict(frail, damage=2)
+    assert changes(events) == [("healthy", "wounded")]
+    strong = world.spawn("human", name="Strong", attributes={"endurance": 12})
+    assert state(world, strong).endurance == 12
+
+
 def test_readout_words_for_every_rung(world: Sandbox) -> None:
     seen = []
     for level in range(DEAD):

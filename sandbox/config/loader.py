@@ -235,6 +235,8 @@ class Catalog:
         combat: The skirmish loop's rules.
         scenarios: Scenarios by id.
         files: Path of each loaded definition, by ``kind:id``.
+        root: The config folder the catalog was loaded from; the damage models read their tables
+            (``models/<model>.toml``) under it (``sandbox.models.build_model``). ``None``: the shipped configs.
     """
 
     rules: AnatomyRules
@@ -247,6 +249,7 @@ class Catalog:
     combat: CombatRules
     scenarios: Mapping[str, ScenarioDef] = field(default_factory=dict)
     files: Mapping[str, Path] = field(default_factory=dict)
+    root: Path | None = None
 
     def mode(self, qualified: str) -> StrikeMode:
         """The strike mode ``weapon.mode``; raises ``KeyError`` naming the known modes."""
@@ -333,10 +336,10 @@ def load_catalog(root: Path | None = None, extra: Iterable[Path] = (), extra_kin
     if problems:
         raise ConfigError(problems)
     assert rules is not None
-    return _build(files, rules)
+    return _build(files, rules, root)
 
 
-def _build(files: list[_File], rules: AnatomyRules) -> Catalog:
+def _build(files: list[_File], rules: AnatomyRules, root: Path) -> Catalog:
     """Build the components of files that passed every check."""
     by_kind: dict[str, list[_File]] = {}
     for f in files:
@@ -385,7 +388,7 @@ def _build(files: list[_File], rules: AnatomyRules) -> Catalog:
         assert isinstance(f.model, s.ScenarioFile)
         scenarios[f.id] = build_scenario(f.model, f.id)
         paths[f"scenario:{f.id}"] = f.path
-    return Catalog(rules, skills, bodies, weapons, modes, armor, creatures, combat, scenarios, paths)
+    return Catalog(rules, skills, bodies, weapons, modes, armor, creatures, combat, scenarios, paths, root)
 
 
 def build_scenario(m: s.ScenarioFile, scenario_id: str) -> ScenarioDef:
@@ -559,7 +562,7 @@ def _build_aftercare(ac: s.AftercareModel) -> AftercareRules:
     )
 
 
-def _protection(p: s.Protection) -> tuple[int, int, int, int]:
+def _protection(p: s.Protection | s.NaturalProtection) -> tuple[int, int, int, int]:
     return (p.blunt, p.edged, p.piercing, p.fire)
 
 

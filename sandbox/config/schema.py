@@ -21,6 +21,8 @@ MAX_WEIGHT = 1_000_000.0
 MAX_ZONE_WEIGHT = 100
 MAX_SPREAD = 100
 MAX_GROUP = 1000
+MIN_NATURAL_PROTECTION = -10
+"""A body's natural protection may be negative, a vulnerability (a blow does more than its impact), down to this."""
 
 
 class _Strict(BaseModel):
@@ -34,6 +36,16 @@ class Protection(_Strict):
     edged: Annotated[int, Field(ge=0)] = 0
     piercing: Annotated[int, Field(ge=0)] = 0
     fire: Annotated[int, Field(ge=0)] = 0
+
+
+class NaturalProtection(_Strict):
+    """A body's natural protection per damage aspect: negative is a vulnerability (effective impact above the
+    blow's impact). Worn armour and a location's own protection stay at 0 or more."""
+
+    blunt: Annotated[int, Field(ge=MIN_NATURAL_PROTECTION)] = 0
+    edged: Annotated[int, Field(ge=MIN_NATURAL_PROTECTION)] = 0
+    piercing: Annotated[int, Field(ge=MIN_NATURAL_PROTECTION)] = 0
+    fire: Annotated[int, Field(ge=MIN_NATURAL_PROTECTION)] = 0
 
 
 class LocationModel(_Strict):
@@ -77,7 +89,9 @@ class BodyFile(_Strict):
     name: Name
     scale: float = 1.0
     thresholds: list[float] | None = Field(default=None, description="Unscaled M1..G5 thresholds.")
-    natural_protection: Protection = Field(default_factory=Protection)
+    natural_protection: NaturalProtection = Field(
+        default_factory=NaturalProtection, description="Every location's protection unless it has its own; may be "
+                                                       f"negative down to {MIN_NATURAL_PROTECTION} (a vulnerability).")
     zones: list[ZoneModel] = Field(default_factory=list)
     parts: list[PartModel] = Field(default_factory=list)
 

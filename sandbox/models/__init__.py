@@ -43,11 +43,17 @@ def available_models() -> tuple[str, ...]:
 def build_model(name: str, catalog: Catalog, root: Path | None = None) -> DamageModel:
     """The model called ``name`` with its tables loaded and checked against ``catalog``.
 
+    Args:
+        name: The model.
+        catalog: The configs its tables must cover.
+        root: The config folder holding ``models/<name>.toml``; default: the one ``catalog`` was loaded from
+            (so a world over a config tree of its own uses that tree's tables), else the shipped configs.
+
     Raises:
         KeyError: Unknown model.
         ConfigError: Its tables file is invalid.
     """
     load = loaders().get(name)
     if load is not None:
-        return load(catalog, root or config_root())
+        return load(catalog, root or catalog.root or config_root())
     return get_model(name)()

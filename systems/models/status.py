@@ -57,6 +57,10 @@ HEALTHY, SLIGHTLY, WOUNDED, SERIOUSLY, CRITICALLY, MORTALLY, DEAD = range(len(LE
 
 HOUR = 3600.0
 DAY = 86400.0
+OVERRIDE_BOUNDS: dict[str, tuple[int | None, int | None]] = {
+    "constitution": (0, 100), "endurance": (1, None), "defense": (0, None), "armor": (0, None),
+    "penalty_reduction": (0, None)}
+"""The bounds of a creature's numbers in ``configs/models/status.toml``; a spawn's overrides are kept inside them."""
 
 
 # --------------------------------------------------------------------------------------------- the tables
@@ -517,7 +521,14 @@ class StatusModel(DamageModel):
         changed = {k: v for k, v in attributes.items() if kind.attributes.get(k) != v}
 
         def get(name: str, default: int) -> int:
-            return int(changed.get(name, default))
+            # An override is kept within the bounds the tables file has for the number (as the strength model
+            # clamps its abilities): a scenario's anatomy Endurance of 0 is valid there, but 0 HP per level has no
+            # meaning here (``take_damage`` refuses it, and the first wound would end the fight in an exception).
+            lo, hi = OVERRIDE_BOUNDS.get(name, (None, None))
+            value = int(changed.get(name, default))
+            if lo is not None:
+                value = max(value, lo)
+            return value if hi is None else min(value, hi)
 
         return (StatusState(get("constitution", block.constitution), get("endurance", block.endurance),
                             get("attack_bonus", block.attack_bonus), get("defense", block.defense),
