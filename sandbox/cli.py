@@ -20,12 +20,16 @@ from sandbox.blows import BlowSetup, Odds, SetupError, seeded_blows
 from sandbox.blows import record as blow_record
 from sandbox.config import ConfigError, Problem, config_root, default_catalog, load_body, load_catalog
 from sandbox.config.loader import SINGLE_FILES
-from sandbox.config.schema import MAX_SPREAD
+from sandbox.config.schema import MAX_SPREAD, MAX_TICKS
 from sandbox.report import body_json, body_report, odds_report
 from sandbox.vector_odds import VECTOR_FROM, exact_odds, exact_report, vector_odds
 
 MAX_BLOWS = 10_000_000
 """The most blows one ``sandbox blows`` samples (more would run for minutes and fill memory)."""
+MAX_AFTERMATH_DAYS = 3650.0
+"""The longest ``sandbox run --aftermath`` (ten years: every wound has long healed or killed by then)."""
+MAX_RUNS = 10_000_000
+"""The most runs per model one ``sandbox lab`` takes (about 2.5 hours per model on two cores)."""
 
 app = typer.Typer(
     name="sandbox",
@@ -132,11 +136,13 @@ def run(
     model: Annotated[str | None, typer.Option(
         help="Damage model (default: the scenario's); 'all' runs every model and compares them.")] = None,
     seed: Annotated[int, typer.Option(help="Root seed; the same seed gives the same fight.", min=0)] = 0,
-    ticks: Annotated[int | None, typer.Option(help="Tick limit (default: the scenario's).", min=1)] = None,
+    ticks: Annotated[int | None, typer.Option(help="Tick limit (default: the scenario's).", min=1,
+                                              max=MAX_TICKS)] = None,
     log: Annotated[Path | None, typer.Option(help="Write every event as JSON lines to this file.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the outcome and the closing table.")] = False,
     aftermath: Annotated[float | None, typer.Option(
-        help="Then carry the survivors through this many days of treatment and healing.", min=0)] = None,
+        help="Then carry the survivors through this many days of treatment and healing.", min=0,
+        max=MAX_AFTERMATH_DAYS)] = None,
 ) -> None:
     """Run a skirmish headless and print what happened: every landed blow, then each creature's state."""
     from sandbox.interrupts import sigterm_as_interrupt
@@ -233,7 +239,7 @@ def _check_writable(path: Path, what: str = "the log") -> None:
 @app.command()
 def lab(
     scenario: Annotated[str, typer.Argument(help="A shipped scenario id (duel, skirmish ...) or a scenario TOML.")],
-    runs: Annotated[int, typer.Option("--runs", help="Runs per model.", min=1)],
+    runs: Annotated[int, typer.Option("--runs", help="Runs per model.", min=1, max=MAX_RUNS)],
     models: Annotated[str, typer.Option("--models", help="'all' or a comma-separated list of damage models.")]
     = "all",
     seed: Annotated[int, typer.Option(help="Root seed; run i under model M is (seed, i, M).", min=0)] = 0,

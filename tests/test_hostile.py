@@ -81,6 +81,9 @@ CASES: dict[str, tuple[str, Callable[[], str], str]] = {
     "scenario names a missing creature": ("scenarios/duel.toml", lambda: shipped("scenarios/duel.toml").replace(
         'creature = "human"', 'creature = "ghost"', 1),
         "combatants.0.creature (\"Aldric\"): expected a creature in creatures/, found 'ghost'"),
+    "huge tick limit": ("scenarios/duel.toml", lambda: shipped("scenarios/duel.toml").replace(
+        "max_ticks = ", "max_ticks = 1000000000 # ", 1),
+        "max_ticks (\"Duel\"): expected less than or equal to 100000, found 1000000000"),
     "bad unicode name": ("bodies/human.toml", lambda: shipped("bodies/human.toml").replace(
         'name = "Human"', 'name = ""', 1), "name: expected"),
 }
@@ -112,6 +115,18 @@ def test_hostile_scenario_through_run_and_lab(tmp_path: Path) -> None:
         code, out = cli(*args)
         assert code == 2, out
         assert "expected a finite number, found inf" in out
+
+
+@pytest.mark.parametrize(("args", "option"), [
+    (("run", "duel", "--ticks", "100001"), "--ticks"),
+    (("run", "duel", "--aftermath", "3651"), "--aftermath"),
+    (("lab", "duel", "--runs", "10000001"), "--runs"),
+])
+def test_unbounded_run_options_are_refused(args: tuple[str, ...], option: str) -> None:
+    """A tick limit, an aftermath or a lab too long to ever finish is refused up front, not left to run for days."""
+    code, out = cli(*args)
+    assert code == 2, out
+    assert option in out and "less than or equal to" in out
 
 
 def test_hostile_blows_options() -> None:

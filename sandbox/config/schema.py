@@ -21,6 +21,9 @@ MAX_WEIGHT = 1_000_000.0
 MAX_ZONE_WEIGHT = 100
 MAX_SPREAD = 100
 MAX_GROUP = 1000
+MAX_TICKS = 100_000
+"""A scenario's tick limit: about 11 game days at 10 s a tick; a duel runs it in seconds, a 200-creature battle in
+minutes, so a fight nothing can end still ends."""
 MIN_NATURAL_PROTECTION = -10
 """A body's natural protection may be negative, a vulnerability (a blow does more than its impact), down to this."""
 
@@ -407,7 +410,7 @@ class ScenarioFile(_Strict):
     name: Name
     description: str = ""
     model: Id = "anatomy"
-    max_ticks: Annotated[int, Field(ge=1)] = 200
+    max_ticks: Annotated[int, Field(ge=1, le=MAX_TICKS)] = 200
     field: FieldModel
     combatants: list[CombatantModel] = Field(min_length=1)
     care: CareModel = Field(default_factory=CareModel)
