@@ -148,13 +148,13 @@ def run(
     from sandbox.interrupts import sigterm_as_interrupt
 
     _import_before_interrupts()
-    with _friendly(), sigterm_as_interrupt():
-        try:
+    try:
+        with _friendly(), sigterm_as_interrupt():
             _run(scenario, model, seed, ticks, log, quiet, aftermath)
-        except KeyboardInterrupt:
-            # Ctrl-C or SIGTERM: the log is whole or absent (written last, through a temporary file).
-            typer.echo("interrupted" + (f": {log} left as it was" if log is not None else ""), err=True)
-            raise typer.Exit(130) from None
+    except KeyboardInterrupt:
+        # Ctrl-C or SIGTERM: the log is whole or absent (written last, through a temporary file).
+        typer.echo("interrupted" + (f"; the log {log} is whole or absent" if log is not None else ""), err=True)
+        raise typer.Exit(130) from None
 
 
 def _import_before_interrupts() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import esper
 import pytest
 
-from components.events import D20AttackRolled, DamageDealt, Event
+from components.events import AttackDeclared, AttackRolled, D20AttackRolled, DamageDealt, Event
 from components.gear import StrikeMode
 from components.readout import Readout
 from sandbox.models import available_models
@@ -169,3 +169,18 @@ def test_spawn_attributes_override_the_models_numbers(model: str, overrides: dic
         assert getattr(base, field) != expected  # the override, not the creature's own number
     finally:
         world.close()
+
+
+@pytest.mark.parametrize("model", available_models())
+def test_every_attack_is_declared_before_it_is_rolled(model: str) -> None:
+    """The trace reads the same under every model: each attack roll follows its declaration (same tick, attacker
+    and target), so a reader can explain a blow from the declaration on whichever model ran."""
+    with Sandbox.from_scenario("skirmish", seed=2, model=model) as world:
+        world.run(max_ticks=30)
+        events = world.events
+    rolls = [i for i, e in enumerate(events) if isinstance(e, AttackRolled | D20AttackRolled)]
+    assert rolls
+    for i in rolls:
+        roll, before = events[i], events[i - 1]
+        assert isinstance(before, AttackDeclared), (model, before)
+        assert (before.tick, before.attacker, before.target) == (roll.tick, roll.attacker, roll.target)

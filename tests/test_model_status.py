@@ -13,7 +13,7 @@ import esper
 import pytest
 from typer.testing import CliRunner
 
-from components.events import D20AttackRolled, DamageDealt, Died, FellProne, ModelStateChanged
+from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, FellProne, ModelStateChanged
 from sandbox.cli import app
 from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models, build_model
@@ -386,13 +386,15 @@ def test_the_attack_roll_carries_the_penalty(world: Sandbox) -> None:
         hit = model.attack(a, parts_a, b, parts_b, mode, ctx, ())
     miss_events = miss.events()  # type: ignore[attr-defined]
     hit_events = hit.events()  # type: ignore[attr-defined]
-    assert miss_events == [D20AttackRolled(0, 0.0, a, b, "status", "broadsword.cut", 11, 12, 12, 0, False)]
-    assert hit_events[0] == D20AttackRolled(0, 0.0, a, b, "status", "broadsword.cut", 12, 13, 12, 1, True)
-    dealt = hit_events[1]
+    declared = AttackDeclared(0, 0.0, a, b, "broadsword.cut", "unaimed")  # no hit location: never aimed
+    assert miss_events == [declared, D20AttackRolled(0, 0.0, a, b, "status", "broadsword.cut", 11, 12, 12, 0, False)]
+    assert hit_events[:2] == [declared, D20AttackRolled(0, 0.0, a, b, "status", "broadsword.cut", 12, 13, 12, 1, True)]
+    dealt = hit_events[2]
     assert isinstance(dealt, DamageDealt)
     assert (dealt.rolled, dealt.dealt) == (9, 4)  # 2d6+2 = 3 + 4 + 2, less armour 5
     assert state(world, b).minor == 4
-    typed = [e for e in world.events if isinstance(e, D20AttackRolled | DamageDealt) and e.attacker == a]
+    typed = [e for e in world.events
+             if isinstance(e, AttackDeclared | D20AttackRolled | DamageDealt) and e.attacker == a]
     assert typed == miss_events + hit_events  # the log expands the records
 
 

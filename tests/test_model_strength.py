@@ -21,7 +21,7 @@ import esper
 import pytest
 from typer.testing import CliRunner
 
-from components.events import D20AttackRolled, DamageDealt, Died, ModelStateChanged
+from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, ModelStateChanged
 from sandbox.cli import app
 from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models
@@ -595,8 +595,9 @@ def test_the_d20_attack_needs_a_margin_of_one(world: Sandbox) -> None:
     assert record.hit and record.margin == 1 and record.dealt == 4
     assert world.readout(b).health == 6
     events = record.events()
-    assert isinstance(events[0], D20AttackRolled) and events[0].model == "strength" and events[0].total == 12
-    assert isinstance(events[1], DamageDealt) and (events[1].rolled, events[1].dealt) == (4, 4)
+    assert events[0] == AttackDeclared(events[0].tick, events[0].time, a, b, record.mode, "unaimed")
+    assert isinstance(events[1], D20AttackRolled) and events[1].model == "strength" and events[1].total == 12
+    assert isinstance(events[2], DamageDealt) and (events[2].rolled, events[2].dealt) == (4, 4)
 
 
 def test_a_landed_blow_meets_armour_and_can_be_critical(world: Sandbox) -> None:

@@ -35,7 +35,7 @@ from typing import Any
 import esper
 
 from components.creature import CreatureDef
-from components.events import D20AttackRolled, DamageDealt, Event, FellProne, ModelStateChanged
+from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Event, FellProne, ModelStateChanged
 from components.gear import ArmorPiece, Dice, StrikeMode
 from components.readout import Readout
 from components.state import Anatomy, Condition
@@ -343,7 +343,9 @@ class StatusAttackRecord:
     def events(self) -> list[Event]:
         """The roll and, on a hit, the damage."""
         t, time, a, d = self.tick, self.time, self.attacker, self.target
-        out: list[Event] = [D20AttackRolled(t, time, a, d, MODEL, self.mode, self.natural, self.total, self.defense,
+        # The model has no hit location: every attack is declared unaimed.
+        out: list[Event] = [AttackDeclared(t, time, a, d, self.mode, "unaimed"),
+                            D20AttackRolled(t, time, a, d, MODEL, self.mode, self.natural, self.total, self.defense,
                                             self.total - self.defense, self.hit)]
         if self.hit:
             out.append(DamageDealt(t, time, a, d, MODEL, self.rolled, self.dealt, self.detail))

@@ -33,7 +33,7 @@ from typing import Any, TypeGuard
 import esper
 
 from components.creature import CreatureDef
-from components.events import D20AttackRolled, DamageDealt, Event, FellProne, ModelStateChanged
+from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Event, FellProne, ModelStateChanged
 from components.gear import ArmorPiece, StrikeMode
 from components.readout import Readout
 from components.state import Condition
@@ -518,7 +518,9 @@ class StrengthAttack:
     def events(self) -> list[Event]:
         """The attack roll and, when it landed, the damage."""
         t, time, a, d = self.tick, self.time, self.attacker, self.target
-        out: list[Event] = [D20AttackRolled(t, time, a, d, MODEL, self.mode, self.natural, self.total, self.defense,
+        # The model has no hit location: every attack is declared unaimed.
+        out: list[Event] = [AttackDeclared(t, time, a, d, self.mode, "unaimed"),
+                            D20AttackRolled(t, time, a, d, MODEL, self.mode, self.natural, self.total, self.defense,
                                             self.margin, self.hit)]
         if self.damage is not None:
             out.append(DamageDealt(t, time, a, d, MODEL, self.damage.total, self.dealt,
