@@ -320,3 +320,14 @@ def test_an_output_path_that_cannot_be_written_is_a_clear_error(tmp_path: Path, 
     assert proc.returncode == 2, proc.stderr.decode()
     assert b"Traceback" not in proc.stderr
     assert b"cannot write" in proc.stderr
+
+
+def test_a_folder_that_loops_back_on_itself_is_read_once(tmp_path: Path) -> None:
+    """A cycle in the file system (a symlink to an enclosing folder) neither hangs ``validate`` nor reads a file
+    twice: config files reference one another only by id, so this is the one cycle a config tree can hold."""
+    write(tmp_path, "bodies/wolf.toml", shipped("bodies/wolf.toml"))
+    (tmp_path / "bodies" / "loop").symlink_to(tmp_path, target_is_directory=True)
+    proc = subprocess.run([sys.executable, "-m", "sandbox", "validate", str(tmp_path)], capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "(+1 named)" in proc.stdout
