@@ -238,7 +238,7 @@ def resolve_blow(target: TargetProfile, impact: int, aspect: int, rng: Rng, *, a
         zn = target.body.zones[target.body.parts[target.body.locations[loc].part].zone].first
 
     prot = target.protection[loc][aspect]
-    eff = impact - prot if impact > prot else 0
+    eff = impact - prot if impact > prot and impact > 0 else 0  # injury.effective_impact, inlined (hot path)
     table = target.level_by_impact
     level = table[eff] if eff < len(table) else table[-1]
     glancing = level > 0 and target.rigid[loc] and is_glancing(aspect, level, True, rules)

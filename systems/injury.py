@@ -37,8 +37,12 @@ def location_protection(body: BodyStructure, armor: Iterable[ArmorPiece]
 
 
 def effective_impact(impact: int, protection: int) -> int:
-    """The blow's impact less the location's protection for its aspect, floored at zero."""
-    return impact - protection if impact > protection else 0
+    """The blow's impact less the location's protection for its aspect, floored at zero.
+
+    A blow of no impact (0 or less) stays at 0 whatever the protection: a vulnerability (negative natural
+    protection) worsens a blow, it does not make one.
+    """
+    return impact - protection if impact > protection and impact > 0 else 0
 
 
 def scaled_thresholds(body: BodyStructure, rules: AnatomyRules) -> tuple[float, ...]:

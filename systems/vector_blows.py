@@ -308,7 +308,7 @@ def resolve_blows(target: TargetProfile, impacts: IntArray, aspect: int, rng: np
 
     prot = vt.protection[loc, aspect]
     eff = np.maximum(impacts - prot, 0)
-    eff[missed] = 0
+    eff[missed | (impacts <= 0)] = 0  # no impact, no wound, even on a vulnerability (injury.effective_impact)
     table = vt.level_by_impact
     level = table[np.minimum(eff, len(table) - 1)]
     if aspect in rules.glancing_aspects:
@@ -468,7 +468,7 @@ def exact_blow_odds(target: TargetProfile, impacts: Mapping[int, float], aspect:
         for impact, p_imp in impacts.items():
             p = p_loc * p_imp
             prot = target.protection[loc][aspect]
-            eff = impact - prot if impact > prot else 0
+            eff = impact - prot if impact > prot and impact > 0 else 0  # injury.effective_impact
             level = table[eff] if eff < len(table) else table[-1]
             glancing = (level > 0 and target.rigid[loc] and aspect in rules.glancing_aspects
                         and level <= rules.glancing_max_level)

@@ -24,7 +24,9 @@ from components.rules import ShockState, TestResult
 from sandbox.cli import app
 from sandbox.config import config_root, default_catalog, load_body
 from systems.blow import TargetProfile, compile_target, resolve_blow, roll_impact
+from systems.dice import parse_dice
 from systems.hit_location import MISS
+from systems.injury import effective_impact
 from systems.vector_blows import dice_distribution, exact_blow_odds, resolve_blows
 
 B, E, P, F = Aspect.BLUNT, Aspect.EDGED, Aspect.PIERCING, Aspect.FIRE
@@ -549,6 +551,12 @@ def test_negative_natural_protection_makes_worse_wounds(tmp_path: Path) -> None:
         assert (hurt.protection, hurt.effective_impact, hurt.level_code) == (-6, 14, "S3")
         assert (base.protection, base.effective_impact, base.level_code) == (0, 8, "S2")
         assert hurt.shock_index > base.shock_index
+    # A blow of no impact does nothing, vulnerability or not (a sandbox decision: docs/rules.md).
+    for impact in (0, -3):
+        nothing = resolve_blow(weak, impact, E, random.Random(0), location=thorax)
+        assert (nothing.effective_impact, nothing.level_code) == (0, "NA")
+        assert effective_impact(impact, -6) == 0
+    assert effective_impact(1, -6) == 7
     # An impact whose effective impact passes the top threshold reads the top level (the table's last entry).
     assert resolve_blow(weak, 40, E, random.Random(0), location=thorax).level_code == "G5"
     # Armour still adds: a gambeson over the vulnerability leaves less than the bare vulnerable body takes.
@@ -564,12 +572,16 @@ def test_negative_natural_protection_in_the_vectorised_and_exact_paths(tmp_path:
     hurt = resolve_blows(weak, impacts, E, np.random.default_rng(1))
     base = resolve_blows(whole, impacts, E, np.random.default_rng(1))
     landed = ~hurt.missed
-    assert (hurt.effective_impact[landed] == np.maximum(impacts[landed] + 10, 0)).all()
+    # A vulnerability adds to a blow's impact; a blow of no impact (0 or less) stays at 0.
+    assert (hurt.effective_impact[landed] == np.where(impacts[landed] > 0, impacts[landed] + 10, 0)).all()
     assert (hurt.level >= base.level).all() and hurt.level.mean() > base.level.mean()
     dist = dice_distribution(CATALOG.mode("dagger.cut").impact)
     exact_hurt, exact_base = exact_blow_odds(weak, dist, E), exact_blow_odds(whole, dist, E)
     assert sum(exact_hurt.level[3:]) > sum(exact_base.level[3:])
     assert sum(exact_hurt.level[:2]) < sum(exact_base.level[:2])
+    # 1d4-3 rolls -2, -1, 0 or 1: only the 1 hurts, and on the -10 body it is 11, S3 (human thresholds 10 and 15).
+    feeble = exact_blow_odds(weak, dice_distribution(parse_dice("1d4-3")), E)
+    assert feeble.level[0] == pytest.approx(0.75) and feeble.level[3] == pytest.approx(0.25)
 
 
 def test_sandbox_blows_takes_a_vulnerable_body(tmp_path: Path) -> None:
