@@ -178,7 +178,7 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
     """The body of ``sandbox run``."""
     from sandbox.account import blow_lines, closing_table, outcome_line
     from sandbox.eventlog import write_jsonl
-    from sandbox.interrupts import atomic_text
+    from sandbox.files import atomic_text
     from sandbox.world import Sandbox, SandboxError
 
     if log is not None:

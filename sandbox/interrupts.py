@@ -6,13 +6,10 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import IO
 
 INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
 """The signals that stop a lab the way Ctrl-C does (``kill`` sends SIGTERM)."""
@@ -51,20 +48,3 @@ def interrupts_deferred() -> Iterator[None]:
     if caught:
         raise KeyboardInterrupt
 
-
-@contextmanager
-def atomic_text(path: Path) -> Iterator[IO[str]]:
-    """Write a text file whole or not at all: into a temporary file beside ``path``, renamed over it at the end.
-
-    An exception or interrupt while writing removes the temporary file and leaves ``path`` as it was.
-    """
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with tmp.open("w", encoding="utf-8") as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise

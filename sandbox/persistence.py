@@ -9,9 +9,7 @@ Loading builds a complete new world before returning it: a bad file raises ``Sav
 from __future__ import annotations
 
 import json
-import os
 import random
-import tempfile
 from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +22,7 @@ from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Id
 from components.wounds import Injury, Wounds
 from sandbox.config import Catalog
 from sandbox.eventlog import expand_log
+from sandbox.files import atomic_text
 from sandbox.scenario_def import CarePolicy
 
 if TYPE_CHECKING:
@@ -129,16 +128,8 @@ def save_world(world: Sandbox, path: Path) -> None:
     }
     text = json.dumps(doc, separators=(",", ":"))
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_text(path) as fh:
+        fh.write(text)
 
 
 def _no_constant(name: str) -> Any:

@@ -278,12 +278,13 @@ def test_failed_save_leaves_the_previous_save_untouched(good_save: Path, monkeyp
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise OSError(28, "No space left on device")
 
+    import sandbox.files as files
     import sandbox.persistence as persistence
 
-    if failing == "os.replace":
-        monkeypatch.setattr(persistence.os, "replace", boom)
+    if failing == "os.replace":  # saves are written through sandbox.files.atomic_text
+        monkeypatch.setattr(files.os, "replace", boom)
     elif failing == "fsync":
-        monkeypatch.setattr(persistence.os, "fsync", boom)
+        monkeypatch.setattr(files.os, "fsync", boom)
     else:
         monkeypatch.setattr(persistence.json, "dumps", boom)
     with pytest.raises(OSError):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import signal
 import tempfile
 import time
@@ -25,6 +24,7 @@ from typing import Any
 
 from components.events import BlowLanded, DamageDealt, Injured
 from sandbox.config import default_catalog
+from sandbox.files import atomic_text
 from sandbox.interrupts import interrupts_deferred
 from sandbox.scenario_def import ScenarioDef
 from sandbox.world import Sandbox, SandboxError, load_scenario
@@ -347,8 +347,7 @@ def _precise_enough(tallies: dict[str, ModelTally], cast: Cast, target: float) -
 def _sort_runs(path: Path, models: Sequence[str]) -> None:
     """Rewrite ``runs.csv`` sorted by (model, run), atomically. Each model's rows are already in run order (chunks
     are consumed in order), so one pass per model keeps memory flat."""
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8", newline="") as dst:
+    with atomic_text(path, newline="") as dst:
         writer = csv.writer(dst, lineterminator="\r\n")
         for n, model in enumerate(sorted(models)):
             with path.open(encoding="utf-8", newline="") as src:
@@ -357,4 +356,3 @@ def _sort_runs(path: Path, models: Sequence[str]) -> None:
                 if n == 0:
                     writer.writerow(header)
                 writer.writerows(row for row in reader if row[0] == model)
-    os.replace(tmp, path)

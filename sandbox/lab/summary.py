@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
+
+from sandbox.files import atomic_text
 
 from .runner import SUMMARY_FILE, Cast, LabPlan, LabResult
 
@@ -33,10 +34,9 @@ def summary_data(plan: LabPlan, cast: Cast, result: LabResult, jobs: int) -> dic
 
 
 def write_summary(path: Path, data: dict[str, Any]) -> None:
-    """Write JSON atomically: a temp file beside it, then ``os.replace``."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    """Write ``summary.json`` whole or not at all (``sandbox.files.atomic_text``)."""
+    with atomic_text(path) as fh:
+        fh.write(json.dumps(data, indent=2) + "\n")
 
 
 def summary_path(out: Path) -> Path:

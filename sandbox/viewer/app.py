@@ -17,6 +17,7 @@ import pygame
 from components.events import D20AttackRolled, DamageDealt, Event
 from components.rules import LEVEL_CODES, ShockState
 from components.wounds import Impairment
+from sandbox.files import atomic_path
 from sandbox.models import available_models
 from sandbox.viewer.explain import explain
 from sandbox.viewer.layout import body_layout
@@ -612,10 +613,5 @@ def run_headless(scenario: str, seed: int = 0, model: str | None = None, frames:
 def save_png(surface: pygame.Surface, path: Path) -> None:
     """Save a PNG whole or not at all: to a temporary file beside ``path`` (same suffix: pygame picks the format
     by it), renamed over it."""
-    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp{path.suffix}")
-    try:
+    with atomic_path(path, suffix=f".tmp{path.suffix}") as tmp:
         pygame.image.save(surface, str(tmp))
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise

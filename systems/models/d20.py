@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from components.events import AttackDeclared, D20AttackRolled, Event
 from systems.dice import Rng
 
 
@@ -38,3 +39,10 @@ def d20_attack(bonus: int, defense: int, rng: Rng, modifier: int = 0) -> D20Roll
     total = natural + bonus + modifier
     margin = total - defense
     return D20Roll(natural, total, defense, margin, margin >= 1)
+
+
+def unaimed_attack_events(tick: int, time: float, attacker: int, target: int, model: str, mode: str, natural: int,
+                          total: int, defense: int, margin: int, hit: bool) -> list[Event]:
+    """How an attack of a model with no hit location opens in the trace: declared (unaimed), then its d20 roll."""
+    return [AttackDeclared(tick, time, attacker, target, mode, "unaimed"),
+            D20AttackRolled(tick, time, attacker, target, model, mode, natural, total, defense, margin, hit)]

@@ -22,7 +22,7 @@ from typing import Any
 import esper
 
 from components.creature import CreatureDef
-from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Missed, ModelStateChanged
+from components.events import DamageDealt, Missed, ModelStateChanged
 from components.gear import ArmorPiece, StrikeMode
 from components.readout import Readout
 from components.severity import ATTRIBUTE_OF, EFFECTS, SeverityRules, SeverityState
@@ -33,7 +33,7 @@ from systems.creatures import Parts, can_act, query_creatures
 from systems.damage import kill
 from systems.dice import Rng, roll_dice, roll_die
 from systems.models.base import DamageModel, register
-from systems.models.d20 import d20_attack
+from systems.models.d20 import d20_attack, unaimed_attack_events
 from systems.phases import Phase
 
 # ----------------------------------------------------------------------------------------------- reading state
@@ -625,10 +625,9 @@ class SeverityModel(DamageModel):
         helpless = not can_act(foe[5], foe[4])
         roll = d20_attack(attack_bonus(mine, mode.kind, rules), defense(theirs, rules), ctx.streams["attack"])
         hit = roll.hit or (helpless and rules.helpless_hits)
-        # The model has no hit location: every attack is declared unaimed.
-        ctx.emit(AttackDeclared(clock.tick, clock.time, entity, foe_entity, mode.id, "unaimed"))
-        ctx.emit(D20AttackRolled(clock.tick, clock.time, entity, foe_entity, "severity", mode.id, roll.natural,
-                                 roll.total, roll.defense, roll.margin, hit))
+        for event in unaimed_attack_events(clock.tick, clock.time, entity, foe_entity, "severity", mode.id,
+                                           roll.natural, roll.total, roll.defense, roll.margin, hit):
+            ctx.emit(event)
         if not hit:
             return None
         if not self._can_be_struck(foe[1]):

@@ -35,7 +35,7 @@ from typing import Any
 import esper
 
 from components.creature import CreatureDef
-from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Event, FellProne, ModelStateChanged
+from components.events import DamageDealt, Event, FellProne, ModelStateChanged
 from components.gear import ArmorPiece, Dice, StrikeMode
 from components.readout import Readout
 from components.state import Anatomy, Condition
@@ -44,7 +44,7 @@ from systems.creatures import Parts, can_act, query_creatures
 from systems.damage import kill
 from systems.dice import Rng, roll_dice, roll_die
 from systems.models.base import DamageModel, register
-from systems.models.d20 import d20_attack
+from systems.models.d20 import d20_attack, unaimed_attack_events
 from systems.phases import Phase
 
 MODEL = "status"
@@ -343,10 +343,8 @@ class StatusAttackRecord:
     def events(self) -> list[Event]:
         """The roll and, on a hit, the damage."""
         t, time, a, d = self.tick, self.time, self.attacker, self.target
-        # The model has no hit location: every attack is declared unaimed.
-        out: list[Event] = [AttackDeclared(t, time, a, d, self.mode, "unaimed"),
-                            D20AttackRolled(t, time, a, d, MODEL, self.mode, self.natural, self.total, self.defense,
-                                            self.total - self.defense, self.hit)]
+        out = unaimed_attack_events(t, time, a, d, MODEL, self.mode, self.natural, self.total, self.defense,
+                                    self.total - self.defense, self.hit)
         if self.hit:
             out.append(DamageDealt(t, time, a, d, MODEL, self.rolled, self.dealt, self.detail))
         return out

@@ -33,7 +33,7 @@ from typing import Any, TypeGuard
 import esper
 
 from components.creature import CreatureDef
-from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Event, FellProne, ModelStateChanged
+from components.events import DamageDealt, Event, FellProne, ModelStateChanged
 from components.gear import ArmorPiece, StrikeMode
 from components.readout import Readout
 from components.state import Condition
@@ -42,7 +42,7 @@ from systems.creatures import Parts, can_act
 from systems.damage import kill
 from systems.dice import Rng, roll_die
 from systems.models.base import DamageModel, register
-from systems.models.d20 import d20_attack
+from systems.models.d20 import d20_attack, unaimed_attack_events
 from systems.phases import Phase
 
 MODEL = "strength"
@@ -518,10 +518,8 @@ class StrengthAttack:
     def events(self) -> list[Event]:
         """The attack roll and, when it landed, the damage."""
         t, time, a, d = self.tick, self.time, self.attacker, self.target
-        # The model has no hit location: every attack is declared unaimed.
-        out: list[Event] = [AttackDeclared(t, time, a, d, self.mode, "unaimed"),
-                            D20AttackRolled(t, time, a, d, MODEL, self.mode, self.natural, self.total, self.defense,
-                                            self.margin, self.hit)]
+        out = unaimed_attack_events(t, time, a, d, MODEL, self.mode, self.natural, self.total, self.defense,
+                                    self.margin, self.hit)
         if self.damage is not None:
             out.append(DamageDealt(t, time, a, d, MODEL, self.damage.total, self.dealt,
                                    damage_detail(self.damage, self.armour, self.dealt)))
