@@ -6,18 +6,59 @@ their names when it writes a log). Events are plain data: reading them back from
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
+
+from components.log import Names
+from components.rules import LEVEL_WORDS, TEST_WORDS
+
+
+def _who(names: Names, entity: int) -> str:
+    return names.get(entity, "?") if entity >= 0 else "(direct)"
+
+
+def _ml(ml: int | None) -> str:
+    return "-" if ml is None else str(ml)
+
+
+def _test(code: str) -> str:
+    """A test result code in words (``MF`` -> ``marginal failure``); anything else as it is."""
+    return TEST_WORDS.get(code, code)
 
 
 @dataclass(slots=True)
 class Event:
-    """Base of every event: when it happened."""
+    """Base of every event: when it happened.
+
+    Every event is a ``components.log.LogEntry``: its ``events`` are itself, its ``explain`` is one sentence
+    (``describe``), and the events that follow a blow (a bleeder, a severed limb, a fall, a new shock state,
+    death) summarise themselves for the account's line of that blow.
+    """
 
     tick: int
     time: float
 
     entity_fields: ClassVar[tuple[str, ...]] = ()
+    headline: ClassVar[bool] = False
+
+    def events(self) -> Sequence[Event]:
+        """The event itself."""
+        return (self,)
+
+    def summary(self, names: Names) -> str | None:
+        """What followed a blow, in a few words for the account; ``None`` for a step of a blow or a rule's
+        bookkeeping."""
+        return None
+
+    def explain(self, names: Names) -> list[str]:
+        """The event in one sentence."""
+        return [self.describe(names)]
+
+    def describe(self, names: Names) -> str:
+        """The event in words (every event type says what it records)."""
+        values = ", ".join(f"{f.name} {getattr(self, f.name)}" for f in fields(self) if f.name not in ("tick", "time"))
+        return f"{type(self).__name__}: {values}"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict with the event's type name under ``type``."""
@@ -37,6 +78,11 @@ class AttackDeclared(Event):
     aim: str
     entity_fields: ClassVar[tuple[str, ...]] = ("attacker", "target")
 
+    def describe(self, names: Names) -> str:
+        """Who attacks whom, with what, aimed where."""
+        aim = "unaimed" if self.aim == "unaimed" else f"aimed at the {self.aim}"
+        return f"{_who(names, self.attacker)} attacks {_who(names, self.target)} with {self.mode}, {aim}"
+
 
 @dataclass(slots=True)
 class AttackRolled(Event):
@@ -51,6 +97,13 @@ class AttackRolled(Event):
     landed: bool
     entity_fields: ClassVar[tuple[str, ...]] = ("attacker", "target")
 
+    def describe(self, names: Names) -> str:
+        """The opposed test in words."""
+        defence = "no defence roll (helpless)" if self.defence == "none" else (
+            f"defence ML {_ml(self.defence_ml)}: {_test(self.defence)}")
+        return (f"Attack ML {_ml(self.attack_ml)}: {_test(self.attack)}; {defence} -> "
+                f"{'lands' if self.landed else 'defended'}")
+
 
 @dataclass(slots=True)
 class Missed(Event):
@@ -60,6 +113,10 @@ class Missed(Event):
     target: int
     reason: str
     entity_fields: ClassVar[tuple[str, ...]] = ("attacker", "target")
+
+    def describe(self, names: Names) -> str:
+        """Why the attack did not land."""
+        return f"{_who(names, self.attacker)} misses {_who(names, self.target)} ({self.reason})"
 
 
 @dataclass(slots=True)
@@ -76,6 +133,11 @@ class BlowLanded(Event):
     aspect: str
     entity_fields: ClassVar[tuple[str, ...]] = ("attacker", "target")
 
+    def describe(self, names: Names) -> str:
+        """Where the blow landed."""
+        return (f"Zone number {self.zone_number} ({self.zone}): the {self.location} of the {self.part}, impact "
+                f"{self.impact} {self.aspect}")
+
 
 @dataclass(slots=True)
 class ProtectionApplied(Event):
@@ -86,6 +148,10 @@ class ProtectionApplied(Event):
     protection: int
     effective_impact: int
     entity_fields: ClassVar[tuple[str, ...]] = ("target",)
+
+    def describe(self, names: Names) -> str:
+        """Protection and what is left."""
+        return f"Protection {self.protection} at the {self.location}: effective impact {self.effective_impact}"
 
 
 @dataclass(slots=True)
@@ -101,6 +167,16 @@ class Injured(Event):
     compound: bool
     entity_fields: ClassVar[tuple[str, ...]] = ("target",)
 
+    def describe(self, names: Names) -> str:
+        """The wound."""
+        if self.glancing:
+            return f"The blow glances off the armour at the {self.location}: no wound"
+        if self.level <= 0:
+            return f"No wound at the {self.location}"
+        wound = f"{LEVEL_WORDS[min(self.level, 5)]} ({self.level_code}), {self.aspect}, at the {self.location}"
+        return f"{_who(names, self.target)} takes a {wound}" + ("; it compounds the worst wound there"
+                                                                 if self.compound else "")
+
 
 @dataclass(slots=True)
 class BleederOpened(Event):
@@ -109,6 +185,14 @@ class BleederOpened(Event):
     target: int
     location: str
     entity_fields: ClassVar[tuple[str, ...]] = ("target",)
+
+    def summary(self, names: Names) -> str | None:
+        """``bleeding``."""
+        return "bleeding"
+
+    def describe(self, names: Names) -> str:
+        """The wound bleeds."""
+        return f"{_who(names, self.target)}: the wound at the {self.location} bleeds"
 
 
 @dataclass(slots=True)
@@ -120,6 +204,11 @@ class AmputationTested(Event):
     test: str
     severed: bool
     entity_fields: ClassVar[tuple[str, ...]] = ("target",)
+
+    def describe(self, names: Names) -> str:
+        """The amputation check."""
+        return (f"Amputation check at the {self.location}: Strength {_test(self.test)} -> "
+                f"{'severed' if self.severed else 'kept'}")
 
 
 @dataclass(slots=True)
@@ -133,6 +222,11 @@ class ShockTested(Event):
     state: str
     entity_fields: ClassVar[tuple[str, ...]] = ("target",)
 
+    def describe(self, names: Names) -> str:
+        """The Shock test."""
+        test = "no test" if self.test == "none" else _test(self.test)
+        return f"Shock index {self.index}: {test} -> {self.final_index}: {self.state}"
+
 
 @dataclass(slots=True)
 class MishapTested(Event):
@@ -145,6 +239,11 @@ class MishapTested(Event):
     outcome: str
     entity_fields: ClassVar[tuple[str, ...]] = ("target",)
 
+    def describe(self, names: Names) -> str:
+        """The fumble or stumble check."""
+        test = "" if self.test == "none" else f" {_test(self.test)}"
+        return f"{self.mishap.capitalize()} ({self.disposition}){test} -> {self.outcome}"
+
 
 @dataclass(slots=True)
 class ShockChanged(Event):
@@ -154,6 +253,14 @@ class ShockChanged(Event):
     before: str
     after: str
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+    def summary(self, names: Names) -> str | None:
+        """``now stunned``."""
+        return f"now {self.after}"
+
+    def describe(self, names: Names) -> str:
+        """The new shock state."""
+        return f"{_who(names, self.entity)}: shock {self.before} -> {self.after}"
 
 
 @dataclass(slots=True)
@@ -166,6 +273,15 @@ class ItemDropped(Event):
     flung: bool
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
 
+    def summary(self, names: Names) -> str | None:
+        """``drops the broadsword``."""
+        return f"{'flings' if self.flung else 'drops'} the {self.item}"
+
+    def describe(self, names: Names) -> str:
+        """What fell from which part."""
+        return (f"{_who(names, self.entity)} {'flings' if self.flung else 'drops'} the {self.item} "
+                f"({self.part})" + (": out of reach" if self.flung else ""))
+
 
 @dataclass(slots=True)
 class ItemPickedUp(Event):
@@ -176,6 +292,10 @@ class ItemPickedUp(Event):
     part: str
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
 
+    def describe(self, names: Names) -> str:
+        """What was taken in hand."""
+        return f"{_who(names, self.entity)} takes up the {self.item} ({self.part})"
+
 
 @dataclass(slots=True)
 class FellProne(Event):
@@ -185,6 +305,14 @@ class FellProne(Event):
     cause: str
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
 
+    def summary(self, names: Names) -> str | None:
+        """``falls prone`` (a stumble) or ``goes down`` (shock)."""
+        return "falls prone" if self.cause == "stumble" else "goes down"
+
+    def describe(self, names: Names) -> str:
+        """The fall and its cause."""
+        return f"{_who(names, self.entity)} falls ({self.cause})"
+
 
 @dataclass(slots=True)
 class StoodUp(Event):
@@ -192,6 +320,10 @@ class StoodUp(Event):
 
     entity: int
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+    def describe(self, names: Names) -> str:
+        """Back on its feet."""
+        return f"{_who(names, self.entity)} stands up"
 
 
 @dataclass(slots=True)
@@ -203,6 +335,14 @@ class Severed(Event):
     part: str
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
 
+    def summary(self, names: Names) -> str | None:
+        """``Left Hand severed``."""
+        return f"{self.location} severed"
+
+    def describe(self, names: Names) -> str:
+        """What came off."""
+        return f"{_who(names, self.entity)}: the {self.location} ({self.part}) is severed"
+
 
 @dataclass(slots=True)
 class Died(Event):
@@ -211,6 +351,14 @@ class Died(Event):
     entity: int
     cause: str
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+    def summary(self, names: Names) -> str | None:
+        """``DIES (shock)``."""
+        return f"DIES ({self.cause})"
+
+    def describe(self, names: Names) -> str:
+        """Death and its cause."""
+        return f"{_who(names, self.entity)} dies ({self.cause})"
 
 
 @dataclass(slots=True)
@@ -223,6 +371,11 @@ class ImpairmentChanged(Event):
     unusable: bool
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
 
+    def describe(self, names: Names) -> str:
+        """The part's new impairment."""
+        state = "unusable" if self.unusable else (f"impaired {self.penalty}" if self.penalty < 0 else "sound")
+        return f"{_who(names, self.entity)}: {self.part} {state}"
+
 
 @dataclass(slots=True)
 class HealthChanged(Event):
@@ -234,6 +387,10 @@ class HealthChanged(Event):
     band: str
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
 
+    def describe(self, names: Names) -> str:
+        """The new health."""
+        return f"{_who(names, self.entity)}: health {self.before} -> {self.after} ({self.band})"
+
 
 @dataclass(slots=True)
 class ModeChanged(Event):
@@ -243,6 +400,10 @@ class ModeChanged(Event):
     before: str
     after: str
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+    def describe(self, names: Names) -> str:
+        """The new strike mode."""
+        return f"{_who(names, self.entity)} switches to {self.after or 'nothing it can strike with'}"
 
 
 @dataclass(slots=True)
@@ -254,6 +415,10 @@ class ShockRetested(Event):
     before: str
     after: str
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+    def describe(self, names: Names) -> str:
+        """The re-test."""
+        return f"{_who(names, self.entity)} re-tests Shock: {_test(self.test)}, {self.before} -> {self.after}"
 
 
 @dataclass(slots=True)
@@ -267,6 +432,11 @@ class BloodLost(Event):
     total: int
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
 
+    def describe(self, names: Names) -> str:
+        """The blood loss round."""
+        return (f"{_who(names, self.entity)} bleeds at the {self.location}: Strength {_test(self.test)}, "
+                f"{self.points} Blood Loss Point{'s' if self.points != 1 else ''} ({self.total} in all)")
+
 
 @dataclass(slots=True)
 class BleedingStopped(Event):
@@ -276,6 +446,10 @@ class BleedingStopped(Event):
     location: str
     test: str
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+    def describe(self, names: Names) -> str:
+        """The bleeding stops."""
+        return f"{_who(names, self.entity)}: the {self.location} stops bleeding ({_test(self.test)})"
 
 
 @dataclass(slots=True)
@@ -287,6 +461,11 @@ class CourseTested(Event):
     test: str
     healing_rate: int
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+    def describe(self, names: Names) -> str:
+        """The course test."""
+        return (f"{_who(names, self.entity)}: {self.course} course test {_test(self.test)}, Healing Rate now "
+                f"{self.healing_rate}")
 
 
 @dataclass(slots=True)
@@ -302,6 +481,13 @@ class Treated(Event):
     permanent_risk: bool
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
 
+    def describe(self, names: Names) -> str:
+        """The treatment."""
+        outcome = "healed at once" if self.healing_rate == 0 else f"Healing Rate {self.healing_rate}"
+        risk = "; may leave permanent impairment" if self.permanent_risk else ""
+        return (f"{_who(names, self.entity)}: the {self.location} treated ({self.procedure}, "
+                f"{_test(self.test)}): {outcome}{risk}")
+
 
 @dataclass(slots=True)
 class Infected(Event):
@@ -311,6 +497,10 @@ class Infected(Event):
     location: str
     healing_rate: int
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+    def describe(self, names: Names) -> str:
+        """The infection."""
+        return f"{_who(names, self.entity)}: the {self.location} is infected (Healing Rate {self.healing_rate})"
 
 
 @dataclass(slots=True)
@@ -323,6 +513,12 @@ class InjuryHealed(Event):
     days: float
     permanent: int
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+    def describe(self, names: Names) -> str:
+        """The wound closes."""
+        left = f", leaving {self.permanent} permanent impairment" if self.permanent else ""
+        return (f"{_who(names, self.entity)}: the {self.level_code} at the {self.location} heals after "
+                f"{self.days:g} days{left}")
 
 
 @dataclass(slots=True)
@@ -340,6 +536,11 @@ class D20AttackRolled(Event):
     hit: bool
     entity_fields: ClassVar[tuple[str, ...]] = ("attacker", "target")
 
+    def describe(self, names: Names) -> str:
+        """The d20 roll."""
+        return (f"d20 {self.natural}, total {self.total} against Defense {self.defense}: margin {self.margin} -> "
+                f"{'hits' if self.hit else 'misses'}")
+
 
 @dataclass(slots=True)
 class DamageDealt(Event):
@@ -353,6 +554,10 @@ class DamageDealt(Event):
     detail: str
     entity_fields: ClassVar[tuple[str, ...]] = ("attacker", "target")
 
+    def describe(self, names: Names) -> str:
+        """The damage in the model's words."""
+        return f"{_who(names, self.target)} takes {self.dealt} ({self.rolled} rolled): {self.detail}"
+
 
 @dataclass(slots=True)
 class ModelStateChanged(Event):
@@ -364,6 +569,14 @@ class ModelStateChanged(Event):
     before: str
     after: str
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+    def summary(self, names: Names) -> str | None:
+        """The model's new state word, when the creature's state (not a detail) changed."""
+        return f"now {self.after}" if self.what == "state" else None
+
+    def describe(self, names: Names) -> str:
+        """The change in the model's words."""
+        return f"{_who(names, self.entity)}: {self.what} {self.before} -> {self.after}"
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

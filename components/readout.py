@@ -1,8 +1,53 @@
-"""The readout: what a creature's state reads as, the same shape under every damage model."""
+"""The readout: what a creature's state reads as, the same shape under every damage model, in names."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class WoundReading:
+    """One wound in words.
+
+    Attributes:
+        location: The location it is at ("Right Forearm"), or "" under a model that places no wound.
+        part: The part that location belongs to ("Right Arm"), or "".
+        level: The level in the model's own terms: a code (``M1`` ... ``G5``) under the anatomy model, a depth
+            (``flesh``) under the wound-depth model, the effect under severity ("weaken 2").
+        aspect: The damage aspect or type ("edged", "cutting"), or "".
+        bleeding: The wound bleeds.
+        healing_rate: Its Healing Rate once treated (anatomy), else ``None``.
+        infection: The Healing Rate of its infection, ``None`` when not infected.
+        treated: It has been treated.
+        text: The wound in one phrase ("serious edged wound, bleeding").
+    """
+
+    location: str
+    part: str
+    level: str
+    aspect: str = ""
+    bleeding: bool = False
+    healing_rate: int | None = None
+    infection: int | None = None
+    treated: bool = False
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PartReading:
+    """What one part can do now.
+
+    Attributes:
+        name: The part ("Left Arm").
+        penalty: Its test penalty (0, -5, -10 ...).
+        unusable: It is out of action.
+        severed: It (or a location of it) has been cut off.
+    """
+
+    name: str
+    penalty: int = 0
+    unusable: bool = False
+    severed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +64,11 @@ class Readout:
         shock: The anatomy shock state (none, stunned ...), or the model's nearest equivalent ("none", "stunned",
             "incapacitated", "dying", "dead").
         conditions: Other conditions (prone, disarmed, bleeding, effects ...).
+        wounds: Every open wound (and every lasting one), in names.
+        parts: What each part of its body can do now.
+        details: The model's own numbers in words, as (name, value) pairs (("threshold", "3 of 5"), ...).
+        health_unit: The unit of ``health`` ("%" under the anatomy model, else "").
+        severed: The locations cut off.
     """
 
     alive: bool
@@ -28,3 +78,38 @@ class Readout:
     band: str
     shock: str
     conditions: tuple[str, ...]
+    wounds: tuple[WoundReading, ...] = ()
+    parts: tuple[PartReading, ...] = ()
+    details: tuple[tuple[str, str], ...] = ()
+    health_unit: str = ""
+    severed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AftermathRow:
+    """How one creature came through a stretch of time out of combat (``sandbox run --aftermath``).
+
+    Attributes:
+        name: The creature.
+        alive: Still alive.
+        cause: What killed it ("" when alive).
+        died_day: Day of death counted from the start of the aftermath (``None`` when alive).
+        healed_day: Days from the start until its last wound closed (0 when it had none; ``None`` while a wound
+            is still open).
+        open_wounds: Wounds still open.
+        permanent: Permanent impairment by part name.
+        health: Health now (the readout's number: percent under the anatomy model).
+        health_unit: Its unit ("%" or "").
+        state: Its readout label now.
+    """
+
+    name: str
+    alive: bool
+    cause: str
+    died_day: float | None
+    healed_day: float | None
+    open_wounds: int
+    permanent: dict[str, int]
+    health: int
+    health_unit: str = ""
+    state: str = ""

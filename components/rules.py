@@ -32,6 +32,11 @@ class TestResult(IntEnum):
         return self in (TestResult.CS, TestResult.CF)
 
 
+TEST_WORDS: dict[str, str] = {"CS": "critical success", "MS": "marginal success", "MF": "marginal failure",
+                              "CF": "critical failure"}
+"""Each d100 test result in words."""
+
+
 class ShockState(IntEnum):
     """Shock states, mildest first; a creature is in exactly one."""
 
@@ -49,6 +54,39 @@ class ShockState(IntEnum):
 
 LEVEL_CODES: tuple[str, ...] = ("NA", "M1", "S2", "S3", "G4", "G5")
 """Injury level codes by level 0..5."""
+
+
+class InjuryLevel(IntEnum):
+    """Injury levels of document 000, by their codes: no wound, minor (M1), serious (S2, S3), grievous (G4, G5).
+
+    Wounds store plain ints (a healed wound counts down to 0 and below); compare them with these names.
+    """
+
+    NA = 0
+    M1 = 1
+    S2 = 2
+    S3 = 3
+    G4 = 4
+    G5 = 5
+
+    @property
+    def code(self) -> str:
+        """The level's code (``"S3"``)."""
+        return self.name
+
+    @classmethod
+    def parse(cls, value: int | str) -> InjuryLevel:
+        """The level of a code (``"S3"``) or a number 1..5; raises ``ValueError`` naming the valid ones."""
+        if isinstance(value, str) and value in LEVEL_CODES[1:]:
+            return cls[value]
+        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 5:
+            return cls(value)
+        raise ValueError(f"unknown injury level {value!r}; expected 1..5 or one of {', '.join(LEVEL_CODES[1:])}")
+
+
+LEVEL_WORDS: tuple[str, ...] = ("no wound", "minor wound", "serious wound", "serious wound", "grievous wound",
+                                "grievous wound")
+"""Each level in words (what ``--plain`` accounts and the viewer say)."""
 
 MISHAP_DISPOSITIONS: tuple[str, ...] = ("none", "roll", "auto")
 

@@ -33,7 +33,7 @@ class SeverityCreature:
         brawn: Brawn (Threshold, melee attack).
         poise: Poise (Defense, missile attack).
         wit: Wit (Cognition Points).
-        speed: Speed on the document's scale; movement scales with Speed left / Speed.
+        speed: Speed on the document's scale; walking speed scales with Speed left / Speed.
         attack_bonus: Added to the d20 attack roll at full attributes.
         defense: What an attack roll must beat, at full Poise.
         armor_value: Natural Armor Value (hide, scales); worn armour adds to it.
@@ -144,7 +144,6 @@ class SeverityState:
         defense: Defense at full Poise.
         armor_value: Natural plus worn Armor Value.
         first_aid: First-aid skill bonus, or ``None``.
-        move: Walking speed in metres per tick at full Speed.
         weaken: Brawn damage.
         stagger: Poise damage.
         daze: Wit damage.
@@ -173,7 +172,6 @@ class SeverityState:
     defense: int
     armor_value: int
     first_aid: int | None
-    move: float
     weaken: int = 0
     stagger: int = 0
     daze: int = 0

@@ -1,4 +1,6 @@
-"""The ECS components of a creature in a world, besides its wounds (``components.wounds``).
+"""The ECS components every creature has, whatever its damage model: who it is, its body and kind, what it
+wears and carries, its conditions, its allegiance and intent, and where it stands. A damage model adds its own
+state beside these (the anatomy model's ``Injury`` and ``Shock``: ``components.anatomy_state``).
 
 Every component is long-lived: a creature gets all of them when spawned and keeps them until the world closes,
 so no component is added or removed in an ordinary tick (that would clear every esper query cache). What
@@ -13,7 +15,6 @@ from dataclasses import dataclass, field
 from components.anatomy import BodyStructure
 from components.creature import CreatureDef
 from components.gear import ArmorPiece
-from components.rules import ShockState
 
 
 @dataclass(slots=True)
@@ -61,21 +62,6 @@ class Armor:
 
 
 @dataclass(slots=True)
-class Shock:
-    """The creature's shock state (exactly one at a time).
-
-    Attributes:
-        state: The current state.
-        since: Tick the state began.
-        retest_at: Game time (seconds) of the next re-test (-1: none due).
-    """
-
-    state: ShockState = ShockState.NONE
-    since: int = 0
-    retest_at: float = -1.0
-
-
-@dataclass(slots=True)
 class Condition:
     """Conditions that decide what a creature can do.
 
@@ -86,8 +72,8 @@ class Condition:
         immobilized: Parts held fast (netted, pinned, bound): they keep their grip but cannot strike or parry.
         busy: The action that takes this creature's turn ("stand up", "pick up"), or "".
         reeling: Took a shock result or died earlier this tick: it acts no more this tick.
-        out: Taken out of the fight by its damage model's own rules (incapacitated, dying, passed out); the
-            anatomy model uses the shock state instead.
+        out: Taken out of the fight by its damage model's rules (incapacitated or unconscious, dying, passed
+            out). The model keeps it current; it is how the shared loop asks whether a creature can act.
     """
 
     dead: bool = False

@@ -1,10 +1,56 @@
-"""The combat sandbox application: config loading, seeded streams, the CLI.
+"""The combat sandbox: a world of creatures made of data that fight, blow by blow, under one of five damage models.
 
-The embedding surface: ``load_body`` and ``ConfigError`` here, the pure rule functions in ``systems``, the data
-in ``components``. Importing this package never imports pygame.
+The embedding surface::
+
+    from sandbox import Sandbox
+
+    with Sandbox(seed=3) as world:
+        world.spawn("human", name="Aldric", team="Red", weapons=["broadsword"], armor=["mail_hauberk"])
+        world.spawn("human", name="Bertram", team="Blue", position=(2, 0), weapons=["battleaxe"])
+        world.strike("Bertram", mode="battleaxe.cut", aim="Head", attacker="Aldric")
+        print(world.readout("Bertram").wounds)
+        outcome = world.run()
+
+- ``Sandbox``: one world (spawn, step, run, strike, inflict, advance, readout, get, save, load);
+  ``Outcome``: how a run ended; ``Readout``: a creature's state in its model's words;
+- ``SandboxError`` (a bad request: an unknown name), ``SaveError`` (a bad save), ``ConfigError`` (a bad config
+  file, every problem listed);
+- ``load_body``, ``load_catalog``, ``default_catalog``, ``Catalog``: the content.
+
+The rules themselves are in ``systems`` (pure functions, the processors, the damage models, ``systems.install``
+for an esper world of your own), the data in ``components``. Importing this package is cheap: each name loads its
+module on first use, and nothing here imports pygame.
 """
 
-from sandbox.config import Catalog, ConfigError, default_catalog, load_body, load_catalog
+from __future__ import annotations
 
-__all__ = ["Catalog", "ConfigError", "default_catalog", "load_body", "load_catalog"]
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from components.readout import Readout
+    from sandbox.config import Catalog, ConfigError, default_catalog, load_body, load_catalog
+    from sandbox.persistence import SaveError
+    from sandbox.world import Outcome, Sandbox, SandboxError
+
+__all__ = ["Catalog", "ConfigError", "Outcome", "Readout", "Sandbox", "SandboxError", "SaveError", "default_catalog",
+           "load_body", "load_catalog"]
 __version__ = "0.1.0"
+
+_WHERE = {"Sandbox": "sandbox.world", "Outcome": "sandbox.world", "SandboxError": "sandbox.world",
+          "SaveError": "sandbox.persistence", "Readout": "components.readout", "ConfigError": "sandbox.config",
+          "Catalog": "sandbox.config", "default_catalog": "sandbox.config", "load_body": "sandbox.config",
+          "load_catalog": "sandbox.config"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sandbox' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

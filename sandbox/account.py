@@ -4,116 +4,70 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from components.anatomy import ASPECTS
-from components.events import BleederOpened, DamageDealt, Died, Event, FellProne, ItemDropped, Severed, ShockChanged
-from components.rules import LEVEL_CODES
+from components.log import LogEntry
+from components.readout import WoundReading
 from sandbox.report import table
 from sandbox.world import Outcome, Sandbox
-from systems.combat import AttackRecord
-
-_FOLLOWS = (BleederOpened, Severed, ShockChanged, ItemDropped, FellProne, Died)
 
 
-def _consequence(event: Any, names: Mapping[int, str]) -> str:
-    if isinstance(event, BleederOpened):
-        return "bleeding"
-    if isinstance(event, Severed):
-        return f"{event.location} severed"
-    if isinstance(event, ShockChanged):
-        return f"now {event.after}"
-    if isinstance(event, ItemDropped):
-        return f"{'flings' if event.flung else 'drops'} the {event.item}"
-    if isinstance(event, FellProne):
-        return "falls prone" if event.cause == "stumble" else "goes down"
-    if isinstance(event, Died):
-        return f"DIES ({event.cause})"
-    return ""
+def blow_lines(log: Iterable[LogEntry], names: Mapping[int, str]) -> Iterator[str]:
+    """One line per blow that landed on the body: who, where, what wound, what followed.
 
-
-def blow_lines(log: Iterable[Any], names: Mapping[int, str], modes: Mapping[str, Any]) -> Iterator[str]:
-    """One line per blow that landed on the body: who, where, what wound, what followed."""
-    current: list[str] | None = None
+    Each attack summarises itself (``LogEntry.summary``); the events after it until the next attack add what
+    followed (a bleeder, a severed limb, a new shock state, a fall, death).
+    """
+    current: str | None = None
     follows: list[str] = []
     for entry in log:
-        other = entry.events() if not isinstance(entry, AttackRecord | Event) and hasattr(entry, "events") else (
-            [entry] if isinstance(entry, DamageDealt) else None)
-        if other is not None:  # another model's attack: a line per blow that did damage
+        if entry.headline:
             if current is not None:
                 yield _finish(current, follows)
-            current, follows = None, []
-            for event in other:
-                if isinstance(event, DamageDealt) and event.dealt > 0 and event.attacker >= 0:
-                    yield (f"tick {event.tick:>3}  {names.get(event.attacker, '?')} -> {names.get(event.target, '?')}:"
-                           f" {event.dealt} damage ({event.rolled} rolled): {event.detail}")
-            continue
-        if isinstance(entry, AttackRecord):
-            if current is not None:
-                yield _finish(current, follows)
-            current, follows = None, []
-            blow = entry.blow
-            if blow is None or blow.missed:
-                continue
-            body = entry.body
-            loc = body.locations[blow.location]
-            mode = modes[entry.mode].name if entry.mode in modes else entry.mode
-            # A negative protection is a vulnerability (natural protection below 0): "impact 8 + 6", not "8 - -6".
-            sums = (f"impact {blow.impact} - {blow.protection}" if blow.protection >= 0
-                    else f"impact {blow.impact} + {-blow.protection}")
-            if blow.glancing:
-                wound = f"glances off ({sums})"
-            elif blow.level == 0:
-                wound = f"no wound ({sums})"
-            else:
-                wound = f"{LEVEL_CODES[blow.level]} {ASPECTS[blow.aspect]} ({sums})"
-                if blow.compound:
-                    wound += ", compounds"
-            shock = ""
-            if blow.shock_index:
-                test = blow.shock_test.name if blow.shock_test is not None else "no test"
-                shock = f"; shock {blow.shock_index} {test} -> {blow.shock_state.label}"
-            current = [f"tick {entry.tick:>3}  {names.get(entry.attacker, '?')} -> {names.get(entry.target, '?')}: "
-                       f"{mode} hits the {loc.name}: {wound}{shock}"]
-        elif current is not None and isinstance(entry, _FOLLOWS):
-            text = _consequence(entry, names)
+            line = entry.summary(names)
+            current = f"tick {entry.tick:>3}  {line}" if line else None
+            follows = []
+        elif current is not None:
+            text = entry.summary(names)
             if text:
                 follows.append(text)
     if current is not None:
         yield _finish(current, follows)
 
 
-def _finish(current: list[str], follows: list[str]) -> str:
-    return current[0] + (f"; {', '.join(follows)}" if follows else "")
+def _finish(current: str, follows: list[str]) -> str:
+    return current + (f"; {', '.join(follows)}" if follows else "")
 
 
 def closing_table(world: Sandbox) -> str:
     """Per creature: team, alive, health and band, shock state, wounds by location, conditions."""
     rows = []
-    for entity, (ident, anat, wounds, *_rest) in world.creatures().items():
+    for entity, c in world.creatures().items():
         r = world.readout(entity)
-        by_loc: dict[str, list[str]] = {}
-        for inj in wounds.injuries:
-            if inj.level > 0:
-                by_loc.setdefault(anat.body.locations[inj.location].name, []).append(
-                    LEVEL_CODES[inj.level] + ("*" if inj.bleeder else ""))
-        wound_text = _wounds_text(by_loc)
-        team = world.components(entity)["Combatant"].team
-        unit = "%" if world.model == "anatomy" else ""
-        rows.append((ident.name, team, "yes" if r.alive else "no", f"{r.health}{unit} {r.band}", r.shock, wound_text,
-                     ", ".join(r.conditions) or "-"))
+        rows.append((c.name, c.team, "yes" if r.alive else "no", f"{r.health}{r.health_unit} {r.band}", r.shock,
+                     _wounds_text(r.wounds), ", ".join(r.conditions) or "-"))
     return table(["creature", "team", "alive", "health", "shock", "wounds (* bleeding)", "conditions"], rows)
 
 
-def _wounds_text(by_loc: dict[str, list[str]], most: int = 4) -> str:
-    """Wounds by location, worst first; past ``most`` locations, a count of the rest."""
+def _wounds_text(wounds: Iterable[WoundReading], most: int = 4) -> str:
+    """Wounds by location, worst first; past ``most`` locations, a count of the rest (a model that places no
+    wound at a location lists its wounds by what they are)."""
+    by_loc: dict[str, list[str]] = {}
+    for w in wounds:
+        by_loc.setdefault(w.location or w.level, []).append(w.level + ("*" if w.bleeding else ""))
     if not by_loc:
         return "-"
-    ranked = sorted(by_loc.items(), key=lambda kv: (-max(LEVEL_CODES.index(c.rstrip("*")) for c in kv[1]), kv[0]))
-    shown = [f"{loc} {' '.join(sorted(levels, reverse=True))}" for loc, levels in ranked[:most]]
+    ranked = sorted(by_loc.items(), key=lambda kv: (-max(_rank(c.rstrip("*")) for c in kv[1]), kv[0]))
+    shown = [f"{loc} {' '.join(sorted(levels, reverse=True))}" if loc not in levels else loc
+             for loc, levels in ranked[:most]]
     if len(ranked) > most:
         shown.append(f"+{len(ranked) - most} more locations")
     return "; ".join(shown)
+
+
+def _rank(level: str) -> int:
+    """Orders level codes (``G5`` worst) and a model's own words alike (their order of appearance)."""
+    codes = ("NA", "M1", "S2", "S3", "G4", "G5")
+    return codes.index(level) if level in codes else 0
 
 
 def outcome_line(outcome: Outcome) -> str:
@@ -124,20 +78,13 @@ def outcome_line(outcome: Outcome) -> str:
 
 
 def aftermath_table(world: Sandbox, start: float) -> str:
-    """Per creature: died (of what, on which day) or survived; days until every wound healed; permanent damage."""
-    from sandbox.aftermath import report
-
-    if world.model != "anatomy":  # the point-based models heal their own way: show where their readouts stand
-        rows = []
-        for entity, parts in world.creatures().items():
-            r = world.readout(entity)
-            fate = "survived" if r.alive else f"died of {parts[5].cause or 'its wounds'}"
-            rows.append((parts[0].name, fate, r.label, str(r.health), ", ".join(r.conditions) or "-"))
-        return table(["creature", "fate", "state", "health", "conditions"], rows)
+    """Per creature: died (of what, on which day) or survived; days until every wound healed; permanent damage;
+    health and state now (each model reports it: ``DamageModel.aftermath_row``)."""
     rows = []
-    for row in report(world, start):
+    for row in world.aftermath_report(start):
         if not row.alive:
-            fate = f"died of {row.cause}" + (f" (day {row.died_day:.1f})" if row.died_day is not None else "")
+            fate = f"died of {row.cause or 'its wounds'}" + (
+                f" (day {row.died_day:.1f})" if row.died_day is not None else "")
         else:
             fate = "survived"
         if row.healed_day is not None:
@@ -145,8 +92,8 @@ def aftermath_table(world: Sandbox, start: float) -> str:
         else:
             healed = f"{row.open_wounds} open" if row.alive else "-"
         permanent = ", ".join(f"{part} {value}" for part, value in row.permanent.items()) or "-"
-        rows.append((row.name, fate, healed, permanent, f"{row.health}%"))
-    return table(["creature", "fate", "wounds", "permanent impairment", "health"], rows)
+        rows.append((row.name, fate, healed, permanent, f"{row.health}{row.health_unit}", row.state))
+    return table(["creature", "fate", "wounds", "permanent impairment", "health", "state"], rows)
 
 
 @dataclass(frozen=True, slots=True)

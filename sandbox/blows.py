@@ -17,11 +17,11 @@ from components.creature import CreatureDef
 from components.gear import ArmorPiece, StrikeMode
 from components.rules import LEVEL_CODES
 from sandbox.config import Catalog
-from sandbox.streams import make_stream
-from systems.blow import BlowResult, TargetProfile, compile_target, resolve_blow
+from systems.blow import BlowResult, TargetProfile, blow_reading, compile_target, resolve_blow
 from systems.dice import roll_dice
 from systems.hit_location import target_zone_number
 from systems.mishaps import keep_control_ml
+from systems.streams import make_stream
 from systems.strike import strength_impact_modifier
 
 
@@ -193,33 +193,8 @@ class BlowSetup:
 
 
 def record(result: BlowResult, body: BodyStructure) -> dict[str, object]:
-    """The JSON record of one blow (``sandbox blows --format jsonl``)."""
-    if result.missed:
-        zone = part = location = None
-    else:
-        loc = body.locations[result.location]
-        part_def = body.parts[loc.part]
-        zone, part, location = body.zones[part_def.zone].name, part_def.name, loc.name
-    return {
-        "missed": result.missed,
-        "zone": zone,
-        "part": part,
-        "location": location,
-        "impact": result.impact,
-        "protection": result.protection,
-        "effective_impact": result.effective_impact,
-        "level": result.level,
-        "level_code": result.level_code,
-        "glancing": result.glancing,
-        "bleeder": result.bleeder,
-        "amputation": result.amputation,
-        "shock_index": result.shock_index,
-        "shock_test": result.shock_test.name if result.shock_test is not None else "none",
-        "shock_state": result.shock_state.label,
-        "fumble": result.fumble,
-        "stumble": result.stumble,
-        "dead": result.dead,
-    }
+    """The JSON record of one blow (``sandbox blows --format jsonl``): ``systems.blow.blow_reading``."""
+    return blow_reading(result, body)
 
 
 @dataclass(slots=True)

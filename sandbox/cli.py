@@ -202,7 +202,7 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
     names = world.names
     if not quiet:
         typer.echo(f"{spec.name}: {spec.description} (model {world.model}, seed {seed})")
-        for line in blow_lines(world.ctx.log, names, world.catalog.modes):
+        for line in blow_lines(world.ctx.log, names):
             typer.echo(line)
         typer.echo("")
     typer.echo(outcome_line(outcome))

@@ -8,18 +8,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from components.events import Event, event_from_dict
-from systems.combat import AttackRecord, expand
+from components.log import LogEntry
 
 
-def expand_log(entries: Iterable[Any]) -> Iterator[Event]:
-    """Typed events of raw log entries (attack records expand into their step events)."""
+def expand_log(entries: Iterable[LogEntry]) -> Iterator[Event]:
+    """Typed events of raw log entries (each entry gives its own: an attack record its step events)."""
     for entry in entries:
-        if isinstance(entry, AttackRecord):
-            yield from expand(entry)
-        elif isinstance(entry, Event):
-            yield entry
-        else:
-            yield from entry.events()  # another model's compact record
+        yield from entry.events()
 
 
 def event_json(event: Event, names: Mapping[int, str]) -> dict[str, Any]:

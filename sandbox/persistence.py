@@ -10,60 +10,29 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import esper
-
+from components.care import CarePolicy
 from components.events import event_from_dict
-from components.rules import ShockState
-from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position, Shock
-from components.wounds import Injury, Wounds
+from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
 from sandbox.config import Catalog
 from sandbox.eventlog import expand_log
 from sandbox.files import atomic_text
-from sandbox.scenario_def import CarePolicy
+from systems.creatures import Creature
+from systems.models import DamageModel, ModelError
 
 if TYPE_CHECKING:
     from sandbox.world import Sandbox
 
 FORMAT = "combat-sandbox-save"
-WOUND_STATE = ("blood_loss", "weariness", "fatigue", "shock_cause", "extended_shock_hr", "coma_hr", "coma_since",
-               "next_course", "next_coma", "care_at", "tending_until")
-"""The ``Wounds`` fields saved besides the injuries (everything but the caches)."""
-VERSION = 1
+VERSION = 2
+"""Version 2: the damage model's state (under the anatomy model, ``Injury`` and ``Shock``) is saved by the model
+itself under ``model_state``; version 1 saved the anatomy model's wounds for every creature."""
 
 
 class SaveError(ValueError):
     """A save file that cannot be loaded: corrupt, truncated, of another version, or naming unknown configs."""
-
-
-def _plain(value: Any) -> Any:
-    """A model-state value as JSON (sets and tuples become tagged lists, so they come back as they were)."""
-    if isinstance(value, set | frozenset):
-        return {"set": sorted(_plain(v) for v in value)}
-    if isinstance(value, tuple):
-        return {"tuple": [_plain(v) for v in value]}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {"dict": [[_plain(k), _plain(v)] for k, v in value.items()]}
-    return value
-
-
-def _restore(value: Any) -> Any:
-    """The inverse of ``_plain``."""
-    if isinstance(value, dict):
-        if "set" in value:
-            return {_restore(v) for v in value["set"]}
-        if "tuple" in value:
-            return tuple(_restore(v) for v in value["tuple"])
-        if "dict" in value:
-            return {_restore(k): _restore(v) for k, v in value["dict"]}
-    if isinstance(value, list):
-        return [_restore(v) for v in value]
-    return value
 
 
 def _stream_state(rng: Any) -> list[Any]:
@@ -71,24 +40,14 @@ def _stream_state(rng: Any) -> list[Any]:
     return [version, list(internal), gauss]
 
 
-def _entity_dict(entity: int, comps: tuple[Any, ...], model_state: tuple[Any, ...] = ()) -> dict[str, Any]:
-    ident, anat, wounds, armor, shock, cond, comb, pos, equip = comps
+def _entity_dict(c: Creature, model: DamageModel) -> dict[str, Any]:
+    ident, anat, armor, cond, comb, pos, equip = (c.identity, c.anatomy, c.armor, c.condition, c.combatant,
+                                                 c.position, c.equipment)
     return {
-        "model_state": {type(c).__name__: {f.name: _plain(getattr(c, f.name)) for f in fields(c)}
-                        for c in model_state},
-        "id": entity,
+        "id": c.entity,
         "identity": {"name": ident.name, "creature": ident.creature},
-        "anatomy": {"mls": dict(anat.mls), "attributes": dict(anat.attributes), "speed": anat.speed},
-        "wounds": {
-            "injuries": [{f.name: getattr(i, f.name) for f in fields(Injury)} for i in wounds.injuries],
-            "severed": sorted(wounds.severed),
-            "unusable_parts": sorted(wounds.unusable_parts),
-            "permanent_impairment": {str(k): v for k, v in wounds.permanent_impairment.items()},
-            "health": wounds.health,
-            **{name: getattr(wounds, name) for name in WOUND_STATE},
-        },
+        "traits": {"mls": dict(anat.mls), "attributes": dict(anat.attributes), "speed": anat.speed},
         "armor": [p.id for p in armor.pieces],
-        "shock": {"state": int(shock.state), "since": shock.since, "retest_at": shock.retest_at},
         "condition": {"dead": cond.dead, "cause": cond.cause, "prone": cond.prone,
                       "immobilized": sorted(cond.immobilized), "busy": cond.busy, "reeling": cond.reeling,
                       "out": cond.out},
@@ -98,21 +57,19 @@ def _entity_dict(entity: int, comps: tuple[Any, ...], model_state: tuple[Any, ..
         "equipment": {"weapons": equip.weapons, "natural": equip.natural,
                       "holding": {str(k): v for k, v in equip.holding.items()}, "dropped": equip.dropped,
                       "lost": equip.lost},
+        "model_state": model.dump_state(c),
     }
 
 
 def save_world(world: Sandbox, path: Path) -> None:
     """Write ``world`` to ``path`` atomically."""
-    types = world.damage_model.state_types()
-    entities = []
-    for e, comps in world.creatures().items():
-        with world.active():
-            state = tuple(c for t in types if (c := esper.try_component(e, t)) is not None)
-        entities.append(_entity_dict(e, comps, state))
+    model = world.damage_model
+    entities = [_entity_dict(c, model) for c in world.creatures().values()]
     doc = {
         "format": FORMAT,
         "version": VERSION,
         "seed": world.seed,
+        "lineage": list(world.lineage),
         "run": world.run_index,
         "model": world.model,
         "scenario": world.scenario.id if world.scenario else None,
@@ -156,19 +113,22 @@ def _read(path: Path) -> dict[str, Any]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise SaveError(f"{path}: not a sandbox save (no '\"format\": \"{FORMAT}\"')")
     if doc.get("version") != VERSION:
-        raise SaveError(f"{path}: save version {doc.get('version')!r}; this sandbox reads version {VERSION}")
+        raise SaveError(f"{path}: save version {doc.get('version')!r}; this sandbox reads version {VERSION} "
+                        "(a save of version 1 predates the models' own state: run its fight again)")
     return doc
 
 
-def load_world(path: Path, catalog: Catalog) -> Sandbox:
-    """Rebuild a world from a save (see ``Sandbox.load``)."""
-    from sandbox.world import Sandbox, SandboxError
-
+def load_world(path: Path, catalog: Catalog, world_type: type[Sandbox]) -> Sandbox:
+    """Rebuild a world of ``world_type`` from a save (see ``Sandbox.load``)."""
     doc = _read(path)
     world: Sandbox | None = None
     at = ["the header"]  # the part of the save being restored, named in errors
     try:
-        world = Sandbox(int(doc["seed"]), str(doc["model"]), run=int(doc["run"]), catalog=catalog)
+        world = world_type(int(doc["seed"]), str(doc["model"]), run=int(doc["run"]), catalog=catalog)
+        lineage = doc.get("lineage", [])
+        if not isinstance(lineage, list) or not all(isinstance(x, str) for x in lineage):
+            raise SaveError("lineage: expected a list of world ids")
+        world.lineage = (world.uid, *lineage)
         if doc.get("scenario"):
             world.scenario = catalog.scenarios.get(doc["scenario"])
         world.max_ticks = int(doc.get("max_ticks", world.max_ticks))
@@ -195,7 +155,7 @@ def load_world(path: Path, catalog: Catalog) -> Sandbox:
             world.close()
         message = str(exc)
         raise SaveError(message if message.startswith(str(path)) else f"{path}: {message}") from None
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError, SandboxError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError) as exc:  # SandboxError too
         if world is not None:
             world.close()
         detail = f"missing {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
@@ -212,27 +172,14 @@ def _restore_entity(world: Sandbox, row: dict[str, Any], catalog: Catalog, at: l
     if kind is None:
         raise SaveError(f"the save names creature {ident.creature!r}, which the configs do not define")
     body = catalog.bodies[kind.body]
-    at[0] = f"{where}.anatomy"
-    a = row["anatomy"]
+    at[0] = f"{where}.traits"
+    a = row["traits"]
     anat = Anatomy(body, kind, dict(a["mls"]), dict(a["attributes"]), float(a["speed"]))
-    at[0] = f"{where}.wounds"
-    w = row["wounds"]
-    wounds = Wounds(
-        injuries=[Injury(**i) for i in w["injuries"]], severed=set(w["severed"]),
-        unusable_parts=set(w["unusable_parts"]),
-        permanent_impairment={int(k): int(v) for k, v in w["permanent_impairment"].items()},
-        health=int(w["health"]), **{name: w[name] for name in WOUND_STATE})
-    if wounds.shock_cause is not None:
-        wounds.shock_cause = (int(wounds.shock_cause[0]), int(wounds.shock_cause[1]))
-    wounds.reindex()
     at[0] = f"{where}.armor"
     for armor_id in row["armor"]:
         if armor_id not in catalog.armor:
             raise SaveError(f"the save names armour {armor_id!r}, which the configs do not define")
     armor = Armor(tuple(catalog.armor[i] for i in row["armor"]))
-    at[0] = f"{where}.shock"
-    s = row["shock"]
-    shock = Shock(ShockState(int(s["state"])), int(s["since"]), float(s["retest_at"]))
     at[0] = f"{where}.condition"
     c = row["condition"]
     cond = Condition(bool(c["dead"]), str(c["cause"]), bool(c["prone"]), set(c["immobilized"]), str(c["busy"]),
@@ -248,14 +195,14 @@ def _restore_entity(world: Sandbox, row: dict[str, Any], catalog: Catalog, at: l
     equip = Equipment(list(e["weapons"]), list(e["natural"]), {int(k): v for k, v in e["holding"].items()},
                       list(e["dropped"]), list(e["lost"]))
     at[0] = f"{where}.model_state"
-    by_name = {t.__name__: t for t in world.damage_model.state_types()}
-    state = []
-    for type_name, values in row.get("model_state", {}).items():
-        state_type = by_name.get(type_name)
-        if state_type is None:
-            raise SaveError(f"the save holds {type_name!r} state, which the {world.model!r} model does not use")
-        state.append(state_type(**{k: _restore(v) for k, v in values.items()}))
+    data = row["model_state"]
+    if not isinstance(data, dict):
+        raise SaveError(f"{at[0]}: expected a table of the model's state, found {type(data).__name__}")
+    try:
+        state = world.damage_model.load_state(data, kind, body, armor.pieces)
+    except ModelError as exc:
+        raise SaveError(f"{at[0]}: {exc}") from None
     at[0] = where
-    entity = world.adopt(ident, anat, wounds, armor, shock, cond, comb, pos, equip, *state)
+    entity = world.adopt(ident, anat, armor, cond, comb, pos, equip, *state)
     if entity != row["id"]:
         raise SaveError(f"entity ids out of order in the save (expected {entity}, found {row['id']})")

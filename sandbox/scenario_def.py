@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from components.care import CarePolicy
+
+__all__ = ["CarePolicy", "CombatantSpec", "ScenarioDef"]
+
 
 @dataclass(frozen=True, slots=True)
 class CombatantSpec:
@@ -42,21 +46,6 @@ class CombatantSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class CarePolicy:
-    """Who tends the wounded out of combat, and when.
-
-    Attributes:
-        first_aid_delay: Seconds after the fight before wounds are treated (``None``: the rules' default).
-        healers: Names of the creatures who tend their team (``None``: whoever has the best Physician ML).
-        self_care: A creature with no healer at hand tends itself (at the self-treatment modifier).
-    """
-
-    first_aid_delay: float | None = None
-    healers: tuple[str, ...] | None = None
-    self_care: bool = True
-
-
-@dataclass(frozen=True, slots=True)
 class ScenarioDef:
     """A scenario.
 
@@ -78,4 +67,4 @@ class ScenarioDef:
     max_ticks: int
     field: tuple[float, float]
     combatants: tuple[CombatantSpec, ...]
-    care: CarePolicy = CarePolicy()
+    care: CarePolicy = CarePolicy()  # noqa: RUF009 (frozen: one shared default is safe)

@@ -14,7 +14,7 @@ import numpy as np
 from components.rules import LEVEL_CODES, ShockState
 from sandbox.blows import BlowSetup, Odds
 from sandbox.report import table
-from sandbox.streams import PURPOSES, stream_seed
+from systems.streams import PURPOSES, stream_seed
 from systems.vector_blows import (
     DISPOSITIONS,
     FUMBLE_OUTCOMES,
@@ -35,7 +35,7 @@ CHUNK = 65_536
 
 
 def numpy_stream(seed: int, run: int = 0, purpose: str = "injury") -> np.random.Generator:
-    """A numpy generator seeded like ``sandbox.streams.make_stream`` (same seed, other draws)."""
+    """A numpy generator seeded like ``systems.streams.make_stream`` (same seed, other draws)."""
     return np.random.default_rng(stream_seed(seed, run, PURPOSES.index(purpose)))
 
 

@@ -2,6 +2,10 @@
 
 Each Sandbox owns a named esper world and switches to it around its own calls (esper's state is module-global),
 so two Sandboxes in one process never see each other's entities. Never share one between threads.
+
+Every public method takes creatures by name or entity, and names (not indices) for locations, parts, aims,
+modes, aspects and levels; a name that does not exist raises ``SandboxError`` naming it and the valid ones, and
+leaves the world unchanged.
 """
 
 from __future__ import annotations
@@ -9,36 +13,58 @@ from __future__ import annotations
 import gc
 import itertools
 import os
+import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 import esper
 
+from components.care import CarePolicy
 from components.events import Event
-from components.readout import Readout
-from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position, Shock
-from components.wounds import Wounds
+from components.log import LogEntry
+from components.readout import AftermathRow, Readout
+from components.state import Identity
 from sandbox.config import Catalog, ConfigError, Problem, default_catalog
 from sandbox.config.loader import config_root, load_catalog
 from sandbox.eventlog import expand_log
-from sandbox.scenario_def import CarePolicy, ScenarioDef
-from sandbox.streams import make_streams
-from systems.ai import IntentProcessor, grip_parts_for
-from systems.combat import AttackProcessor
-from systems.context import Clock, TickContext
-from systems.creatures import Parts, ensure_status, query_creatures
-from systems.damage import refresh_status
-from systems.movement import MoveProcessor
-from systems.phases import Phase, priority
-from systems.status import CleanupProcessor, ClockProcessor, StatusProcessor, fighting_teams
+from sandbox.scenario_def import ScenarioDef
+from systems.creatures import Creature
+from systems.embedding import context_for, processors_for
+from systems.models import DEFAULT_MODEL, DamageModel, ModelError
+from systems.phases import priority
+from systems.spawning import SpawnError, creature_components
+from systems.status import fighting_teams
 
 _world_ids = itertools.count(1)
 
+C = TypeVar("C")
+
 GC_GEN0_THRESHOLD = 10_000
 """Allocations between young-generation collections while a tick runs (Python's default is 700)."""
+
+class Entity(int):
+    """A creature's entity in one world: esper's id (an ``int`` in every way) that also knows which world it belongs
+    to, so handing it to another ``Sandbox`` is an error rather than a silent mix-up with that world's creature of
+    the same number. A world loaded from a save takes the entities of the world it was saved from (and of that
+    world's own origins): they are the same creatures.
+
+    Attributes:
+        world: The unique id of the world it belongs to (``Sandbox.uid``).
+    """
+
+    world: str
+
+    def __new__(cls, value: int, world: str) -> Entity:
+        entity = super().__new__(cls, value)
+        entity.world = world
+        return entity
+
+
+CreatureRef = int | str
+"""A creature, by entity (``Entity`` or a plain ``int``) or by name."""
 
 
 @contextmanager
@@ -62,7 +88,8 @@ def _fewer_collections() -> Iterator[None]:
 
 
 class SandboxError(ValueError):
-    """A request the world cannot honour: an unknown creature, name, location or model."""
+    """A request the world cannot honour: an unknown creature, name, location, mode, aspect, aim or model; the
+    message names the bad value and the valid ones. The world is unchanged."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,32 +109,12 @@ class Outcome:
     reason: str
 
 
-def processors_for(ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
-    """The processors of a world by phase, in registration order: the shared skirmish loop and the damage model's
-    own (the anatomy model's when ``ctx.model`` is unset). An embedding game registers the same list."""
-    model = ctx.model
-    if model is None:
-        from systems.models.anatomy import AnatomyModel
-
-        model = AnatomyModel()
-    shared = [
-        (Phase.INTENT, ClockProcessor(ctx)),
-        (Phase.INTENT, IntentProcessor(ctx)),
-        (Phase.MOVE, MoveProcessor(ctx)),
-        (Phase.ATTACK, AttackProcessor(ctx)),
-        (Phase.STATUS, StatusProcessor(ctx)),
-        (Phase.CLEANUP, CleanupProcessor(ctx)),
-    ]
-    # Stable sort by phase: the shared processors come first within a phase, then the model's.
-    return sorted(shared + model.processors(ctx), key=lambda pair: pair[0])
-
-
 class Sandbox:
     """A world of creatures that fight, tick by tick.
 
     Args:
         seed: Root seed; the same seed gives the same events.
-        model: Damage model (``anatomy``).
+        model: Damage model (``anatomy``, ``severity``, ``depth``, ``strength``, ``status``; default anatomy).
         run: Run index under the seed (``SeedSequence(seed, spawn_key=(run,))``).
         catalog: The configs to use (default: the shipped ones).
         check_invariants: Check the world's invariants (``systems.invariants``) after every tick and every
@@ -116,12 +123,14 @@ class Sandbox:
 
     Raises:
         SandboxError: Unknown model.
+        ConfigError: The model's tables are invalid.
     """
 
-    def __init__(self, seed: int = 0, model: str = "anatomy", *, run: int = 0,
+    def __init__(self, seed: int = 0, model: str | None = None, *, run: int = 0,
                  catalog: Catalog | None = None, check_invariants: bool | None = None) -> None:
         from sandbox.models import available_models, build_model
 
+        model = model or DEFAULT_MODEL
         if model not in available_models():
             raise SandboxError(f"unknown damage model {model!r}; known: {', '.join(available_models())}")
         self.seed = seed
@@ -136,15 +145,17 @@ class Sandbox:
             check_invariants = os.environ.get("SANDBOX_INVARIANTS", "") == "1"
         self.check_invariants = check_invariants
         self._world = f"sandbox-{next(_world_ids)}"
+        self.uid = uuid.uuid4().hex
+        """This world's unique id (what its ``Entity`` handles carry; a save keeps it for the loaded world)."""
+        self.lineage: tuple[str, ...] = (self.uid,)
+        """The ids of this world and of the worlds it was loaded from (their entities are this world's)."""
         self._closed = False
         self._names: dict[str, int] = {}
         self._expanded: list[Event] = []
         self._expanded_upto = 0
-        cat = self.catalog
-        self.damage_model = build_model(model, cat)
-        self.ctx = TickContext(
-            rules=cat.rules, combat=cat.combat, modes=cat.modes, weapons=cat.weapons, skills=cat.skills,
-            streams=make_streams(seed, run), clock=Clock(0, cat.combat.tick_seconds), model=self.damage_model)
+        self._tracker: object = None
+        self.damage_model: DamageModel = build_model(model, self.catalog)
+        self.ctx = context_for(self.damage_model, self.catalog, seed=seed, run=run)
         with self._active():
             esper.clear_database()
             for phase_, processors in itertools.groupby(processors_for(self.ctx), key=lambda pair: pair[0]):
@@ -228,7 +239,7 @@ class Sandbox:
               armor: Sequence[str] | None = None, weapons: Sequence[str] | None = None,
               attributes: Mapping[str, int] | None = None, *, skills: Mapping[str, int] | None = None,
               policy: str = "nearest", aim: str = "unaimed", initiative: int | None = None,
-              speed: float | None = None, immobilized: Sequence[str] = ()) -> int:
+              speed: float | None = None, immobilized: Sequence[str] = ()) -> Entity:
         """Add a creature from its config and return its entity.
 
         Args:
@@ -241,99 +252,98 @@ class Sandbox:
             attributes: Attribute score overrides.
             skills: Skill ML overrides.
             policy: Target policy (nearest, weakest, random).
-            aim: Aim policy (unaimed, random, or a part name).
+            aim: Aim policy: unaimed, random, or the name of a part or location (aimed at where the target has
+                one; unaimed against a body that has none).
             initiative: Turn order (default: its Agility ML).
             speed: Walking speed in metres per tick (default: the creature's).
             immobilized: Parts held fast from the start.
 
         Raises:
-            SandboxError: Unknown creature, weapon, armour or part, or a name already taken.
+            SandboxError: Unknown creature, weapon, armour, part, aim or policy, or a name already taken.
         """
-        cat = self.catalog
-        kind = cat.creatures.get(creature)
-        if kind is None:
-            raise SandboxError(f"unknown creature {creature!r}; known: {', '.join(sorted(cat.creatures))}")
-        body = cat.bodies[kind.body]
+        kind = self.catalog.creatures.get(creature)
         if name is None:
-            name = f"{kind.name} {len(self._names) + 1}"
+            name = f"{kind.name if kind else creature} {len(self._names) + 1}"
         if name in self._names:
             raise SandboxError(f"a creature called {name!r} already exists")
-        if policy not in ("nearest", "weakest", "random"):
-            raise SandboxError(f"unknown target policy {policy!r}; use nearest, weakest or random")
-        carried = list(weapons if weapons is not None else [w for w in kind.weapons if not cat.weapons[w].natural])
-        natural = [w for w in kind.weapons if w in cat.weapons and cat.weapons[w].natural]
-        for w in carried:
-            if w not in cat.weapons:
-                raise SandboxError(f"unknown weapon {w!r}")
-        natural += [w for w in carried if cat.weapons[w].natural and w not in natural]
-        carried = [w for w in carried if not cat.weapons[w].natural]
-        pieces = []
-        for a in armor if armor is not None else kind.armor:
-            piece = cat.armor.get(a)
-            if piece is None or piece.body != body.id:
-                raise SandboxError(f"armour {a!r} is unknown or not made for the {body.id!r} body")
-            pieces.append(piece)
-        attrs = dict(kind.attributes) | dict(attributes or {})
-        mult = cat.rules.tests.attribute_ml_multiplier
-        mls = {k: v * mult for k, v in attrs.items()} | dict(kind.skills) | dict(skills or {})
-        held_parts = set()
-        for part_name in immobilized:
-            try:
-                held_parts.add(body.part_index(part_name))
-            except KeyError:
-                raise SandboxError(f"{body.name} has no part {part_name!r}") from None
-        anat = Anatomy(body, kind, mls, attrs, speed or kind.speed or cat.combat.default_speed)
-        wounds = Wounds()
-        cond = Condition(immobilized=held_parts)
-        equip = Equipment(weapons=carried, natural=natural)
-        comb = Combatant(team or name, policy, aim, initiative if initiative is not None else mls.get("agility", 0))
+        try:
+            components = creature_components(
+                self.catalog, self.damage_model, creature, name, team=team, position=position, armor=armor,
+                weapons=weapons, attributes=attributes, skills=skills, policy=policy, aim=aim, initiative=initiative,
+                speed=speed, immobilized=immobilized)
+        except SpawnError as exc:
+            raise SandboxError(str(exc)) from None
         with self._active():
-            ensure_status(anat, wounds, self.ctx)
-            if carried:
-                parts = grip_parts_for(anat, wounds, cond, equip, carried[0], self.ctx)
-                for p in parts or ():
-                    equip.holding[p] = carried[0]
-            state = self.damage_model.spawn_state(kind, attrs, pieces)
-            entity = esper.create_entity(Identity(name, creature), anat, wounds, Armor(tuple(pieces)), Shock(),
-                                         cond, comb, Position(float(position[0]), float(position[1])), equip,
-                                         *state)
+            entity = esper.create_entity(*components)
         self._names[name] = entity
-        return entity
+        return Entity(entity, self.uid)
 
-    def adopt(self, *components: Any) -> int:
+    def adopt(self, *components: object) -> Entity:
         """Create an entity from a full set of creature components (what ``load`` restores); returns it.
 
         Raises:
-            SandboxError: The name is taken.
+            SandboxError: The name is taken, or the components are not a creature's under this model.
         """
-        ident = components[0]
-        if not isinstance(ident, Identity) or len(components) < 9:
-            raise SandboxError("adopt takes the nine creature components, Identity first, then the model's own")
+        ident = components[0] if components else None
+        expected = 7 + len(self.damage_model.state_types())
+        if not isinstance(ident, Identity) or len(components) != expected:
+            raise SandboxError(f"adopt takes the {expected} creature components, Identity first, then the model's")
         if ident.name in self._names:
             raise SandboxError(f"a creature called {ident.name!r} already exists")
         with self._active():
-            ensure_status(components[1], components[2], self.ctx)
             entity = esper.create_entity(*components)
         self._names[ident.name] = entity
-        return entity
+        return Entity(entity, self.uid)
 
-    # ------------------------------------------------------------------ running
+    # ------------------------------------------------------------------ finding creatures
 
-    def entity(self, name: str) -> int:
-        """The entity of the creature called ``name``; raises ``SandboxError``."""
+    def entity(self, name: str) -> Entity:
+        """The entity of the creature called ``name``; raises ``SandboxError`` naming the known ones."""
         try:
-            return self._names[name]
+            return Entity(self._names[name], self.uid)
         except KeyError:
-            raise SandboxError(f"no creature called {name!r}") from None
+            raise SandboxError(f"no creature called {name!r}; known: {', '.join(self._names) or 'none'}") from None
 
     def name_of(self, entity: int) -> str:
         """The name of ``entity``."""
-        return self._parts(entity)[0].name
+        return self._creature(entity).name
 
     @property
     def names(self) -> dict[int, str]:
         """Entity -> name, for every creature."""
         return {e: n for n, e in self._names.items()}
+
+    def creatures(self) -> dict[int, Creature]:
+        """Every creature's record, by entity in ascending order (read them; change them through methods)."""
+        with self._active():
+            return dict(self.ctx.creatures())
+
+    def _creature(self, ref: CreatureRef) -> Creature:
+        if isinstance(ref, Entity) and ref.world not in self.lineage:
+            raise SandboxError(f"entity {int(ref)} belongs to another world, not this one")
+        entity = self.entity(ref) if isinstance(ref, str) else ref
+        with self._active():
+            found = self.ctx.roster.get(entity) if isinstance(entity, int) and not isinstance(entity, bool) else None
+        if found is None:
+            raise SandboxError(f"no creature with entity {ref!r} in this world; its creatures: "
+                               f"{', '.join(f'{e} {n}' for e, n in self.names.items()) or 'none'}")
+        return found
+
+    def get(self, creature: CreatureRef, component: type[C]) -> C:
+        """The creature's component of type ``component`` (``world.get("Aldric", Injury)``).
+
+        Raises:
+            SandboxError: No such creature, or it has no component of that type (a model's state under another
+                model).
+        """
+        c = self._creature(creature)
+        with self._active():
+            found = esper.try_component(c.entity, component)
+        if found is None:
+            raise SandboxError(f"{c.name} has no {component.__name__} component under the {self.model} model")
+        return found
+
+    # ------------------------------------------------------------------ running
 
     @property
     def tick(self) -> int:
@@ -348,9 +358,11 @@ class Sandbox:
 
     def _check(self) -> None:
         """Raise ``InvariantError`` listing every invariant the world breaks now (``systems.invariants``)."""
-        from systems.invariants import InvariantError, check
+        from systems.invariants import InvariantError, Tracker, check
 
-        breaches = check(dict(sorted(query_creatures().items())), self.ctx, self.damage_model)
+        if not isinstance(self._tracker, Tracker):
+            self._tracker = Tracker()
+        breaches = check(self.ctx.creatures(), self.ctx, self._tracker)
         if breaches:
             raise InvariantError(breaches, self.tick)
 
@@ -361,12 +373,9 @@ class Sandbox:
         return list(expand_log(self.ctx.log[start:]))
 
     def able_teams(self) -> list[str]:
-        """Teams with a creature still able to fight (acting, and with some way to strike)."""
-        cached = self.ctx.scratch.get("fighting_teams")
-        if cached is not None:
-            return list(cached)
+        """Teams with a creature still able to fight (acting, and with some way to strike), as the world is now."""
         with self._active():
-            return fighting_teams(query_creatures())
+            return fighting_teams(self.ctx.creatures().values())
 
     def run(self, max_ticks: int | None = None) -> Outcome:
         """Run until one team (or none) is left able to fight, or ``max_ticks`` more ticks have run.
@@ -380,19 +389,18 @@ class Sandbox:
         while len(teams) > 1 and ran < limit:
             self._tick()
             ran += 1
-            teams = self.able_teams()
+            tick = self.ctx.tick
+            # The STATUS phase has just counted the teams; nothing has touched the world since.
+            teams = list(tick.fighting_teams) if tick is not None and tick.fighting_teams is not None \
+                else self.able_teams()
         if len(teams) == 1:
             winner, reason = teams[0], "one team left"
         elif not teams:
             winner, reason = None, "no team left"
         else:
             winner, reason = None, "tick limit"
-        survivors = []
-        with self._active():
-            for _, parts in query_creatures().items():
-                if not parts[5].dead:
-                    survivors.append(parts[0].name)
-        return Outcome(winner, self.tick, tuple(survivors), reason)
+        survivors = tuple(c.name for c in self.creatures().values() if not c.condition.dead)
+        return Outcome(winner, self.tick, survivors, reason)
 
     @property
     def events(self) -> list[Event]:
@@ -403,55 +411,101 @@ class Sandbox:
             self._expanded_upto = len(log)
         return self._expanded
 
+    @property
+    def log(self) -> list[LogEntry]:
+        """The raw log: typed events and the models' attack records (each explains itself:
+        ``components.log.LogEntry``)."""
+        return self.ctx.log
+
     def advance(self, seconds: float = 0.0, *, minutes: float = 0.0, hours: float = 0.0,
                 days: float = 0.0) -> list[Event]:
-        """Move game time on out of combat, running every wound-over-time rule as it falls due: bleeding rounds
-        and stoppage, shock re-tests, Extended Shock and Coma courses, first aid and treatment, healing periods
-        and infection. Time jumps from due check to due check. Returns the events of the span.
-        """
-        from sandbox.aftermath import advance
+        """Move game time on out of combat, running every rule of the world's damage model as it falls due
+        (bleeding, re-tests, first aid and treatment, rest, healing ...). Time jumps from due check to due check.
+        Returns the events of the span.
 
-        start = len(self.ctx.log)
+        Raises:
+            SandboxError: A negative span.
+        """
         span = seconds + minutes * 60.0 + hours * 3600.0 + days * 86400.0
         if span < 0:
-            raise ValueError("time only moves forward")
-        if self.model == "anatomy":
-            advance(self, span, self.care)
-        else:
-            with self._active():
-                self.damage_model.advance(self.ctx, self.creatures(), span, self.care)
-        if self.check_invariants:
-            with self._active():
+            raise SandboxError("time only moves forward")
+        start = len(self.ctx.log)
+        with self._active():
+            self.damage_model.advance(self.ctx, span, self.care)
+            if self.check_invariants:
                 self._check()
         return list(expand_log(self.ctx.log[start:]))
 
+    def aftermath_report(self, since: float = 0.0) -> list[AftermathRow]:
+        """How every creature came through the time since game time ``since`` (seconds): died (of what, which
+        day) or survived, days until every wound healed, permanent impairment, health and state now."""
+        from components.events import Died
+
+        deaths = {e.entity: e.time for e in self.events if isinstance(e, Died)}
+        with self._active():
+            return [self.damage_model.aftermath_row(c, self.ctx, since, deaths.get(e))
+                    for e, c in self.ctx.creatures().items()]
+
     # ------------------------------------------------------------------ reading and poking creatures
 
-    def creatures(self) -> dict[int, Parts]:
-        """Every creature's components, by entity in ascending order (read them; change them through methods)."""
+    def readout(self, creature: CreatureRef) -> Readout:
+        """What the creature's state reads as under the world's damage model (its wounds in names)."""
+        c = self._creature(creature)
         with self._active():
-            return dict(sorted(query_creatures().items()))
+            return self.damage_model.readout(c, self.ctx)
 
-    def _parts(self, entity: int) -> Parts:
-        with self._active():
-            parts = query_creatures().get(entity)
-        if parts is None:
-            raise SandboxError(f"no creature with entity {entity}")
-        return parts
+    def strike(self, target: CreatureRef, mode: str, aim: str = "unaimed",
+               attacker: CreatureRef | None = None) -> list[Event]:
+        """Strike ``target`` with a real blow, through the damage model's whole procedure, and apply it.
 
-    def readout(self, entity: int) -> Readout:
-        """What ``entity``'s state reads as under the world's damage model."""
-        parts = self._parts(entity)
-        with self._active():
-            return self.damage_model.readout(entity, parts, self.ctx)
+        Under the anatomy model: hit location, protection, level, glancing, compounding, bleeding, amputation,
+        shock and mishaps; under a point model, its own procedure. With an ``attacker``, that creature's attack
+        as the fight would make it (its skill, Strength and attack roll: it may miss); without one, the blow lands
+        and the mode's own dice decide it. Draws from the world's own streams, so a saved world that strikes
+        continues identically after load.
 
-    def inflict(self, entity: int, location: str | None = None, level: int | str | None = None,
-                aspect: str | None = None, **kwargs: Any) -> list[Event]:
+        Args:
+            target: Who is struck.
+            mode: The strike mode, ``weapon.mode`` (``battleaxe.cut``).
+            aim: ``unaimed``, or a part (or location) of the target's body.
+            attacker: Who strikes, or ``None``.
+
+        Returns:
+            The events it caused.
+
+        Raises:
+            SandboxError: Unknown creature, mode or aim (nothing changes).
+        """
+        victim = self._creature(target)
+        striker = self._creature(attacker) if attacker is not None else None
+        strike_mode = self.catalog.modes.get(mode)
+        if strike_mode is None:
+            raise SandboxError(f"unknown strike mode {mode!r}; known: {', '.join(sorted(self.catalog.modes))}")
+        body = victim.anatomy.body
+        if aim != "unaimed":
+            try:
+                body.part_index(aim)
+            except KeyError:
+                try:
+                    body.location_index(aim)
+                except KeyError:
+                    raise SandboxError(f"{victim.name}'s body ({body.name}) has no part or location {aim!r}; its "
+                                       f"parts: {', '.join(p.name for p in body.parts)}") from None
+        start = len(self.ctx.log)
+        try:
+            with self._active():
+                self.damage_model.strike(victim, strike_mode, aim, self.ctx, striker)
+        except ModelError as exc:
+            raise SandboxError(str(exc)) from None
+        return list(expand_log(self.ctx.log[start:]))
+
+    def inflict(self, creature: CreatureRef, location: str | None = None, level: int | str | None = None,
+                aspect: str | None = None, **options: object) -> list[Event]:
         """Apply damage directly (scenario set-up and tests), as the world's damage model applies a landed blow.
 
-        The anatomy model records an injury (``location=`` "Right Forearm", ``level=`` 1..5 or "S3", ``aspect=``),
-        with no shock or bleeding roll; the point-based models take ``damage=N`` (after armour) and their own
-        options (strength: ``enhanced=``, ``impaired=``).
+        The anatomy model records a wound (``location=`` "Right Forearm", ``level=`` 1..5 or "S3", ``aspect=``
+        "edged"; default blunt) with no shock or bleeding roll; the point-based models take ``damage=N`` (after
+        armour) and their own options (strength: ``enhanced=``, ``impaired=``; depth: ``level=`` a depth ...).
 
         Returns:
             The events it caused.
@@ -459,45 +513,43 @@ class Sandbox:
         Raises:
             SandboxError: The request does not fit the model (an unknown location, a missing damage ...).
         """
-        parts = self._parts(entity)
-        options = dict(kwargs)
-        if location is not None:
-            options["location"] = location
-        if level is not None:
-            options["level"] = level
-        if aspect is not None:
-            options["aspect"] = aspect
-        elif self.model == "anatomy":
-            options["aspect"] = "blunt"
+        c = self._creature(creature)
+        for key, value in (("location", location), ("level", level), ("aspect", aspect)):
+            if value is not None:
+                options[key] = value
         start = len(self.ctx.log)
         try:
             with self._active():
-                self.damage_model.inflict(entity, parts, self.ctx, **options)
-        except ValueError as exc:
+                self.damage_model.inflict(c, self.ctx, **options)
+        except ModelError as exc:
             raise SandboxError(str(exc)) from None
         return list(expand_log(self.ctx.log[start:]))
 
-    def immobilize(self, entity: int, part: str) -> None:
+    def immobilize(self, creature: CreatureRef, part: str) -> None:
         """Hold a part fast (a net, a grapple, a binding): it keeps its grip but cannot strike or parry."""
-        _, anat, _, _, _, cond, _, _, _ = self._parts(entity)
-        try:
-            cond.immobilized.add(anat.body.part_index(part))
-        except KeyError as exc:
-            raise SandboxError(str(exc.args[0])) from None
+        c = self._creature(creature)
+        c.condition.immobilized.add(self._part(c, part))
 
-    def free(self, entity: int, part: str) -> None:
+    def free(self, creature: CreatureRef, part: str) -> None:
         """Remove the Immobilized condition from a part: it is free again on the spot."""
-        _, anat, _, _, _, cond, _, _, _ = self._parts(entity)
-        try:
-            cond.immobilized.discard(anat.body.part_index(part))
-        except KeyError as exc:
-            raise SandboxError(str(exc.args[0])) from None
+        c = self._creature(creature)
+        c.condition.immobilized.discard(self._part(c, part))
 
-    def refresh(self, entity: int) -> None:
-        """Recompute a creature's impairment and health now (after editing its components by hand)."""
-        _, anat, wounds, _, _, cond, _, _, equip = self._parts(entity)
+    @staticmethod
+    def _part(c: Creature, part: str) -> int:
+        body = c.anatomy.body
+        try:
+            return body.part_index(part)
+        except KeyError:
+            raise SandboxError(f"{body.name} has no part {part!r}; its parts: "
+                               f"{', '.join(p.name for p in body.parts)}") from None
+
+    def refresh(self, creature: CreatureRef) -> None:
+        """Recompute what the damage model derives from a creature's state now (after editing its components by
+        hand: impairment and health under the anatomy model)."""
+        c = self._creature(creature)
         with self._active():
-            refresh_status(entity, anat, wounds, cond, equip, self.ctx)
+            self.damage_model.settle(c, self.ctx)
 
     # ------------------------------------------------------------------ persistence
 
@@ -516,12 +568,7 @@ class Sandbox:
         """
         from sandbox.persistence import load_world
 
-        return load_world(Path(path), catalog or default_catalog())
-
-    def components(self, entity: int) -> dict[str, Any]:
-        """Every component of ``entity`` by type name (for inspection and tests)."""
-        parts = self._parts(entity)
-        return {type(c).__name__: c for c in parts}
+        return load_world(Path(path), catalog or default_catalog(), cls)
 
 
 def load_scenario(scenario: str | Path, catalog: Catalog) -> ScenarioDef:

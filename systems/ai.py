@@ -4,29 +4,35 @@ Targets come from a spatial index (one grid per team, rebuilt each tick), never 
 a creature keeps its target while the target can still act. When the target falls, a creature close to it (within
 the retarget radius) looks for another at once; one still far off keeps heading for the spot and looks again
 once it is near, which keeps a large battle from re-searching the whole field every tick.
+
+What a creature can wield comes from its damage model's answer for each part (``DamageModel.part_states``):
+unusable parts (a grievous wound, a broken limb) and parts held fast wield nothing.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 
 import esper
 
+from components.anatomy import BodyStructure
 from components.events import ModeChanged
-from components.gear import StrikeMode
-from components.state import Anatomy, Combatant, Condition, Equipment, Position
-from components.wounds import Wounds
-from systems.combat import in_range, initiative_order, ready_parts
-from systems.context import TickContext
-from systems.creatures import Parts, ensure_status, query_creatures
+from components.gear import StrikeMode, Weapon
+from components.impairment import Impairment
+from components.state import Anatomy, Condition, Equipment, Position
+from systems.combat import in_range, ready_parts
+from systems.context import StrikeOptions, TickContext
+from systems.creatures import Creature
 from systems.dice import Rng
 from systems.hit_location import target_zone_number
-from systems.models.base import DamageModel
 from systems.spatial import Grid
 from systems.strike import wielding_parts
 
 TARGET_POLICIES: tuple[str, ...] = ("nearest", "weakest", "random")
+"""How a creature picks its target."""
+AIM_POLICIES: tuple[str, ...] = ("unaimed", "random")
+"""Aim policies besides a part's name."""
 
 
 def mean_impact(mode: StrikeMode) -> float:
@@ -34,23 +40,28 @@ def mean_impact(mode: StrikeMode) -> float:
     return mode.impact.count * (mode.impact.sides + 1) / 2 + mode.impact.modifier
 
 
-def mode_options(anat: Anatomy, wounds: Wounds, cond: Condition, equip: Equipment, ctx: TickContext,
-                 entity: int | None = None, disabled: frozenset[int] = frozenset()) -> list[StrikeMode]:
+def mode_options(anat: Anatomy, states: tuple[Impairment, ...], cond: Condition, equip: Equipment,
+                 ctx: TickContext, entity: int | None = None) -> list[StrikeMode]:
     """Every mode the creature could strike with now, hardest-hitting first (ties: held weapons before natural
     ones, then definition order).
 
-    With ``entity`` given, the list is cached in ``ctx.cache`` until what it depends on changes (the part
-    impairments, what is held, the immobilised parts, the parts the damage model has ``disabled``), since it is
-    asked for every creature every tick.
+    Args:
+        anat: The creature's anatomy.
+        states: What each part can do (``DamageModel.part_states``).
+        cond: Its condition (parts held fast wield nothing).
+        equip: What it holds and carries.
+        ctx: The world.
+        entity: With an entity, the list is cached in ``ctx.strike_options`` until what it depends on changes (the
+            part states, what is held, the immobilised parts), since it is asked for every creature every tick.
     """
     if entity is not None:
-        key = (wounds.impairments, tuple(equip.holding.items()), tuple(cond.immobilized), disabled)
-        cached = ctx.cache.get(("modes", entity))
-        if cached is not None and cached[0] == key:
-            return cached[1]  # type: ignore[no-any-return]
-        options = mode_options(anat, wounds, cond, equip, ctx, disabled=disabled)
-        parts = {m.id: ready_parts(anat, wounds.impairments, cond, equip, m, disabled) for m in options}
-        ctx.cache[("modes", entity)] = (key, options, parts)
+        key = (states, tuple(equip.holding.items()), tuple(cond.immobilized))
+        cached = ctx.strike_options.get(entity)
+        if cached is not None and cached.key == key:
+            return cached.modes
+        options = mode_options(anat, states, cond, equip, ctx)
+        parts = {m.id: ready_parts(anat, states, cond, equip, m) for m in options}
+        ctx.strike_options[entity] = StrikeOptions(key, options, parts)
         return options
     weapons: list[str] = []
     for item in equip.holding.values():
@@ -63,7 +74,7 @@ def mode_options(anat: Anatomy, wounds: Wounds, cond: Condition, equip: Equipmen
         if weapon is None:
             continue
         for mode in weapon.modes:
-            if ready_parts(anat, wounds.impairments, cond, equip, mode, disabled) is not None:
+            if ready_parts(anat, states, cond, equip, mode) is not None:
                 options.append(mode)
     options.sort(key=lambda m: -mean_impact(m))  # stable: equal impacts keep their order
     return options
@@ -83,63 +94,77 @@ def choose_mode(options: Sequence[StrikeMode], distance: float) -> StrikeMode | 
     return max(options, key=lambda m: m.range) if options else None
 
 
-def choose_aim(policy: str, target: Anatomy, rng: Rng) -> int:
+def aimable_parts(body: BodyStructure) -> list[int]:
+    """The parts an aim can name: hittable parts of zones that own zone numbers."""
+    return [i for i, p in enumerate(body.parts) if body.zones[p.zone].weight > 0 and body.part_hittable(i)]
+
+
+def choose_aim(policy: str, target: BodyStructure, rng: Rng) -> int:
     """Target zone number for an aim policy against ``target`` (0: unaimed).
 
-    ``unaimed``; ``random`` (a random part that can be aimed at); or a part name (unaimed when the target has
-    no such part, or it cannot be aimed at).
+    ``unaimed``; ``random`` (a random part that can be aimed at); or a part or location name (a location aims at
+    its part's zone; unaimed when the target has no such part or location, or it cannot be aimed at: a creature
+    aiming at the Head attacks a snake unaimed).
     """
-    body = target.body
-    if policy == "unaimed" or not body.parts:
+    if policy == "unaimed" or not target.parts:
         return 0
     if policy == "random":
-        aimable = [i for i, p in enumerate(body.parts) if body.zones[p.zone].weight > 0 and body.part_hittable(i)]
+        aimable = aimable_parts(target)
         if not aimable:
             return 0
-        return target_zone_number(body, aimable[int(rng.random() * len(aimable))])
+        return target_zone_number(target, aimable[int(rng.random() * len(aimable))])
     try:
-        part = body.part_index(policy)
+        part = target.part_index(policy)
     except KeyError:
-        return 0
-    return target_zone_number(body, part) if body.zones[body.parts[part].zone].weight > 0 else 0
+        try:
+            part = target.locations[target.location_index(policy)].part
+        except KeyError:
+            return 0
+    return target_zone_number(target, part) if target.zones[target.parts[part].zone].weight > 0 else 0
 
 
-def can_walk(anat: Anatomy, wounds: Wounds, cond: Condition) -> bool:
+def can_walk(body: BodyStructure, states: tuple[Impairment, ...], cond: Condition) -> bool:
     """A creature with Locomotor parts walks only while one of them is usable and free."""
-    locomotors = [i for i, p in enumerate(anat.body.parts) if "locomotor" in p.roles]
+    locomotors = [i for i, p in enumerate(body.parts) if "locomotor" in p.roles]
     if not locomotors:
         return True
-    return any(not wounds.impairments[i].unusable and i not in cond.immobilized for i in locomotors)
+    return any(not states[i].unusable and i not in cond.immobilized for i in locomotors)
 
 
-def grip_parts_for(anat: Anatomy, wounds: Wounds, cond: Condition, equip: Equipment, weapon_id: str,
-                   ctx: TickContext) -> tuple[int, ...] | None:
+def grip_parts_for(anat: Anatomy, states: tuple[Impairment, ...], cond: Condition, equip: Equipment,
+                   weapon_id: str, weapons: Mapping[str, Weapon]) -> tuple[int, ...] | None:
     """Free, usable hands to take up ``weapon_id`` with (as many as its most demanding grip mode needs)."""
-    weapon = ctx.weapons.get(weapon_id)
+    weapon = weapons.get(weapon_id)
     if weapon is None:
         return None
     for mode in sorted(weapon.modes, key=lambda m: -m.limbs):
         if mode.limb != "grip":
             continue
-        parts = wielding_parts(anat.body, mode, wounds.impairments, dominance=anat.kind.dominance,
+        parts = wielding_parts(anat.body, mode, states, dominance=anat.kind.dominance,
                                immobilized=cond.immobilized, holding=equip.holding)
         if parts is not None:
             return parts
     return None
 
 
-def rearm_action(anat: Anatomy, wounds: Wounds, cond: Condition, equip: Equipment, ctx: TickContext) -> str:
+def rearm_action(anat: Anatomy, states: tuple[Impairment, ...], cond: Condition, equip: Equipment,
+                 ctx: TickContext) -> str:
     """``pick up`` a dropped weapon or ``draw`` a carried one when the hands are empty; else ""."""
     if equip.holding:
         return ""
     for item in equip.dropped:
-        if grip_parts_for(anat, wounds, cond, equip, item, ctx) is not None:
+        if grip_parts_for(anat, states, cond, equip, item, ctx.weapons) is not None:
             return "pick up"
     for item in equip.weapons:
         if item not in equip.dropped and item not in equip.lost and grip_parts_for(
-                anat, wounds, cond, equip, item, ctx) is not None:
+                anat, states, cond, equip, item, ctx.weapons) is not None:
             return "draw"
     return ""
+
+
+def _down(c: Creature) -> bool:
+    cond = c.condition
+    return cond.dead or cond.out
 
 
 class IntentProcessor(esper.Processor):
@@ -148,97 +173,78 @@ class IntentProcessor(esper.Processor):
     def __init__(self, ctx: TickContext) -> None:
         self.ctx = ctx
         self.engaged: dict[int, int] = {}
-        self.disabled: Callable[[int], frozenset[int]] | None = None
 
     def process(self) -> None:
         """Decide what every creature means to do this tick."""
         ctx = self.ctx
-        # A damage model that puts parts out of use by its own state (depth's broken limbs) says which; the
-        # others (most) cost nothing here.
-        model = ctx.model
-        self.disabled = (model.disabled_parts if model is not None
-                         and type(model).disabled_parts is not DamageModel.disabled_parts else None)
-        creatures = query_creatures()
-        ctx.scratch["creatures"] = creatures
-        if ctx.scratch.get("order_size") != len(creatures):
-            ctx.scratch["order"] = initiative_order(creatures)
-            ctx.scratch["order_size"] = len(creatures)
+        tick = ctx.current()
+        creatures = tick.creatures
         entries: dict[str, list[tuple[int, float, float, str]]] = {}
         engaged: dict[int, int] = {}
-        melee_modes = ctx.cache.get("melee modes")
-        if melee_modes is None:
-            melee_modes = ctx.cache["melee modes"] = {m.id for m in ctx.modes.values() if m.kind == "melee"}
-        for entity, (_, anat, wounds, _, shock, cond, comb, pos, _) in creatures.items():
-            if not wounds.impairments:
-                ensure_status(anat, wounds, ctx)
-            if not cond.dead and not cond.out and shock.state < 2:
-                if anat.body.locations:  # an incorporeal creature is no target
+        melee_modes = ctx.melee_modes
+        for entity, c in creatures.items():
+            cond, comb, pos = c.condition, c.combatant, c.position
+            if not cond.dead and not cond.out:
+                if c.anatomy.body.locations:  # an incorporeal creature is no target
                     entries.setdefault(comb.team, []).append((entity, pos.x, pos.y, comb.team))
                 if comb.target >= 0 and comb.mode in melee_modes:
                     engaged[comb.target] = engaged.get(comb.target, 0) + 1
         self.engaged = engaged
         grids = {team: Grid(ctx.combat.grid_cell, items) for team, items in entries.items()}
-        for entity in ctx.scratch["order"]:
-            self.decide(entity, creatures[entity], creatures, grids)
+        for entity in tick.order:
+            self.decide(creatures[entity], creatures, grids)
 
-    def decide(self, entity: int, me: Parts, creatures: dict[int, Parts], grids: dict[str, Grid]) -> None:
+    def decide(self, me: Creature, creatures: dict[int, Creature], grids: dict[str, Grid]) -> None:
         """Set one creature's target, mode, aim and action."""
         ctx = self.ctx
-        _, anat, wounds, _, shock, cond, comb, pos, equip = me
-        if cond.dead or cond.out or shock.state >= 2:
+        cond, comb, pos, equip, anat = me.condition, me.combatant, me.position, me.equipment, me.anatomy
+        if cond.dead or cond.out:
             comb.action = "dead" if cond.dead else "down"
             return
-        if cond.prone and can_walk(anat, wounds, cond):
+        states = ctx.model.part_states(me)
+        if cond.prone and can_walk(anat.body, states, cond):
             comb.action = "stand up"
             return
         if not equip.holding and (equip.dropped or equip.weapons):
-            rearm = rearm_action(anat, wounds, cond, equip, ctx)
+            rearm = rearm_action(anat, states, cond, equip, ctx)
             if rearm:
                 comb.action = rearm
                 return
         foe = creatures.get(comb.target)
         dist = math.inf
         if foe is not None:
-            fpos = foe[7]
+            fpos = foe.position
             dist = math.hypot(fpos.x - pos.x, fpos.y - pos.y)
-            if foe[5].dead or foe[5].out or foe[4].state >= 2:
+            if _down(foe):
                 current = ctx.modes.get(comb.mode)
                 # Fallen: look for another when close by, or when it would not move on anyway (a bow in range).
                 if dist <= ctx.combat.retarget_radius or (current is not None and in_range(current, dist)):
                     foe = None
         if foe is None:
-            self.retarget(entity, comb, pos, creatures, grids)
+            self.retarget(me, creatures, grids)
             foe = creatures.get(comb.target)
             if foe is None:
                 comb.action = "stand"
                 return
-            dist = math.hypot(foe[7].x - pos.x, foe[7].y - pos.y)
-        disabled = self.disabled(entity) if self.disabled is not None else frozenset()
-        mode = choose_mode(mode_options(anat, wounds, cond, equip, ctx, entity, disabled), dist)
+            dist = math.hypot(foe.position.x - pos.x, foe.position.y - pos.y)
+        mode = choose_mode(mode_options(anat, states, cond, equip, ctx, me.entity), dist)
         new_mode = mode.id if mode is not None else ""
         if new_mode != comb.mode:
-            ctx.emit(ModeChanged(ctx.clock.tick, ctx.clock.time, entity, comb.mode, new_mode))
+            ctx.emit(ModeChanged(ctx.clock.tick, ctx.clock.time, me.entity, comb.mode, new_mode))
             comb.mode = new_mode
         if mode is None:
             comb.action = "stand"
             return
         if comb.aim != "unaimed":
-            comb.aim_zone = choose_aim(comb.aim, foe[1], ctx.streams["ai"])
+            comb.aim_zone = choose_aim(comb.aim, foe.anatomy.body, ctx.streams["ai"])
         comb.action = "attack" if in_range(mode, dist) else "approach"
 
-    def health_of(self, entity: int, creatures: dict[int, Parts]) -> int:
-        """How hale a creature reads under the world's damage model (what ``weakest`` compares)."""
-        model = self.ctx.model
-        if model is None:
-            return creatures[entity][2].health
-        return int(model.readout(entity, creatures[entity], self.ctx).health)
-
-    def retarget(self, entity: int, comb: Combatant, pos: Position, creatures: dict[int, Parts],
-                 grids: dict[str, Grid]) -> None:
+    def retarget(self, me: Creature, creatures: dict[int, Creature], grids: dict[str, Grid]) -> None:
         """Pick a new target and keep the engagement counts current."""
+        comb = me.combatant
         old = comb.target
         melee = _melee(self.ctx.modes.get(comb.mode)) or not comb.mode
-        new = self.pick_target(entity, comb, pos, creatures, grids, melee)
+        new = self.pick_target(me, creatures, grids, melee)
         if melee:
             if old >= 0 and self.engaged.get(old):
                 self.engaged[old] -= 1
@@ -246,14 +252,16 @@ class IntentProcessor(esper.Processor):
                 self.engaged[new] = self.engaged.get(new, 0) + 1
         comb.target = new
 
-    def pick_target(self, entity: int, comb: Combatant, pos: Position, creatures: dict[int, Parts],
-                    grids: dict[str, Grid], melee: bool = True) -> int:
+    def pick_target(self, me: Creature, creatures: dict[int, Creature], grids: dict[str, Grid],
+                    melee: bool = True) -> int:
         """A new target by the creature's policy (-1 when no enemy can act).
 
         A melee fighter passes over enemies already engaged by the most melee attackers one can have
-        (``max_melee_attackers``) while any other is to be had.
+        (``max_melee_attackers``) while any other is to be had. The ``weakest`` policy compares the damage model's
+        ``health``.
         """
         ctx = self.ctx
+        comb, pos = me.combatant, me.position
         enemy_grids = [g for team, g in grids.items() if team != comb.team]
         if not enemy_grids:
             return -1
@@ -271,7 +279,9 @@ class IntentProcessor(esper.Processor):
             if near:
                 if comb.policy == "random":
                     return sorted(near)[int(ctx.streams["ai"].random() * len(near))]
-                return min(near, key=lambda e: (self.health_of(e, creatures), _dist(pos, creatures[e][7]), e))
+                model = ctx.model
+                return min(near, key=lambda e: (model.health(creatures[e], ctx), _dist(pos, creatures[e].position),
+                                                e))
         for condition in ((accept, None) if accept is not None else (None,)):
             best, best_d = -1, math.inf
             for grid in enemy_grids:
@@ -289,3 +299,4 @@ def _melee(mode: StrikeMode | None) -> bool:
 
 def _dist(a: Position, b: Position) -> float:
     return math.hypot(a.x - b.x, a.y - b.y)
+

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from components.anatomy import ASPECTS, BodyStructure
 from components.gear import ArmorPiece, StrikeMode
@@ -123,11 +123,14 @@ def with_tests(base: TargetProfile, *, shock_ml: int | None, strength_ml: int | 
                stumble_ml: int | None, existing_levels: Mapping[int, Sequence[int]]) -> TargetProfile:
     """A copy of a compiled target with other test MLs and wounds: the per-location tables depend only on the
     body and its armour, so a world compiles them once per (body, armour) and reuses them for every creature."""
-    return replace(base, shock_ml=shock_ml, strength_ml=strength_ml, fumble_ml=fumble_ml, stumble_ml=stumble_ml,
-                   existing_levels=existing_levels)
+    # Positional, not dataclasses.replace: a world recompiles a target after every wound (replace() walks the
+    # fields and builds keyword arguments each time).
+    b = base
+    return TargetProfile(b.body, b.rules, b.hit, b.protection, b.rigid, b.shock_value, b.bleeds, b.amputation,
+                         b.amputation_bleed, b.fumble, b.stumble, b.vital_location, b.level_by_impact,
+                         b.state_by_index, existing_levels, shock_ml, strength_ml, fumble_ml, stumble_ml)
 
 
-@dataclass(frozen=True, slots=True)
 class BlowResult:
     """Everything one blow did, in the order the rules decide it.
 
@@ -157,30 +160,56 @@ class BlowResult:
         dead: The blow killed (shock, or a severed Vital part).
     """
 
-    missed: bool
-    zone_number: int
-    location: int
-    impact: int
-    aspect: int
-    protection: int
-    effective_impact: int
-    level: int
-    glancing: bool
-    compound: bool
-    bleeder: bool
-    amputation_test: TestResult | None
-    severed: bool
-    shock_index: int
-    shock_test: TestResult | None
-    final_index: int
-    shock_state: ShockState
-    fumble: str
-    fumble_test: TestResult | None
-    fumble_outcome: str
-    stumble: str
-    stumble_test: TestResult | None
-    stumble_outcome: str
-    dead: bool
+    # A plain slots class, not a frozen dataclass: the blow pipeline builds one per blow, hundreds of thousands a
+    # second, and a frozen dataclass's __init__ pays for object.__setattr__ on every field. The slots are in
+    # constructor order (equality and the repr read them in that order).
+    __slots__ = (  # noqa: RUF023
+        "missed", "zone_number", "location", "impact", "aspect", "protection", "effective_impact", "level",
+        "glancing", "compound", "bleeder", "amputation_test", "severed", "shock_index", "shock_test", "final_index",
+        "shock_state", "fumble", "fumble_test", "fumble_outcome", "stumble", "stumble_test", "stumble_outcome", "dead")
+
+    def __init__(self, missed: bool, zone_number: int, location: int, impact: int, aspect: int, protection: int,
+                 effective_impact: int, level: int, glancing: bool, compound: bool, bleeder: bool,
+                 amputation_test: TestResult | None, severed: bool, shock_index: int, shock_test: TestResult | None,
+                 final_index: int, shock_state: ShockState, fumble: str, fumble_test: TestResult | None,
+                 fumble_outcome: str, stumble: str, stumble_test: TestResult | None, stumble_outcome: str,
+                 dead: bool) -> None:
+        self.missed = missed
+        self.zone_number = zone_number
+        self.location = location
+        self.impact = impact
+        self.aspect = aspect
+        self.protection = protection
+        self.effective_impact = effective_impact
+        self.level = level
+        self.glancing = glancing
+        self.compound = compound
+        self.bleeder = bleeder
+        self.amputation_test = amputation_test
+        self.severed = severed
+        self.shock_index = shock_index
+        self.shock_test = shock_test
+        self.final_index = final_index
+        self.shock_state = shock_state
+        self.fumble = fumble
+        self.fumble_test = fumble_test
+        self.fumble_outcome = fumble_outcome
+        self.stumble = stumble
+        self.stumble_test = stumble_test
+        self.stumble_outcome = stumble_outcome
+        self.dead = dead
+
+    def _fields(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BlowResult) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return "BlowResult(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
     @property
     def level_code(self) -> str:
@@ -293,3 +322,67 @@ def resolve_blow(target: TargetProfile, impact: int, aspect: int, rng: Rng, *, a
         fumble, fumble_test, "none" if fumble == "none" else fumble_outcome(fumble, fumble_test),
         stumble, stumble_test, "none" if stumble == "none" else stumble_outcome(stumble, stumble_test), dead,
     )
+
+
+def land_blow(target: TargetProfile, impact: int, aspect: str, rng: Rng, *, aim: str = "unaimed", spread: int = 1,
+              location: str | None = None) -> BlowResult:
+    """``resolve_blow`` by names: the aspect (``edged``), the part (or location) aimed at, a location to force.
+
+    Raises:
+        ValueError: An unknown aspect, or a part or location the target's body does not have (the message names
+            the valid ones).
+    """
+    from components.anatomy import Aspect
+    from systems.hit_location import target_zone_number
+
+    body = target.body
+    zone: int | None = None
+    if aim != "unaimed":
+        try:
+            part = body.part_index(aim)
+        except KeyError:
+            try:
+                part = body.locations[body.location_index(aim)].part
+            except KeyError:
+                raise ValueError(f"{body.name} has no part or location {aim!r}; its parts: "
+                                 f"{', '.join(p.name for p in body.parts)}") from None
+        zone = target_zone_number(body, part)
+    forced = None
+    if location is not None:
+        try:
+            forced = body.location_index(location)
+        except KeyError:
+            raise ValueError(f"{body.name} has no location {location!r}") from None
+    return resolve_blow(target, impact, int(Aspect.parse(aspect)), rng, aim=zone, spread=spread, location=forced)
+
+
+def blow_reading(result: BlowResult, body: BodyStructure) -> dict[str, object]:
+    """What a blow did, in names (zone, part, location, level code, aspect, tests and states as words): the record
+    ``sandbox blows --format jsonl`` prints."""
+    if result.missed:
+        zone = part = location = None
+    else:
+        loc = body.locations[result.location]
+        part_def = body.parts[loc.part]
+        zone, part, location = body.zones[part_def.zone].name, part_def.name, loc.name
+    return {
+        "missed": result.missed,
+        "zone": zone,
+        "part": part,
+        "location": location,
+        "impact": result.impact,
+        "aspect": ASPECTS[result.aspect],
+        "protection": result.protection,
+        "effective_impact": result.effective_impact,
+        "level": result.level,
+        "level_code": result.level_code,
+        "glancing": result.glancing,
+        "bleeder": result.bleeder,
+        "amputation": result.amputation,
+        "shock_index": result.shock_index,
+        "shock_test": result.shock_test.name if result.shock_test is not None else "none",
+        "shock_state": result.shock_state.label,
+        "fumble": result.fumble,
+        "stumble": result.stumble,
+        "dead": result.dead,
+    }

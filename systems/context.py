@@ -1,20 +1,27 @@
-"""What every processor of one world shares: the rule tables, the definitions, the streams, the clock, the log.
+"""What every processor of one world shares: the definitions, the damage model, the streams, the clock, the log,
+the roster of creatures, and this tick's working state.
 
-An embedding game builds one ``TickContext`` per world and hands it to the processors it registers; the
-sandbox does the same. Nothing here is global, so two worlds never share state.
+An embedding game gets one ``TickContext`` per world from ``systems.install`` (or builds one) and hands it to the
+processors; the sandbox does the same. Nothing here is global, so two worlds never share state.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from components.creature import SkillDef
-from components.events import Event
 from components.gear import StrikeMode, Weapon
-from components.rules import AnatomyRules, CombatRules
+from components.impairment import Impairment
+from components.log import LogEntry
+from components.rules import CombatRules
+from systems.creatures import Creature, Roster
 from systems.dice import Rng
+
+if TYPE_CHECKING:
+    from systems.models.base import DamageModel
+    from systems.schedule import DueQueue
 
 
 @dataclass(slots=True)
@@ -38,35 +45,95 @@ class Clock:
 
 
 @dataclass(slots=True)
+class TickState:
+    """The working state of one tick, shared by its processors and reset when the next tick begins.
+
+    Attributes:
+        creatures: Every creature by entity (the roster's records).
+        order: Entities in initiative order (highest first).
+        fighting_teams: The teams still able to fight when the tick ended (set in the STATUS phase; ``None``
+            until then).
+    """
+
+    creatures: dict[int, Creature]
+    order: list[int]
+    fighting_teams: list[str] | None = None
+
+
+@dataclass(slots=True)
+class StrikeOptions:
+    """The strike modes a creature can use, cached until what they depend on changes.
+
+    Attributes:
+        key: What the options were computed from (part states, what is held, the immobilised parts).
+        modes: The modes, hardest-hitting first.
+        parts: Mode id -> the parts that wield it.
+    """
+
+    key: tuple[tuple[Impairment, ...], tuple[tuple[int, str], ...], tuple[int, ...]]
+    modes: list[StrikeMode]
+    parts: dict[str, tuple[int, ...] | None]
+
+
+@dataclass(slots=True)
 class TickContext:
     """Shared state of one world's processors.
 
     Attributes:
-        rules: The anatomy rule tables.
         combat: The skirmish loop's rules.
         modes: Strike modes by qualified id.
         weapons: Weapons by id.
         skills: Skill definitions by id.
         streams: One generator per purpose (``attack``, ``location``, ``injury``, ``shock``, ``ai`` ...).
+        model: The world's damage model.
         clock: Game time.
-        log: Every event so far (``systems.combat.AttackRecord`` entries expand into step events on reading).
-        scratch: Per-tick working data of processors (the spatial index); never saved.
-        cache: Lasting caches derived from state (compiled targets, usable modes); never saved, rebuilt on demand.
-        model: The world's damage model (``systems.models.DamageModel``); ``None`` runs the anatomy rules directly.
+        log: Every entry so far (typed events, and the models' compact attack records, which expand into their
+            events on reading).
+        roster: The creatures of the world.
+        tick: This tick's working state (``None`` before the first tick).
+        due: The queue of due times while ``advance`` runs (the rules tell it each due time they set), else
+            ``None``.
+        strike_options: Per entity, the strike modes it can use (never saved; rebuilt on demand).
+        melee_modes: Ids of the melee strike modes.
     """
 
-    rules: AnatomyRules
     combat: CombatRules
     modes: Mapping[str, StrikeMode]
     weapons: Mapping[str, Weapon]
     skills: Mapping[str, SkillDef]
     streams: Mapping[str, Rng]
+    model: DamageModel
     clock: Clock = field(default_factory=Clock)
-    log: list[Any] = field(default_factory=list)
-    scratch: dict[str, Any] = field(default_factory=dict)
-    cache: dict[Any, Any] = field(default_factory=dict)
-    model: Any = None
+    log: list[LogEntry] = field(default_factory=list)
+    roster: Roster = field(init=False)
+    tick: TickState | None = None
+    due: DueQueue | None = None
+    strike_options: dict[int, StrikeOptions] = field(default_factory=dict)
+    melee_modes: frozenset[str] = frozenset()
 
-    def emit(self, event: Event) -> None:
-        """Append an event to the log."""
+    def __post_init__(self) -> None:
+        self.roster = Roster(self.model)
+        self.melee_modes = frozenset(m.id for m in self.modes.values() if m.kind == "melee")
+
+    def emit(self, event: LogEntry) -> None:
+        """Append an entry to the log."""
         self.log.append(event)
+
+    def creatures(self) -> dict[int, Creature]:
+        """Every creature of the world by entity (the roster's records)."""
+        return self.roster.creatures()
+
+    def begin_tick(self) -> TickState:
+        """Start a tick's working state afresh (the first processor of a tick calls this)."""
+        creatures = self.roster.creatures()
+        previous = self.tick
+        if previous is not None and previous.creatures is creatures:
+            order = previous.order  # initiative never changes in play; only new creatures reorder
+        else:
+            order = sorted(creatures, key=lambda e: (-creatures[e].combatant.initiative, e))
+        self.tick = TickState(creatures, order)
+        return self.tick
+
+    def current(self) -> TickState:
+        """This tick's working state (begun if no tick has run yet: a processor called on its own)."""
+        return self.tick if self.tick is not None else self.begin_tick()

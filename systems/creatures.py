@@ -1,24 +1,61 @@
-"""Reading a creature's state: the component query, what it can do, its effective test MLs, its target profile."""
+"""The creature record every processor passes around, and the roster that keeps one per creature.
+
+A creature is an esper entity with the shared components (``SHARED``) and its damage model's own state. The
+``Roster`` reads them once and keeps a ``Creature`` record per entity, rebuilt only when the world's entities
+change (esper hands back the same cached query list until then), so a tick never re-queries or re-packs.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import esper
 
-from components.rules import ShockState
-from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position, Shock
-from components.wounds import Wounds
-from systems.blow import TargetProfile, compile_target, with_tests
-from systems.context import TickContext
-from systems.impairment import body_impairments, test_penalty
-from systems.mishaps import keep_control_ml
+from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
 
-CREATURE = (Identity, Anatomy, Wounds, Armor, Shock, Condition, Combatant, Position, Equipment)
-"""The components every fighting creature has, in the order processors unpack them."""
+if TYPE_CHECKING:
+    from systems.models.base import DamageModel
 
-Parts = tuple[Identity, Anatomy, Wounds, Armor, Shock, Condition, Combatant, Position, Equipment]
+SHARED: tuple[type, ...] = (Identity, Anatomy, Armor, Condition, Combatant, Position, Equipment)
+"""The components every creature has, whatever its damage model."""
+
+
+class Creature(NamedTuple):
+    """One creature of a world: its entity, its shared components and its damage model's state.
+
+    Attributes:
+        entity: The esper entity.
+        identity: Who it is.
+        anatomy: Its body, kind, Mastery Levels and attributes.
+        armor: What it wears.
+        condition: Dead, prone, held fast, taken out (kept by its model) ...
+        combatant: Its team, policies and this tick's intent.
+        position: Where it stands.
+        equipment: What it carries, holds and has dropped.
+        state: The damage model's own state (``DamageModel.bind``: the anatomy model's ``AnatomyState``,
+            severity's ``SeverityState`` ...); read it through the model's accessor.
+    """
+
+    entity: int
+    identity: Identity
+    anatomy: Anatomy
+    armor: Armor
+    condition: Condition
+    combatant: Combatant
+    position: Position
+    equipment: Equipment
+    state: object
+
+    @property
+    def name(self) -> str:
+        """The creature's name."""
+        return self.identity.name
+
+    @property
+    def team(self) -> str:
+        """The creature's team."""
+        return self.combatant.team
 
 
 def alive(cond: Condition) -> bool:
@@ -26,75 +63,47 @@ def alive(cond: Condition) -> bool:
     return not cond.dead
 
 
-def can_act(cond: Condition, shock: Shock) -> bool:
-    """Alive, not taken out by its damage model, and neither incapacitated nor unconscious (a stunned creature
-    acts, with the penalty)."""
-    return not cond.dead and not cond.out and shock.state < ShockState.INCAPACITATED
+def can_act(cond: Condition) -> bool:
+    """Alive and not taken out of the fight by its damage model (``Condition.out``, which every model keeps
+    current: the anatomy model sets it from Incapacitated on; a stunned creature still acts)."""
+    return not cond.dead and not cond.out
 
 
-def ensure_status(anat: Anatomy, wounds: Wounds, ctx: TickContext) -> None:
-    """Make sure the impairment cache exists (a freshly spawned or loaded creature)."""
-    if not wounds.impairments:
-        wounds.impairments = body_impairments(anat.body, wounds, ctx.rules)
+def able(creature: Creature) -> bool:
+    """The creature can act (``can_act`` of its condition)."""
+    cond = creature.condition
+    return not cond.dead and not cond.out
 
 
-def effective_ml(anat: Anatomy, wounds: Wounds, skill: str, ctx: TickContext, modifier: int = 0,
-                 immobilized: Collection[int] = ()) -> int | None:
-    """The ML a creature tests ``skill`` at now: base + ``modifier`` + the impairment of the roles it names - its
-    fatigue (anemia, infection, weariness: a penalty on every test).
+class Roster:
+    """Every creature of the current esper world under one damage model, as ``Creature`` records.
 
-    Returns ``None`` when it cannot succeed at all: it has no such skill or attribute, or a part holding a role
-    the skill names is unusable or held fast (``immobilized``): the test critically fails without a roll.
+    Args:
+        model: The world's damage model (it names its state components and binds them into the record).
     """
-    base = anat.mls.get(skill)
-    if base is None:
-        return None
-    base -= wounds.fatigue
-    definition = ctx.skills.get(skill)
-    if definition is None or not definition.impairable or not definition.roles:
-        return base + modifier
-    if immobilized and any(anat.body.parts[p].roles & definition.roles for p in immobilized):
-        return None
-    ensure_status(anat, wounds, ctx)
-    # The penalty changes only when the impairments do; the cache keeps the tuple it was computed from.
-    key = (id(wounds), definition.roles)
-    cached = ctx.cache.get(key)
-    if cached is not None and cached[0] is wounds.impairments:
-        penalty = cached[1]
-    else:
-        penalty = test_penalty(anat.body, wounds.impairments, definition.roles)
-        ctx.cache[key] = (wounds.impairments, penalty)
-    return None if penalty is None else base + modifier + penalty
 
+    def __init__(self, model: DamageModel) -> None:
+        self.model = model
+        self._types: tuple[type, ...] = SHARED + tuple(model.state_types())
+        self._rows: object = None
+        self._creatures: dict[int, Creature] = {}
 
-def target_profile(anat: Anatomy, wounds: Wounds, armor: Armor, ctx: TickContext) -> TargetProfile:
-    """The creature compiled as a target (cached in ``wounds.profile`` until its impairment or armour changes)."""
-    profile: Any = wounds.profile
-    if profile is None:
-        key = ("target", anat.body.id, tuple(p.id for p in armor.pieces))
-        base = ctx.cache.get(key)
-        if base is None:
-            base = compile_target(anat.body, ctx.rules, armor.pieces, shock_ml=None, strength_ml=None,
-                                  fumble_ml=None, stumble_ml=None)
-            ctx.cache[key] = base
-        dex = effective_ml(anat, wounds, "dexterity", ctx)
-        leg = effective_ml(anat, wounds, "legerdemain", ctx)
-        agi = effective_ml(anat, wounds, "agility", ctx)
-        acr = effective_ml(anat, wounds, "acrobatics", ctx)
-        profile = with_tests(
-            base,
-            shock_ml=effective_ml(anat, wounds, "shock", ctx),  # fatigue applies; impairment never does
-            strength_ml=effective_ml(anat, wounds, "strength", ctx),
-            fumble_ml=keep_control_ml(dex, leg),
-            stumble_ml=keep_control_ml(agi, acr),
-            existing_levels=wounds.levels,
-        )
-        wounds.profile = profile
-    assert isinstance(profile, TargetProfile)
-    return profile
+    def creatures(self) -> dict[int, Creature]:
+        """Entity -> record, in ascending entity order. Read the records' components; do not add or remove
+        entries. Rebuilt only when the world's entities or components changed."""
+        # esper types its query by the component types named; ours are a run-time tuple.
+        rows = cast("list[tuple[int, Sequence[object]]]", esper.get_components(*self._types))
+        if rows is not self._rows:
+            bind = self.model.bind
+            built: list[tuple[int, Creature]] = []
+            for entity, c in rows:
+                built.append((entity, Creature(entity, c[0], c[1], c[2], c[3], c[4], c[5], c[6],  # type: ignore[arg-type]
+                                               bind(c[7:]))))
+            built.sort(key=lambda pair: pair[0])
+            self._creatures = dict(built)
+            self._rows = rows
+        return self._creatures
 
-
-def query_creatures() -> dict[int, Parts]:
-    """Every creature of the current esper world with all its components (esper caches the query)."""
-    rows: list[tuple[int, Parts]] = esper.get_components(*CREATURE)  # type: ignore[call-overload]
-    return dict(rows)
+    def get(self, entity: int) -> Creature | None:
+        """The record of ``entity``, or ``None`` when it is no creature of this world."""
+        return self.creatures().get(entity)

@@ -1,10 +1,10 @@
-"""Applying wounds to a creature: the injury record, compounding, severing, shock, mishaps, death, and the status
-(impairment, health, what unusable parts let go of) that follows.
+"""Applying wounds to a creature under the anatomy rules: the wound record, compounding, severing, shock,
+mishaps, death, and the status (impairment, health, what unusable parts let go of) that follows.
 
 ``apply_blow`` runs the moment a blow lands, inside the attack phase, because turn order matters within a tick:
 a creature felled, shocked or disarmed by an earlier attacker must not act later in the same tick. The
-``DamageProcessor`` then settles every creature wounded this tick: part impairment, health, and dropping what an
-unusable part held; that is when later tests start to feel the new wounds.
+``DamageProcessor`` then settles every creature wounded this tick: part impairment (of the parts wounded only),
+health, and dropping what an unusable part held; that is when later tests start to feel the new wounds.
 """
 
 from __future__ import annotations
@@ -12,25 +12,23 @@ from __future__ import annotations
 import esper
 
 from components.anatomy import ASPECTS
+from components.anatomy_state import Injury, Shock, Wound
 from components.events import (
     BleederOpened,
-    Died,
     FellProne,
     HealthChanged,
     ImpairmentChanged,
     Injured,
-    ItemDropped,
     Severed,
     ShockChanged,
 )
-from components.rules import LEVEL_CODES, ShockState
-from components.state import Anatomy, Condition, Equipment, Shock
-from components.wounds import Injury, Wounds
+from components.rules import LEVEL_CODES, AnatomyRules, InjuryLevel, ShockState
+from components.state import Anatomy, Condition, Equipment
 from systems.blow import BlowResult
+from systems.conditions import drop_held, kill
 from systems.context import TickContext
-from systems.creatures import query_creatures
 from systems.health import band, health, health_ceiling
-from systems.impairment import body_impairments
+from systems.impairment import body_impairments, part_impairment_of
 
 
 def offered_state(current: ShockState, offered: ShockState) -> ShockState:
@@ -43,7 +41,15 @@ def offered_state(current: ShockState, offered: ShockState) -> ShockState:
     return offered if offered > current else current
 
 
-def set_shock(entity: int, shock: Shock, cond: Condition, new: ShockState, ctx: TickContext,
+def enter_state(shock: Shock, cond: Condition, new: ShockState, tick: int) -> None:
+    """Put a creature in shock state ``new`` (no event): from Incapacitated on it is out of the fight
+    (``Condition.out``, how the shared loop learns it cannot act)."""
+    shock.state = new
+    shock.since = tick
+    cond.out = new >= ShockState.INCAPACITATED
+
+
+def set_shock(entity: int, shock: Shock, cond: Condition, new: ShockState, rules: AnatomyRules, ctx: TickContext,
               cause: str = "shock") -> None:
     """Move a creature to shock state ``new`` (emitting the change); down states leave it prone; dead kills
     (``cause`` names what killed it)."""
@@ -51,12 +57,11 @@ def set_shock(entity: int, shock: Shock, cond: Condition, new: ShockState, ctx: 
         return
     clock = ctx.clock
     ctx.emit(ShockChanged(clock.tick, clock.time, entity, shock.state.label, new.label))
-    shock.state = new
-    shock.since = clock.tick
+    enter_state(shock, cond, new, clock.tick)
     if new in (ShockState.STUNNED, ShockState.INCAPACITATED):
         shock.retest_at = clock.time + clock.seconds_per_tick  # the end of its next turn
-    elif new is ShockState.UNCONSCIOUS and ctx.rules.aftercare is not None:
-        shock.retest_at = clock.time + ctx.rules.aftercare.unconscious_retest_after
+    elif new is ShockState.UNCONSCIOUS and rules.aftercare is not None:
+        shock.retest_at = clock.time + rules.aftercare.unconscious_retest_after
     else:
         shock.retest_at = -1.0
     cond.reeling = True
@@ -67,47 +72,28 @@ def set_shock(entity: int, shock: Shock, cond: Condition, new: ShockState, ctx: 
         ctx.emit(FellProne(clock.tick, clock.time, entity, "shock"))
 
 
-def kill(entity: int, cond: Condition, cause: str, ctx: TickContext) -> None:
-    """Mark a creature dead (entities are never deleted mid-run: systems check the flag)."""
-    if cond.dead:
-        return
-    cond.dead = True
-    cond.cause = cause
-    cond.reeling = True
-    cond.prone = True
-    ctx.emit(Died(ctx.clock.tick, ctx.clock.time, entity, cause))
-
-
-def drop_held(entity: int, equip: Equipment, part: int, part_name: str, flung: bool, ctx: TickContext) -> None:
-    """The part lets go of what it holds; a two-handed grip loses the weapon from every hand."""
-    item = equip.holding.get(part)
-    if item is None:
-        return
-    for p in [p for p, held in equip.holding.items() if held == item]:
-        del equip.holding[p]
-    (equip.lost if flung else equip.dropped).append(item)
-    ctx.emit(ItemDropped(ctx.clock.tick, ctx.clock.time, entity, item, part_name, flung))
-
-
-def record_injury(wounds: Wounds, location: int, level: int, aspect: int, compound: bool, bleeder: bool,
-                  time: float) -> None:
-    """Record a wound at a location; when it compounds, the worst wound already there worsens by one level."""
+def record_injury(injury: Injury, part: int, location: int, level: int, aspect: int, compound: bool,
+                  bleeder: bool, time: float) -> None:
+    """Record a wound at a location of ``part``; when it compounds, the worst wound already there worsens by one
+    level."""
     if compound:
-        worst = max((i for i in wounds.injuries if i.location == location and i.level > 0),
-                    key=lambda i: i.level, default=None)
-        if worst is not None and worst.level < len(LEVEL_CODES) - 1:
+        worst = max((w for w in injury.wounds if w.location == location and w.level > 0),
+                    key=lambda w: w.level, default=None)
+        if worst is not None and worst.level < InjuryLevel.G5:
             worst.level += 1
             worst.compounded += 1
     if level > 0:
-        wounds.injuries.append(Injury(location, level, aspect, None, bleeder, 0, time))
-    elif bleeder and wounds.injuries:
-        wounds.injuries[-1].bleeder = True
-    wounds.reindex()
-    wounds.dirty = True
+        injury.wounds.append(Wound(location, level, aspect, None, bleeder, 0, time))
+        injury.levels.setdefault(location, []).append(level)
+    elif bleeder and injury.wounds:
+        injury.wounds[-1].bleeder = True
+    if compound:
+        injury.reindex()
+    injury.touch(part)
 
 
-def apply_blow(entity: int, anat: Anatomy, wounds: Wounds, shock: Shock, cond: Condition, equip: Equipment,
-               result: BlowResult, ctx: TickContext) -> None:
+def apply_blow(entity: int, anat: Anatomy, injury: Injury, shock: Shock, cond: Condition, equip: Equipment,
+               result: BlowResult, rules: AnatomyRules, ctx: TickContext) -> None:
     """Apply a landed blow's consequences to its target at once.
 
     The step events of the blow itself (location, protection, injury, shock test, mishap tests) come from the
@@ -120,14 +106,14 @@ def apply_blow(entity: int, anat: Anatomy, wounds: Wounds, shock: Shock, cond: C
     body = anat.body
     loc = body.locations[result.location]
     if result.level > 0 or result.compound:
-        record_injury(wounds, result.location, result.level, result.aspect, result.compound, result.bleeder,
-                      clock.time)
+        record_injury(injury, loc.part, result.location, result.level, result.aspect, result.compound,
+                      result.bleeder, clock.time)
         if result.bleeder:
             ctx.emit(BleederOpened(clock.tick, clock.time, entity, loc.name))
     if result.severed:
-        wounds.severed.add(result.location)
-        wounds.unusable_parts.add(loc.part)
-        wounds.dirty = True
+        injury.severed.add(result.location)
+        injury.unusable_parts.add(loc.part)
+        injury.touch(loc.part)
         ctx.emit(Severed(clock.tick, clock.time, entity, loc.name, body.parts[loc.part].name))
         drop_held(entity, equip, loc.part, body.parts[loc.part].name, False, ctx)
     if result.fumble_outcome in ("dropped", "flung"):
@@ -137,70 +123,83 @@ def apply_blow(entity: int, anat: Anatomy, wounds: Wounds, shock: Shock, cond: C
         cond.reeling = True
         ctx.emit(FellProne(clock.tick, clock.time, entity, "stumble"))
     before = shock.state
-    set_shock(entity, shock, cond, offered_state(shock.state, result.shock_state), ctx)
+    set_shock(entity, shock, cond, offered_state(shock.state, result.shock_state), rules, ctx)
     if shock.state != before:
-        wounds.shock_cause = (result.location, max(result.level, 1))  # what a Coma's Healing Rate reads
+        injury.shock_cause = (result.location, max(result.level, 1))  # what a Coma's Healing Rate reads
     if result.dead and not cond.dead:
         kill(entity, cond, "severed " + loc.name if result.severed else "shock", ctx)
 
 
-def inflict(entity: int, anat: Anatomy, wounds: Wounds, cond: Condition, equip: Equipment, location: int,
-            level: int, aspect: int, ctx: TickContext) -> None:
-    """Record an injury directly (scenario set-up and tests): no blow, no shock or bleeding roll.
+def inflict(entity: int, anat: Anatomy, injury: Injury, cond: Condition, equip: Equipment, location: int,
+            level: int, aspect: int, rules: AnatomyRules, ctx: TickContext) -> None:
+    """Record a wound directly (scenario set-up and tests): no blow, no shock or bleeding roll.
 
     Compounding applies as it would for a blow; the creature's status is refreshed at once.
     """
     clock = ctx.clock
-    existing = wounds.levels.get(location, [])
+    existing = injury.levels.get(location, [])
     compound = bool(existing) and level >= sum(existing)
-    record_injury(wounds, location, level, aspect, compound, False, clock.time)
     loc = anat.body.locations[location]
+    record_injury(injury, loc.part, location, level, aspect, compound, False, clock.time)
     ctx.emit(Injured(clock.tick, clock.time, entity, loc.name, level, LEVEL_CODES[level], ASPECTS[aspect], False,
                      compound))
-    refresh_status(entity, anat, wounds, cond, equip, ctx)
+    refresh_status(entity, anat, injury, cond, equip, rules, ctx)
 
 
-def refresh_status(entity: int, anat: Anatomy, wounds: Wounds, cond: Condition, equip: Equipment,
-                   ctx: TickContext) -> None:
-    """Recompute part impairment and health from the wounds; unusable parts drop what they hold.
+def refresh_status(entity: int, anat: Anatomy, injury: Injury, cond: Condition, equip: Equipment,
+                   rules: AnatomyRules, ctx: TickContext) -> None:
+    """Recompute part impairment (of the parts whose wounds changed, or of all) and health from the wounds;
+    unusable parts drop what they hold.
 
     Emits an event for every part whose impairment changed and for a change of health.
     """
     body = anat.body
-    before = wounds.impairments or body_impairments(body, Wounds(), ctx.rules)
-    after = body_impairments(body, wounds, ctx.rules)
+    before = injury.impairments or body_impairments(body, Injury(), rules)
+    if injury.dirty_parts and len(before) == len(body.parts):
+        changed = list(before)
+        for part in injury.dirty_parts:
+            changed[part] = part_impairment_of(body, injury, part, rules)
+        after = tuple(changed)
+    else:
+        after = body_impairments(body, injury, rules)
     clock = ctx.clock
-    for pi, (old, new) in enumerate(zip(before, after, strict=True)):
-        if old != new:
-            ctx.emit(ImpairmentChanged(clock.tick, clock.time, entity, body.parts[pi].name, new.penalty,
-                                       new.unusable))
-            if new.unusable and not old.unusable:
-                drop_held(entity, equip, pi, body.parts[pi].name, False, ctx)
-    wounds.impairments = after
-    new_health = health(health_ceiling(body, after, ctx.rules), not cond.dead, ctx.rules)
-    if new_health != wounds.health:
-        ctx.emit(HealthChanged(clock.tick, clock.time, entity, wounds.health, new_health,
-                               band(new_health, ctx.rules)))
-        wounds.health = new_health
-    wounds.profile = None  # test MLs changed: recompile the target on its next blow
-    wounds.dirty = False
+    if after != before:
+        for pi, (old, new) in enumerate(zip(before, after, strict=True)):
+            if old != new:
+                ctx.emit(ImpairmentChanged(clock.tick, clock.time, entity, body.parts[pi].name, new.penalty,
+                                           new.unusable))
+                if new.unusable and not old.unusable:
+                    drop_held(entity, equip, pi, body.parts[pi].name, False, ctx)
+        injury.impairments = after
+    new_health = health(health_ceiling(body, injury.impairments, rules), not cond.dead, rules)
+    if new_health != injury.health:
+        ctx.emit(HealthChanged(clock.tick, clock.time, entity, injury.health, new_health, band(new_health, rules)))
+        injury.health = new_health
+    injury.profile = None  # test MLs changed: recompile the target on its next blow
+    injury.dirty = False
+    injury.dirty_parts.clear()
+
+
+def settle_dead(entity: int, injury: Injury, rules: AnatomyRules, ctx: TickContext) -> None:
+    """Death sets health to 0 even when no wound changed (the ceiling of the living is 1)."""
+    if injury.health:
+        ctx.emit(HealthChanged(ctx.clock.tick, ctx.clock.time, entity, injury.health, 0, band(0, rules)))
+        injury.health = 0
 
 
 class DamageProcessor(esper.Processor):
     """DAMAGE phase: settle the status of every creature wounded this tick (impairment, health, unusable parts)."""
 
-    def __init__(self, ctx: TickContext) -> None:
+    def __init__(self, ctx: TickContext, rules: AnatomyRules) -> None:
         self.ctx = ctx
+        self.rules = rules
 
     def process(self) -> None:
         """Refresh every creature whose wounds changed."""
-        ctx = self.ctx
-        for entity, (_, anat, wounds, _, _, cond, _, _, equip) in (
-                ctx.scratch.get("creatures") or query_creatures()).items():
-            if wounds.dirty:
-                refresh_status(entity, anat, wounds, cond, equip, ctx)
-            elif cond.dead and wounds.health:
-                # Death sets health to 0 even when no wound changed (the ceiling of the living is 1).
-                ctx.emit(HealthChanged(ctx.clock.tick, ctx.clock.time, entity, wounds.health, 0,
-                                       band(0, ctx.rules)))
-                wounds.health = 0
+        ctx, rules = self.ctx, self.rules
+        for entity, injury in esper.get_component(Injury):
+            if injury.dirty:
+                c = ctx.current().creatures[entity]
+                refresh_status(entity, c.anatomy, injury, c.condition, c.equipment, rules, ctx)
+            elif injury.health and esper.component_for_entity(entity, Condition).dead:
+                settle_dead(entity, injury, rules, ctx)

@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from components.anatomy import BodyStructure
+from components.impairment import Impairment, ImpairmentTier
 from components.rules import AnatomyRules
-from components.wounds import Impairment
 from systems.impairment import tier
 
 
@@ -16,14 +16,14 @@ def health_ceiling(body: BodyStructure, impairments: Sequence[Impairment], rules
 
     A part with no roles (an animal's tail) counts as a limb.
     """
-    buckets: Counter[tuple[bool, str]] = Counter()
+    buckets: Counter[tuple[bool, ImpairmentTier]] = Counter()
     for part, imp in zip(body.parts, impairments, strict=True):
-        state = tier(imp, rules)
-        if state != "none":
-            buckets[(part.critical, state)] += 1
+        part_tier = tier(imp, rules)
+        if part_tier is not ImpairmentTier.NONE:
+            buckets[(part.critical, part_tier)] += 1
     ceiling = 100
-    for (critical, state), count in buckets.items():
-        column = (rules.health_critical if critical else rules.health_limb)[state]
+    for (critical, bucket_tier), count in buckets.items():
+        column = (rules.health_critical if critical else rules.health_limb)[bucket_tier]
         ceiling = min(ceiling, column[min(count, len(column)) - 1])
     return ceiling
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from components.anatomy import BodyStructure
-from components.rules import AnatomyRules
-from components.wounds import SOUND, Impairment, Wounds
+from components.anatomy_state import Injury
+from components.impairment import SOUND, Impairment, ImpairmentTier
+from components.rules import AnatomyRules, InjuryLevel
 
 
 def injury_penalty(level: int, healing_rate: int | None, rules: AnatomyRules) -> int | None:
@@ -23,7 +24,7 @@ def injury_penalty(level: int, healing_rate: int | None, rules: AnatomyRules) ->
     if level <= 0:
         return 0
     penalty = rules.impairment_by_level[min(level, len(rules.impairment_by_level) - 1)]
-    if level == 1 and healing_rate is not None and healing_rate > rules.minor_slow_healing_rate_max:
+    if level == InjuryLevel.M1 and healing_rate is not None and healing_rate > rules.minor_slow_healing_rate_max:
         return 0
     return penalty
 
@@ -49,19 +50,30 @@ def part_impairment(wounds: Iterable[tuple[int, int | None]], permanent: int = 0
     return Impairment(worst, False) if worst < 0 else SOUND
 
 
-def body_impairments(body: BodyStructure, wounds: Wounds, rules: AnatomyRules) -> tuple[Impairment, ...]:
+def body_impairments(body: BodyStructure, injury: Injury, rules: AnatomyRules) -> tuple[Impairment, ...]:
     """Impairment of every part of ``body`` given its wound state."""
     per_part: list[list[tuple[int, int | None]]] = [[] for _ in body.parts]
-    for injury in wounds.injuries:
-        if injury.level > 0:
-            per_part[body.locations[injury.location].part].append((injury.level, injury.healing_rate))
-    severed_parts = {body.locations[li].part for li in wounds.severed}
-    result = []
-    for pi, part in enumerate(body.parts):
-        permanent = min(part.permanent_impairment, wounds.permanent_impairment.get(pi, 0))
-        gone = part.permanently_unusable or pi in wounds.unusable_parts or pi in severed_parts
-        result.append(part_impairment(per_part[pi], permanent, gone, rules=rules))
-    return tuple(result)
+    for wound in injury.wounds:
+        if wound.level > 0:
+            per_part[body.locations[wound.location].part].append((wound.level, wound.healing_rate))
+    severed_parts = {body.locations[li].part for li in injury.severed}
+    return tuple(_of_part(body, injury, pi, per_part[pi], pi in severed_parts, rules) for pi in range(len(body.parts)))
+
+
+def part_impairment_of(body: BodyStructure, injury: Injury, part: int, rules: AnatomyRules) -> Impairment:
+    """Impairment of one part of ``body`` given its wound state (what changes when only that part was wounded)."""
+    locations = body.parts[part].locations
+    wounds = [(w.level, w.healing_rate) for w in injury.wounds if w.level > 0 and w.location in locations]
+    severed = any(li in injury.severed for li in locations)
+    return _of_part(body, injury, part, wounds, severed, rules)
+
+
+def _of_part(body: BodyStructure, injury: Injury, part: int, wounds: list[tuple[int, int | None]], severed: bool,
+             rules: AnatomyRules) -> Impairment:
+    p = body.parts[part]
+    permanent = min(p.permanent_impairment, injury.permanent_impairment.get(part, 0))
+    gone = p.permanently_unusable or part in injury.unusable_parts or severed
+    return part_impairment(wounds, permanent, gone, rules=rules)
 
 
 def test_penalty(body: BodyStructure, impairments: tuple[Impairment, ...], roles: Iterable[str]) -> int | None:
@@ -83,21 +95,21 @@ def test_penalty(body: BodyStructure, impairments: tuple[Impairment, ...], roles
     return worst
 
 
-def tier(imp: Impairment, rules: AnatomyRules) -> str:
+def tier(imp: Impairment, rules: AnatomyRules) -> ImpairmentTier:
     """The impairment tier the health ceiling reads: none, minor, serious, grievous or unusable.
 
     0 is none; down to the minor bound (-5) minor; down to the serious bound (-10) serious; worse is grievous
     (reached only through permanent impairment, since a grievous wound makes the part unusable instead).
     """
     if imp.unusable:
-        return "unusable"
+        return ImpairmentTier.UNUSABLE
     if imp.penalty >= 0:
-        return "none"
+        return ImpairmentTier.NONE
     if imp.penalty >= rules.impairment_tier_minor:
-        return "minor"
+        return ImpairmentTier.MINOR
     if imp.penalty >= rules.impairment_tier_serious:
-        return "serious"
-    return "grievous"
+        return ImpairmentTier.SERIOUS
+    return ImpairmentTier.GRIEVOUS
 
 
 def permanent_impairment_for(days: float, rules: AnatomyRules) -> int:

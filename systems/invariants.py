@@ -3,8 +3,8 @@ environment variable ``SANDBOX_INVARIANTS=1``).
 
 ``check`` reads the creatures' components and the part of the event log written since its last call, and returns
 every breach it finds as a sentence (empty: all is well). It never changes the world. What it has to remember
-between calls (the log position, the dead, the last game time) lives in ``ctx.cache`` under ``"invariants"``; a
-world loaded from a save starts a fresh tracker and reads its whole log once.
+between calls (the log position, the dead, the last game time) lives in a ``Tracker`` the world keeps; a world
+loaded from a save starts a fresh tracker and reads its whole log once.
 
 Every model:
     - game time never goes backwards (the clock, and the time and tick of each event in log order);
@@ -13,15 +13,11 @@ Every model:
     - held items are never duplicated or conjured: each owned weapon is held, dropped, lost or still carried, at
       most as many times as it is owned; natural weapons are never dropped or lost;
     - the model's readout agrees with its state: ``alive == not Condition.dead``,
-      ``can_act == systems.creatures.can_act``, a dead readout has health 0.
-
-The anatomy model:
-    - health is 1..100 while alive and 0 only when dead;
-    - no part's impairment is better than its permanent floor (and a permanently unusable, severed or
-      ruined part is unusable);
-    - an unusable part holds nothing;
-    - the shock state only worsens from a blow: a ``ShockChanged`` that improves must follow a ``ShockRetested``
-      or ``CourseTested`` of the same creature.
+      ``can_act == systems.creatures.can_act``, a dead readout has health 0;
+    - a shock state only worsens from a blow: a ``ShockChanged`` that improves must follow a ``ShockRetested``
+      or ``CourseTested`` of the same creature;
+    - and each model's own (``DamageModel.invariants``: the anatomy model's health range, permanent floors,
+      unusable parts holding nothing ...).
 """
 
 from __future__ import annotations
@@ -29,7 +25,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from components.events import (
     AttackDeclared,
@@ -42,9 +37,10 @@ from components.events import (
     ShockChanged,
     ShockRetested,
 )
+from components.log import LogEntry
 from components.rules import ShockState
 from systems.context import TickContext
-from systems.creatures import Parts, can_act
+from systems.creatures import Creature, can_act
 
 _STATES = {s.label: s for s in ShockState}
 _RECOVERIES = (ShockRetested, CourseTested)
@@ -79,46 +75,27 @@ class Tracker:
     """Entity -> type of the last event about it (what an improving ``ShockChanged`` must follow)."""
 
 
-def tracker(ctx: TickContext) -> Tracker:
-    """The world's tracker (created on first use)."""
-    found = ctx.cache.get("invariants")
-    if not isinstance(found, Tracker):
-        found = Tracker()
-        ctx.cache["invariants"] = found
-    return found
-
-
-def _events(entries: Iterable[Any]) -> Iterator[Event]:
-    """Typed events of raw log entries, without expanding an anatomy attack record (its attacker is enough)."""
+def _events(entries: Iterable[LogEntry]) -> Iterator[Event]:
     for entry in entries:
-        if isinstance(entry, Event):
-            yield entry
-        elif hasattr(entry, "attacker") and hasattr(entry, "tick") and hasattr(entry, "body"):
-            # systems.combat.AttackRecord: stand in with its AttackDeclared
-            yield AttackDeclared(entry.tick, entry.time, entry.attacker, entry.target, entry.mode, entry.aim)
-        else:
-            yield from entry.events()
+        yield from entry.events()
 
 
-def check(world_parts: Mapping[int, Parts], ctx: TickContext, model: Any) -> list[str]:
+def check(creatures: Mapping[int, Creature], ctx: TickContext, track: Tracker) -> list[str]:
     """Every invariant breach of the world now (see the module docstring); empty when all hold.
 
     Args:
-        world_parts: Every creature's components by entity (``Sandbox.creatures()`` / ``query_creatures()``).
-        ctx: The world's tick context (clock and log).
-        model: The world's damage model (``systems.models.DamageModel``).
+        creatures: Every creature by entity.
+        ctx: The world's tick context (clock, log, damage model).
+        track: What earlier checks of this world remembered.
     """
-    track = tracker(ctx)
     breaches: list[str] = []
     _check_clock(ctx, track, breaches)
     _check_log(ctx, track, breaches)
-    anatomy = getattr(model, "name", "anatomy") == "anatomy"
-    for entity, parts in world_parts.items():
-        name = parts[0].name
-        _check_equipment(entity, name, parts, breaches)
-        _check_readout(entity, name, parts, ctx, model, breaches)
-        if anatomy:
-            _check_anatomy(entity, name, parts, breaches)
+    model = ctx.model
+    for entity, c in creatures.items():
+        _check_equipment(entity, c.name, c, breaches)
+        _check_readout(entity, c.name, c, ctx, breaches)
+        breaches.extend(model.invariants(c, ctx))
     return breaches
 
 
@@ -171,8 +148,8 @@ def _check_log(ctx: TickContext, track: Tracker, breaches: list[str]) -> None:
             track.last_event[getattr(event, key)] = type(event)
 
 
-def _check_equipment(entity: int, name: str, parts: Parts, breaches: list[str]) -> None:
-    equip = parts[8]
+def _check_equipment(entity: int, name: str, c: Creature, breaches: list[str]) -> None:
+    equip = c.equipment
     owned = Counter(equip.weapons)
     held = set(equip.holding.values())
     for item in held:
@@ -188,41 +165,16 @@ def _check_equipment(entity: int, name: str, parts: Parts, breaches: list[str]) 
             breaches.append(f"{name} ({entity}) dropped or lost its natural weapon {item!r}")
 
 
-def _check_readout(entity: int, name: str, parts: Parts, ctx: TickContext, model: Any,
-                   breaches: list[str]) -> None:
-    cond, shock = parts[5], parts[4]
+def _check_readout(entity: int, name: str, c: Creature, ctx: TickContext, breaches: list[str]) -> None:
+    cond = c.condition
     try:
-        readout = model.readout(entity, parts, ctx)
+        readout = ctx.model.readout(c, ctx)
     except Exception as exc:  # a readout that raises is itself a breach
         breaches.append(f"{name} ({entity}): readout raised {type(exc).__name__}: {exc}")
         return
     if readout.alive != (not cond.dead):
         breaches.append(f"{name} ({entity}): readout alive={readout.alive} but Condition.dead={cond.dead}")
-    if readout.can_act != can_act(cond, shock):
-        breaches.append(f"{name} ({entity}): readout can_act={readout.can_act} but can_act()="
-                        f"{can_act(cond, shock)}")
+    if readout.can_act != can_act(cond):
+        breaches.append(f"{name} ({entity}): readout can_act={readout.can_act} but can_act()={can_act(cond)}")
     if not readout.alive and readout.health != 0:
         breaches.append(f"{name} ({entity}): dead readout with health {readout.health}")
-
-
-def _check_anatomy(entity: int, name: str, parts: Parts, breaches: list[str]) -> None:
-    _, anat, wounds, _, _, cond, _, _, equip = parts
-    body = anat.body
-    if cond.dead and wounds.health != 0:
-        breaches.append(f"{name} ({entity}) is dead with health {wounds.health}")
-    if not cond.dead and not 1 <= wounds.health <= 100:
-        breaches.append(f"{name} ({entity}) is alive with health {wounds.health}")
-    imps = wounds.impairments
-    if len(imps) != len(body.parts):
-        breaches.append(f"{name} ({entity}) has {len(imps)} part impairments for {len(body.parts)} parts")
-        return
-    severed_parts = {body.locations[li].part for li in wounds.severed}
-    for pi, (part, imp) in enumerate(zip(body.parts, imps, strict=True)):
-        floor = min(part.permanent_impairment, wounds.permanent_impairment.get(pi, 0), 0)
-        if imp.penalty > floor:
-            breaches.append(f"{name} ({entity}): {part.name} at {imp.penalty}, better than its permanent floor "
-                            f"{floor}")
-        if (part.permanently_unusable or pi in wounds.unusable_parts or pi in severed_parts) and not imp.unusable:
-            breaches.append(f"{name} ({entity}): {part.name} is gone for good but not unusable")
-        if imp.unusable and pi in equip.holding:
-            breaches.append(f"{name} ({entity}): unusable {part.name} still holds {equip.holding[pi]!r}")

@@ -9,30 +9,33 @@ from __future__ import annotations
 
 import esper
 
-from components.rules import ShockState
+from components.anatomy_state import Injury, Shock
+from components.rules import AnatomyRules, ShockState
 from systems.aftercare import retest
 from systems.context import TickContext
-from systems.creatures import query_creatures
 
 
 class RecoveryProcessor(esper.Processor):
     """RECOVERY phase: every creature whose Shock re-test is due makes it."""
 
-    def __init__(self, ctx: TickContext) -> None:
+    def __init__(self, ctx: TickContext, rules: AnatomyRules) -> None:
         self.ctx = ctx
+        self.rules = rules
 
     def process(self) -> None:
         """Make the due re-tests."""
-        ctx = self.ctx
-        if ctx.rules.aftercare is None:
+        ctx, rules = self.ctx, self.rules
+        if rules.aftercare is None:
             return
         now = ctx.clock.time
-        for entity, (_, anat, wounds, _, shock, cond, _, _, _) in (
-                ctx.scratch.get("creatures") or query_creatures()).items():
-            if (shock.state is ShockState.NONE or shock.state is ShockState.DEAD or cond.dead or cond.reeling
-                    or shock.retest_at < 0 or now < shock.retest_at):
+        creatures = ctx.current().creatures
+        for entity, (injury, shock) in esper.get_components(Injury, Shock):
+            if shock.state is ShockState.NONE or shock.state is ShockState.DEAD or shock.retest_at < 0:
                 continue
-            if wounds.extended_shock_hr is not None or wounds.coma_hr is not None:
+            cond = creatures[entity].condition
+            if cond.dead or cond.reeling or now < shock.retest_at:
+                continue
+            if injury.extended_shock_hr is not None or injury.coma_hr is not None:
                 shock.retest_at = -1.0  # locked in its state: the course tests decide
                 continue
-            retest(entity, anat, wounds, shock, cond, ctx)
+            retest(entity, creatures[entity].anatomy, injury, shock, cond, rules, ctx)

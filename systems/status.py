@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable
 
 import esper
 
-from components.state import Condition, Equipment, Shock
+from components.state import Condition, Equipment
 from systems.context import TickContext
-from systems.creatures import Parts, can_act, query_creatures
+from systems.creatures import Creature
 
 
 class ClockProcessor(esper.Processor):
-    """First of the tick: advance the clock, so every event of a tick carries its number and the game time at its
-    end (tick n of an uninterrupted fight: n x tick length)."""
+    """First of the tick: advance the clock and begin the tick's working state, so every event of a tick carries
+    its number and the game time at its end (tick n of an uninterrupted fight: n x tick length)."""
 
     def __init__(self, ctx: TickContext) -> None:
         self.ctx = ctx
@@ -23,17 +23,18 @@ class ClockProcessor(esper.Processor):
         clock = self.ctx.clock
         clock.tick += 1
         clock.seconds += clock.seconds_per_tick
+        self.ctx.begin_tick()
 
 
-def can_fight(cond: Condition, shock: Shock, equip: Equipment) -> bool:
+def can_fight(cond: Condition, equip: Equipment) -> bool:
     """Able to act and with some way to strike (a bystander with no weapon at all keeps no fight going)."""
-    return can_act(cond, shock) and bool(equip.natural or any(w not in equip.lost for w in equip.weapons))
+    return (not cond.dead and not cond.out
+            and bool(equip.natural or any(w not in equip.lost for w in equip.weapons)))
 
 
-def fighting_teams(creatures: Mapping[int, Parts]) -> list[str]:
+def fighting_teams(creatures: Iterable[Creature]) -> list[str]:
     """Teams that still have a creature able to fight, sorted."""
-    teams = {p[6].team for p in creatures.values() if can_fight(p[5], p[4], p[8])}
-    return sorted(teams)
+    return sorted({c.combatant.team for c in creatures if can_fight(c.condition, c.equipment)})
 
 
 class StatusProcessor(esper.Processor):
@@ -43,18 +44,18 @@ class StatusProcessor(esper.Processor):
         self.ctx = ctx
 
     def process(self) -> None:
-        """Record the fighting teams in ``ctx.scratch['fighting_teams']``."""
-        self.ctx.scratch["fighting_teams"] = fighting_teams(self.ctx.scratch.get("creatures") or query_creatures())
+        """Record the fighting teams in the tick's state."""
+        tick = self.ctx.current()
+        tick.fighting_teams = fighting_teams(tick.creatures.values())
 
 
 class CleanupProcessor(esper.Processor):
-    """CLEANUP phase: clear the per-tick flags and working data."""
+    """CLEANUP phase: clear the per-tick flags."""
 
     def __init__(self, ctx: TickContext) -> None:
         self.ctx = ctx
 
     def process(self) -> None:
         """End the tick."""
-        for _, cond in esper.get_component(Condition):
-            cond.reeling = False
-        self.ctx.scratch.pop("creatures", None)
+        for c in self.ctx.current().creatures.values():
+            c.condition.reeling = False

@@ -6,8 +6,8 @@ from collections.abc import Collection, Mapping, Sequence
 
 from components.anatomy import BodyStructure
 from components.gear import StrikeMode
+from components.impairment import Impairment
 from components.rules import StrengthImpactRules
-from components.wounds import Impairment
 
 
 def dominance_from(left_dominance: bool, right_dominance: bool) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from components.anatomy_state import Injury, Shock, Wound
 from components.events import (
     BleederOpened,
     BleedingStopped,
@@ -31,9 +32,8 @@ from components.events import (
     ShockRetested,
     Treated,
 )
-from components.rules import ShockState, TestResult
-from components.state import Anatomy, Condition, Equipment, Shock
-from components.wounds import Injury, Wounds
+from components.rules import AnatomyRules, ShockState, TestResult
+from components.state import Anatomy, Condition, Equipment
 from sandbox.world import Sandbox
 from systems.aftercare import (
     BleedingProcessor,
@@ -54,6 +54,7 @@ from systems.aftercare import (
 )
 from systems.context import TickContext
 from systems.damage import set_shock
+from systems.models.anatomy import AnatomyModel, anatomy_state
 
 DAY = 86400.0
 CS, MS, MF, CF = TestResult.CS, TestResult.MS, TestResult.MF, TestResult.CF
@@ -75,7 +76,7 @@ class Patient:
     world: Sandbox
     entity: int
     anat: Anatomy
-    wounds: Wounds
+    wounds: Injury
     shock: Shock
     cond: Condition
     equip: Equipment
@@ -84,14 +85,25 @@ class Patient:
     def ctx(self) -> TickContext:
         return self.world.ctx
 
+    @property
+    def rules(self) -> AnatomyRules:
+        model = self.world.damage_model
+        assert isinstance(model, AnatomyModel)
+        return model.rules
+
+    def set_rules(self, rules: AnatomyRules) -> None:
+        model = self.world.damage_model
+        assert isinstance(model, AnatomyModel)
+        model.rules = rules
+
     def wound(self, location: str = "Neck", level: int | str = "G4", aspect: str = "edged", *,
               bleeder: bool = False) -> int:
         """Inflict a wound (no rolls) and return its index; a bleeder's first round is due now."""
         self.world.inflict(self.entity, location, level, aspect)
-        index = len(self.wounds.injuries) - 1
+        index = len(self.wounds.wounds) - 1
         if bleeder:
-            self.wounds.injuries[index].bleeder = True
-            self.wounds.injuries[index].next_bleed = self.ctx.clock.time
+            self.wounds.wounds[index].bleeder = True
+            self.wounds.wounds[index].next_bleed = self.ctx.clock.time
         return index
 
     def events(self, kind: type) -> list[Any]:
@@ -102,13 +114,13 @@ class Patient:
         return rng
 
     def bleed(self, index: int = 0, tender_ml: int | None = None) -> None:
-        bleed(self.entity, self.anat, self.wounds, self.shock, self.cond, index, tender_ml, self.ctx)
+        bleed(self.entity, self.anat, self.wounds, self.shock, self.cond, index, tender_ml, self.rules, self.ctx)
 
     def retest(self) -> None:
-        retest(self.entity, self.anat, self.wounds, self.shock, self.cond, self.ctx)
+        retest(self.entity, self.anat, self.wounds, self.shock, self.cond, self.rules, self.ctx)
 
     def set_shock(self, state: ShockState) -> None:
-        set_shock(self.entity, self.shock, self.cond, state, self.ctx)
+        set_shock(self.entity, self.shock, self.cond, state, self.rules, self.ctx)
 
     def location(self, name: str) -> int:
         return self.anat.body.location_index(name)
@@ -117,9 +129,10 @@ class Patient:
 def make_patient(seed: int = 1, **spawn: Any) -> Patient:
     world = Sandbox(seed=seed)
     entity = world.spawn("human", name="Patient", **spawn)
-    _, anat, wounds, _, shock, cond, _, _, equip = world.creatures()[entity]
+    c = world.creatures()[entity]
+    injury, shock = anatomy_state(c)
     world.ctx.clock.seconds = NOW
-    return Patient(world, entity, anat, wounds, shock, cond, equip)
+    return Patient(world, entity, c.anatomy, injury, shock, c.condition, c.equipment)
 
 
 @pytest.fixture
@@ -151,8 +164,8 @@ def test_infection_weakness_fatigue_by_healing_rate(rules, hr: int, fatigue: int
 
 
 def test_refresh_fatigue_adds_anemia_infections_and_weariness(rules) -> None:
-    wounds = Wounds(injuries=[Injury(0, 2, 1, 3, infection_hr=2), Injury(1, 2, 1, 3, infection_hr=4),
-                              Injury(2, 2, 1, 3)], blood_loss=2, weariness=3)
+    wounds = Injury(wounds=[Wound(0, 2, 1, 3, infection_hr=2), Wound(1, 2, 1, 3, infection_hr=4),
+                              Wound(2, 2, 1, 3)], blood_loss=2, weariness=3)
     wounds.profile = "compiled"
     refresh_fatigue(wounds, rules.aftercare)
     assert wounds.fatigue == 2 * 5 + 10 + 5 + 3
@@ -201,7 +214,7 @@ def test_blood_loss_advance_test_points(patient: Patient, queued, roll: int, res
     assert patient.wounds.blood_loss == points
     assert patient.wounds.fatigue == 5 * points  # anemia: 5 weakness fatigue per point
     assert patient.shock.state is state
-    injury = patient.wounds.injuries[index]
+    injury = patient.wounds.wounds[index]
     assert injury.bleeder and injury.next_bleed == NOW + 300  # next round in 5 minutes
     changes = patient.events(ShockChanged)
     assert [(e.before, e.after) for e in changes] == ([] if state is NONE else [("none", state.label)])
@@ -233,7 +246,7 @@ def test_anemia_lowers_the_strength_ml_of_later_advance_tests(queued) -> None:
     p.queue("bleeding", queued.rolls(51, 44))
     p.bleed(index)  # MF: 2 BLP, fatigue 10
     assert p.wounds.fatigue == 10
-    p.ctx.clock.seconds = p.wounds.injuries[index].next_bleed
+    p.ctx.clock.seconds = p.wounds.wounds[index].next_bleed
     p.bleed(index)
     assert [(e.test, e.points, e.total) for e in p.events(BloodLost)] == [("MF", 2, 2), ("MF", 2, 4)]
     assert p.wounds.fatigue == 20
@@ -245,7 +258,7 @@ def test_one_point_of_anemia_costs_five_ml(queued) -> None:
     p = make_patient()
     index = p.wound(bleeder=True)
     p.wounds.blood_loss = 1
-    refresh_fatigue(p.wounds, p.ctx.rules.aftercare)
+    refresh_fatigue(p.wounds, p.rules.aftercare)
     p.queue("bleeding", queued.rolls(47))
     p.bleed(index)
     assert [e.test for e in p.events(BloodLost)] == ["MF"]
@@ -255,7 +268,7 @@ def test_one_point_of_anemia_costs_five_ml(queued) -> None:
 
 
 def test_no_tender_counts_as_a_failed_stoppage_without_a_roll(rules, queued) -> None:
-    injury = Injury(0, 4, 1, bleeder=True, stoppage_bonus=10)
+    injury = Wound(0, 4, 1, bleeder=True, stoppage_bonus=10)
     rng = queued.rolls()
     assert stoppage(injury, None, lambda ml: TestResult.CS, rules.aftercare) is CF
     assert stoppage(injury, 50, None, rules.aftercare) is CF
@@ -268,7 +281,7 @@ def test_stoppage_cf_keeps_bleeding(patient: Patient, queued) -> None:
     rng = patient.queue("bleeding", queued.rolls(55, 49))  # stoppage CF at ML 50, then the advance test MS
     patient.bleed(index, tender_ml=50)
     assert rng.remaining == 0
-    injury = patient.wounds.injuries[index]
+    injury = patient.wounds.wounds[index]
     assert injury.bleeder and injury.stoppage_bonus == 0 and not injury.stop_after_advance
     assert [(e.test, e.points) for e in patient.events(BloodLost)] == [("MS", 1)]
     assert patient.events(BleedingStopped) == []
@@ -279,7 +292,7 @@ def test_stoppage_mf_keeps_bleeding_and_gives_10_to_the_next_try(patient: Patien
     index = patient.wound(bleeder=True)
     patient.queue("bleeding", queued.rolls(51, 50, 58, 50))
     patient.bleed(index, tender_ml=50)  # stoppage MF, advance CS
-    injury = patient.wounds.injuries[index]
+    injury = patient.wounds.wounds[index]
     assert injury.bleeder and injury.stoppage_bonus == 10
     assert patient.events(BleedingStopped) == []
     patient.ctx.clock.seconds = injury.next_bleed
@@ -296,9 +309,9 @@ def test_stoppage_bonus_is_spent_by_the_next_try(patient: Patient, queued) -> No
     patient.queue("bleeding", queued.rolls(51, 50, 65, 50, 58, 50))
     patient.bleed(index, tender_ml=50)  # MF: +10 next
     patient.bleed(index, tender_ml=50)  # 65 vs 60: CF; the bonus is spent
-    assert patient.wounds.injuries[index].stoppage_bonus == 0
+    assert patient.wounds.wounds[index].stoppage_bonus == 0
     patient.bleed(index, tender_ml=50)  # 58 vs 50: MF, still bleeding
-    assert patient.wounds.injuries[index].bleeder
+    assert patient.wounds.wounds[index].bleeder
     assert patient.events(BleedingStopped) == []
 
 
@@ -308,7 +321,7 @@ def test_stoppage_ms_stops_after_that_rounds_advance_test(patient: Patient, queu
     rng = patient.queue("bleeding", queued.rolls(49, 55))
     patient.bleed(index, tender_ml=50)
     assert rng.remaining == 0
-    injury = patient.wounds.injuries[index]
+    injury = patient.wounds.wounds[index]
     assert not injury.bleeder and not injury.stop_after_advance and injury.next_bleed == -1.0
     assert patient.wounds.blood_loss == 3
     assert patient.shock.state is UNCON
@@ -323,7 +336,7 @@ def test_stoppage_cs_stops_at_once_with_no_advance_test(patient: Patient, queued
     rng = patient.queue("bleeding", queued.rolls(50))  # one roll only: a second draw would fail the test
     patient.bleed(index, tender_ml=50)
     assert rng.remaining == 0
-    injury = patient.wounds.injuries[index]
+    injury = patient.wounds.wounds[index]
     assert not injury.bleeder and injury.next_bleed == -1.0
     assert patient.events(BloodLost) == []
     assert [(e.location, e.test) for e in patient.events(BleedingStopped)] == [("Neck", "CS")]
@@ -403,7 +416,7 @@ def test_unconscious_retest_cf_is_a_coma(patient: Patient, queued) -> None:
 def test_retest_fatigue_applies(patient: Patient, queued, blood_loss: int, after: ShockState) -> None:
     """24 passes Shock 50 - 20 = 30 but fails 30 - 10 (two Blood Loss Points of anemia)."""
     patient.wounds.blood_loss = blood_loss
-    refresh_fatigue(patient.wounds, patient.ctx.rules.aftercare)
+    refresh_fatigue(patient.wounds, patient.rules.aftercare)
     patient.set_shock(STUNNED)
     patient.queue("shock", queued.rolls(24))
     patient.retest()
@@ -440,7 +453,8 @@ def test_extended_shock_course(patient: Patient, queued, hr: int, roll: int, res
     """Every 4 hours, against Healing Base 10 x HR: CF -2, MF -1, MS +1, CS +2; <= 0 dies; >= 6 leaves it."""
     extended(patient, hr)
     rng = patient.queue("healing", queued.rolls(roll))
-    extended_shock_course(patient.entity, patient.anat, patient.wounds, patient.shock, patient.cond, patient.ctx)
+    extended_shock_course(patient.entity, patient.anat, patient.wounds, patient.shock, patient.cond, patient.rules,
+                          patient.ctx)
     assert rng.remaining == 0
     assert [(e.course, e.test, e.healing_rate) for e in patient.events(CourseTested)] == [
         ("extended shock", result.name, new_hr)]
@@ -463,7 +477,7 @@ def test_extended_shock_course_reads_the_healing_base(queued, end: int, wil: int
     p = make_patient(attributes={"endurance": end, "will": wil})
     extended(p, 5)
     p.queue("healing", queued.rolls(53))
-    extended_shock_course(p.entity, p.anat, p.wounds, p.shock, p.cond, p.ctx)
+    extended_shock_course(p.entity, p.anat, p.wounds, p.shock, p.cond, p.rules, p.ctx)
     assert [e.test for e in p.events(CourseTested)] == [result.name]
 
 
@@ -471,9 +485,10 @@ def test_extended_shock_course_fatigue_applies(patient: Patient, queued) -> None
     """44 passes HB 10 x HR 5 = 50 but not 50 - 10 (two Blood Loss Points)."""
     extended(patient, 5)
     patient.wounds.blood_loss = 2
-    refresh_fatigue(patient.wounds, patient.ctx.rules.aftercare)
+    refresh_fatigue(patient.wounds, patient.rules.aftercare)
     patient.queue("healing", queued.rolls(44))
-    extended_shock_course(patient.entity, patient.anat, patient.wounds, patient.shock, patient.cond, patient.ctx)
+    extended_shock_course(patient.entity, patient.anat, patient.wounds, patient.shock, patient.cond, patient.rules,
+                          patient.ctx)
     assert [(e.test, e.healing_rate) for e in patient.events(CourseTested)] == [("MF", 4)]
 
 
@@ -482,7 +497,8 @@ def test_leaving_extended_shock_during_a_coma_keeps_the_coma(patient: Patient, q
     patient.shock.state = UNCON
     patient.wounds.coma_hr = 4
     patient.queue("healing", queued.rolls(50))
-    extended_shock_course(patient.entity, patient.anat, patient.wounds, patient.shock, patient.cond, patient.ctx)
+    extended_shock_course(patient.entity, patient.anat, patient.wounds, patient.shock, patient.cond, patient.rules,
+                          patient.ctx)
     assert patient.wounds.extended_shock_hr is None
     assert patient.wounds.coma_hr == 4
     assert patient.shock.state is UNCON
@@ -495,7 +511,7 @@ def test_leaving_extended_shock_during_a_coma_keeps_the_coma(patient: Patient, q
 def test_begin_coma_reads_the_shock_cause(patient: Patient, queued, location: str, level: int, hr: int) -> None:
     patient.wounds.shock_cause = (patient.location(location), level)
     rng = patient.queue("healing", queued(queued.die(7, 10)))
-    begin_coma(patient.entity, patient.anat, patient.wounds, patient.ctx)
+    begin_coma(patient.entity, patient.anat, patient.wounds, patient.rules, patient.ctx)
     assert rng.remaining == 0
     assert patient.wounds.coma_hr == hr
     assert patient.wounds.coma_since == NOW
@@ -506,7 +522,7 @@ def test_begin_coma_reads_the_shock_cause(patient: Patient, queued, location: st
 def test_coma_course_test_every_d10_days(patient: Patient, queued, die: int) -> None:
     patient.wounds.shock_cause = (patient.location("Skull"), 3)
     patient.queue("healing", queued(queued.die(die, 10)))
-    begin_coma(patient.entity, patient.anat, patient.wounds, patient.ctx)
+    begin_coma(patient.entity, patient.anat, patient.wounds, patient.rules, patient.ctx)
     assert patient.wounds.next_coma == NOW + die * DAY
 
 
@@ -524,7 +540,7 @@ def test_waking_from_a_coma_leaves_weariness_of_the_days_spent(patient: Patient,
     """HR 4 + CS = 6: wakes, with weariness fatigue equal to the days in the coma, rounded up."""
     comatose(patient, 4, days)
     patient.queue("healing", queued.rolls(40))  # CS against HB 10 x 4
-    coma_course(patient.entity, patient.anat, patient.wounds, patient.shock, patient.cond, patient.ctx)
+    coma_course(patient.entity, patient.anat, patient.wounds, patient.shock, patient.cond, patient.rules, patient.ctx)
     assert [(e.course, e.test, e.healing_rate) for e in patient.events(CourseTested)] == [("coma", "CS", 6)]
     wounds = patient.wounds
     assert wounds.coma_hr is None and wounds.next_coma == -1.0
@@ -541,7 +557,7 @@ def test_coma_course(patient: Patient, queued, hr: int, roll: int, result: TestR
     comatose(patient, hr, 3)
     queue = [queued.d100(roll)] + ([queued.die(4, 10)] if outcome == "stays" else [])
     rng = patient.queue("healing", queued(*queue))
-    coma_course(patient.entity, patient.anat, patient.wounds, patient.shock, patient.cond, patient.ctx)
+    coma_course(patient.entity, patient.anat, patient.wounds, patient.shock, patient.cond, patient.rules, patient.ctx)
     assert rng.remaining == 0
     assert [(e.course, e.test, e.healing_rate) for e in patient.events(CourseTested)] == [
         ("coma", result.name, new_hr)]
@@ -586,10 +602,10 @@ def test_treatment_table(queued, aspect: str, severity: str, result: TestResult)
     p = make_patient()
     index = p.wound("Right Thigh", LEVEL_OF[severity], aspect)
     rng = p.queue("healing", queued.rolls(roll_for(result, PHYSICIAN + modifier)))
-    treat(p.entity, p.anat, p.wounds, index, PHYSICIAN, False, p.ctx)
+    treat(p.entity, p.anat, p.wounds, index, PHYSICIAN, False, p.rules, p.ctx)
     assert rng.remaining == 0
     hr = TREATED_HR[severity][result]
-    injury = p.wounds.injuries[index]
+    injury = p.wounds.wounds[index]
     risk = hr in PERMANENT_RISK.get((aspect, severity), set())
     bleeds = (procedure == "SUR" and result in (MF, CF)) or (
         severity == "grievous" and aspect != "fire" and hr in (2, 3))
@@ -613,12 +629,12 @@ def test_treatment_table(queued, aspect: str, severity: str, result: TestResult)
 def test_failed_surgery_bleeds_by_itself(queued, result: TestResult, bleeds: bool) -> None:
     """With the "grievous at HR 2-3" bleeder rule switched off, a failed surgery (SUR MF/CF) still bleeds."""
     p = make_patient()
-    aftercare = replace(p.ctx.rules.aftercare, grievous_bleeder_hr={})
-    p.ctx.rules = replace(p.ctx.rules, aftercare=aftercare)
+    aftercare = replace(p.rules.aftercare, grievous_bleeder_hr={})
+    p.set_rules(replace(p.rules, aftercare=aftercare))
     index = p.wound("Right Thigh", "G4", "piercing")
     p.queue("healing", queued.rolls(roll_for(result, PHYSICIAN - 10)))
-    treat(p.entity, p.anat, p.wounds, index, PHYSICIAN, False, p.ctx)
-    assert p.wounds.injuries[index].bleeder is bleeds
+    treat(p.entity, p.anat, p.wounds, index, PHYSICIAN, False, p.rules, p.ctx)
+    assert p.wounds.wounds[index].bleeder is bleeds
 
 
 def test_shipped_permanent_risk_table_is_the_rules_table(rules) -> None:
@@ -635,8 +651,8 @@ def test_treatment_table_covers_both_serious_and_both_grievous_levels(queued) ->
     s2 = p.wound("Right Thigh", "S2", "blunt")
     g5 = p.wound("Left Thigh", "G5", "edged")
     p.queue("healing", queued.rolls(PHYSICIAN + 10, PHYSICIAN))  # MS at SET +10, MS at SUR 0
-    treat(p.entity, p.anat, p.wounds, s2, PHYSICIAN, False, p.ctx)
-    treat(p.entity, p.anat, p.wounds, g5, PHYSICIAN, False, p.ctx)
+    treat(p.entity, p.anat, p.wounds, s2, PHYSICIAN, False, p.rules, p.ctx)
+    treat(p.entity, p.anat, p.wounds, g5, PHYSICIAN, False, p.rules, p.ctx)
     assert [(e.procedure, e.healing_rate) for e in p.events(Treated)] == [("SET", 5), ("SUR", 4)]
 
 
@@ -648,14 +664,14 @@ def test_self_treatment_is_at_minus_10(queued, self_care: bool, roll: int, resul
     p = make_patient()
     index = p.wound("Right Thigh", "M1", "blunt")
     p.queue("healing", queued.rolls(roll))
-    treat(p.entity, p.anat, p.wounds, index, PHYSICIAN, self_care, p.ctx)
+    treat(p.entity, p.anat, p.wounds, index, PHYSICIAN, self_care, p.rules, p.ctx)
     assert [(e.test, e.healing_rate) for e in p.events(Treated)] == [(result.name, hr)]
 
 
 def test_treatment_without_physician_skill_is_a_cf_without_a_roll(patient: Patient, queued) -> None:
     index = patient.wound("Right Thigh", "S3", "blunt")
     rng = patient.queue("healing", queued.rolls())
-    treat(patient.entity, patient.anat, patient.wounds, index, None, False, patient.ctx)
+    treat(patient.entity, patient.anat, patient.wounds, index, None, False, patient.rules, patient.ctx)
     assert rng.remaining == 0
     assert [(e.test, e.healing_rate) for e in patient.events(Treated)] == [("CF", 3)]
 
@@ -666,7 +682,7 @@ def test_minor_wound_treated_to_hr_6_no_longer_impairs(patient: Patient, queued)
     leg = patient.anat.body.part_index("Right Leg")
     assert patient.wounds.impairments[leg].penalty == -5
     patient.queue("healing", queued.rolls(82))  # MS: HR 6
-    treat(patient.entity, patient.anat, patient.wounds, index, PHYSICIAN, False, patient.ctx)
+    treat(patient.entity, patient.anat, patient.wounds, index, PHYSICIAN, False, patient.rules, patient.ctx)
     patient.world.refresh(patient.entity)
     assert patient.wounds.impairments[leg].penalty == 0
     assert patient.wounds.health == 100
@@ -677,7 +693,7 @@ def test_minor_wound_treated_to_hr_6_no_longer_impairs(patient: Patient, queued)
 
 
 def call_heal(p: Patient, index: int) -> None:
-    heal(p.entity, p.anat, p.wounds, p.cond, index, p.ctx)
+    heal(p.entity, p.anat, p.wounds, p.cond, index, p.rules, p.ctx)
 
 
 @pytest.mark.parametrize(("aspect", "infected"), [("edged", True), ("piercing", True), ("fire", True),
@@ -689,7 +705,7 @@ def test_untreated_wound_fails_its_healing_test_automatically(patient: Patient, 
     rng = patient.queue("healing", queued.rolls())
     call_heal(patient, index)
     assert rng.remaining == 0
-    injury = patient.wounds.injuries[index]
+    injury = patient.wounds.wounds[index]
     assert injury.level == 3
     assert injury.next_heal == NOW + 5 * DAY
     assert injury.infection_hr == (1 if infected else None)
@@ -702,10 +718,10 @@ def test_untreated_wound_fails_its_healing_test_automatically(patient: Patient, 
 def test_healing_test_changes_the_level(patient: Patient, queued, roll: int, level: int) -> None:
     """HB 10 x HR 5 = ML 50: CF and MF nothing (blunt: no infection), MS one level better, CS two."""
     index = patient.wound("Right Thigh", "S3", "blunt")
-    patient.wounds.injuries[index].healing_rate = 5
+    patient.wounds.wounds[index].healing_rate = 5
     patient.queue("healing", queued.rolls(roll))
     call_heal(patient, index)
-    injury = patient.wounds.injuries[index]
+    injury = patient.wounds.wounds[index]
     assert injury.level == level
     assert injury.infection_hr is None
     assert patient.wounds.levels.get(patient.location("Right Thigh")) == [level]
@@ -717,20 +733,20 @@ def test_healing_test_changes_the_level(patient: Patient, queued, roll: int, lev
 def test_cf_healing_test_infects_at_hr_plus_one(patient: Patient, queued, aspect: str, infected: bool) -> None:
     """HR 3 (ML 30), CF: infection at HR 4, weakness fatigue 5."""
     index = patient.wound("Right Thigh", "S3", aspect)
-    patient.wounds.injuries[index].healing_rate = 3
+    patient.wounds.wounds[index].healing_rate = 3
     patient.queue("healing", queued.rolls(35))
     call_heal(patient, index)
-    assert patient.wounds.injuries[index].infection_hr == (4 if infected else None)
+    assert patient.wounds.wounds[index].infection_hr == (4 if infected else None)
     assert patient.wounds.fatigue == (5 if infected else 0)
     assert len(patient.events(Infected)) == int(infected)
 
 
 def test_mf_healing_test_never_infects(patient: Patient, queued) -> None:
     index = patient.wound("Right Thigh", "S3", "edged")
-    patient.wounds.injuries[index].healing_rate = 3
+    patient.wounds.wounds[index].healing_rate = 3
     patient.queue("healing", queued.rolls(31))
     call_heal(patient, index)
-    assert patient.wounds.injuries[index].infection_hr is None
+    assert patient.wounds.wounds[index].infection_hr is None
     assert patient.events(Infected) == []
 
 
@@ -738,13 +754,13 @@ def test_mf_healing_test_never_infects(patient: Patient, queued) -> None:
 def test_wound_healed_at_level_zero(patient: Patient, queued, level: int, roll: int, result: TestResult) -> None:
     """A wound reaching level <= 0 is healed: InjuryHealed, its part's impairment and health rise."""
     index = patient.wound("Right Thigh", level, "blunt")
-    patient.wounds.injuries[index].healing_rate = 5
-    patient.wounds.injuries[index].received = NOW - 10 * DAY
+    patient.wounds.wounds[index].healing_rate = 5
+    patient.wounds.wounds[index].received = NOW - 10 * DAY
     before = patient.wounds.health
     assert before < 100
     patient.queue("healing", queued.rolls(roll))
     call_heal(patient, index)
-    injury = patient.wounds.injuries[index]
+    injury = patient.wounds.wounds[index]
     assert injury.level == 0 and injury.healed_at == NOW and injury.next_heal == -1.0
     healed = patient.events(InjuryHealed)
     assert [(e.location, e.level_code, e.days, e.permanent) for e in healed] == [
@@ -759,13 +775,13 @@ def test_wound_healed_at_level_zero(patient: Patient, queued, level: int, roll: 
 def test_active_infection_stops_all_healing(patient: Patient, queued) -> None:
     infected = patient.wound("Left Thigh", "S2", "edged")
     other = patient.wound("Right Thigh", "S3", "blunt")
-    patient.wounds.injuries[infected].infection_hr = 3
-    patient.wounds.injuries[other].healing_rate = 6
+    patient.wounds.wounds[infected].infection_hr = 3
+    patient.wounds.wounds[other].healing_rate = 6
     rng = patient.queue("healing", queued.rolls())  # no roll at all for the other wound
     call_heal(patient, other)
     assert rng.remaining == 0
-    assert patient.wounds.injuries[other].level == 3
-    assert patient.wounds.injuries[other].next_heal == NOW + 5 * DAY
+    assert patient.wounds.wounds[other].level == 3
+    assert patient.wounds.wounds[other].next_heal == NOW + 5 * DAY
 
 
 @pytest.mark.parametrize(("hr", "roll", "result", "new_hr"), [
@@ -774,17 +790,17 @@ def test_active_infection_stops_all_healing(patient: Patient, queued) -> None:
 def test_infection_course(patient: Patient, queued, hr: int, roll: int, result: TestResult, new_hr: int) -> None:
     """Against HB 10 x infection HR, less the infection's own weakness fatigue: CF -2, MF -1, MS +1, CS +2."""
     index = patient.wound("Right Thigh", "S3", "edged")
-    patient.wounds.injuries[index].healing_rate = 4
-    patient.wounds.injuries[index].infection_hr = hr
-    refresh_fatigue(patient.wounds, patient.ctx.rules.aftercare)
-    assert roll_result(roll, 10 * hr - infection_fatigue(hr, patient.ctx.rules.aftercare)) is result
+    patient.wounds.wounds[index].healing_rate = 4
+    patient.wounds.wounds[index].infection_hr = hr
+    refresh_fatigue(patient.wounds, patient.rules.aftercare)
+    assert roll_result(roll, 10 * hr - infection_fatigue(hr, patient.rules.aftercare)) is result
     patient.queue("healing", queued.rolls(roll))
     call_heal(patient, index)
     assert [(e.course, e.test, e.healing_rate) for e in patient.events(CourseTested)] == [
         ("infection (Right Thigh)", result.name, new_hr)]
-    assert patient.wounds.injuries[index].infection_hr == new_hr
-    assert patient.wounds.fatigue == infection_fatigue(new_hr, patient.ctx.rules.aftercare)
-    assert patient.wounds.injuries[index].level == 3  # no healing while infected
+    assert patient.wounds.wounds[index].infection_hr == new_hr
+    assert patient.wounds.fatigue == infection_fatigue(new_hr, patient.rules.aftercare)
+    assert patient.wounds.wounds[index].level == 3  # no healing while infected
 
 
 def roll_result(roll: int, ml: int) -> TestResult:
@@ -796,11 +812,11 @@ def roll_result(roll: int, ml: int) -> TestResult:
 
 def test_infection_cured_at_hr_6(patient: Patient, queued) -> None:
     index = patient.wound("Right Thigh", "S3", "edged")
-    patient.wounds.injuries[index].infection_hr = 5
-    refresh_fatigue(patient.wounds, patient.ctx.rules.aftercare)
+    patient.wounds.wounds[index].infection_hr = 5
+    refresh_fatigue(patient.wounds, patient.rules.aftercare)
     patient.queue("healing", queued.rolls(49))
     call_heal(patient, index)
-    assert patient.wounds.injuries[index].infection_hr is None
+    assert patient.wounds.wounds[index].infection_hr is None
     assert patient.wounds.fatigue == 0
     assert [e.healing_rate for e in patient.events(CourseTested)] == [6]
     assert not patient.cond.dead
@@ -810,8 +826,8 @@ def test_infection_cured_at_hr_6(patient: Patient, queued) -> None:
 def test_infection_at_hr_0_kills(patient: Patient, queued, hr: int, roll: int) -> None:
     """HR 1 less fatigue 10 clamps to ML 5: 6 is an MF (-> 0) and 10 a CF; HR 2 (ML 10): 15 a CF (-> 0)."""
     index = patient.wound("Right Thigh", "S3", "edged")
-    patient.wounds.injuries[index].infection_hr = hr
-    refresh_fatigue(patient.wounds, patient.ctx.rules.aftercare)
+    patient.wounds.wounds[index].infection_hr = hr
+    refresh_fatigue(patient.wounds, patient.rules.aftercare)
     patient.queue("healing", queued.rolls(roll))
     call_heal(patient, index)
     assert patient.cond.dead
@@ -826,10 +842,10 @@ def test_infection_at_hr_0_kills(patient: Patient, queued, hr: int, roll: int) -
 ])
 def test_permanent_impairment_by_days_to_heal(patient: Patient, days: float, permanent: int) -> None:
     index = patient.wound("Right Thigh", "G4", "edged")
-    injury = patient.wounds.injuries[index]
+    injury = patient.wounds.wounds[index]
     injury.permanent_eligible = True
     injury.received = NOW - days * DAY
-    heal_wound(patient.entity, patient.anat, patient.wounds, index, patient.ctx)
+    heal_wound(patient.entity, patient.anat, patient.wounds, index, patient.rules, patient.ctx)
     leg = patient.anat.body.part_index("Right Leg")
     assert patient.wounds.permanent_impairment.get(leg, 0) == permanent
     assert [(e.location, e.level_code, e.days, e.permanent) for e in patient.events(InjuryHealed)] == [
@@ -838,8 +854,8 @@ def test_permanent_impairment_by_days_to_heal(patient: Patient, days: float, per
 
 def test_permanent_impairment_only_for_eligible_wounds(patient: Patient) -> None:
     index = patient.wound("Right Thigh", "G4", "edged")
-    patient.wounds.injuries[index].received = NOW - 150 * DAY
-    heal_wound(patient.entity, patient.anat, patient.wounds, index, patient.ctx)
+    patient.wounds.wounds[index].received = NOW - 150 * DAY
+    heal_wound(patient.entity, patient.anat, patient.wounds, index, patient.rules, patient.ctx)
     assert patient.wounds.permanent_impairment == {}
     assert [e.permanent for e in patient.events(InjuryHealed)] == [0]
 
@@ -849,10 +865,10 @@ def test_permanent_impairment_never_makes_a_part_unusable(patient: Patient) -> N
     index = patient.wound("Right Thigh", "G4", "edged")
     leg = patient.anat.body.part_index("Right Leg")
     assert patient.wounds.impairments[leg].unusable and patient.wounds.health == 20
-    injury = patient.wounds.injuries[index]
+    injury = patient.wounds.wounds[index]
     injury.permanent_eligible = True
     injury.received = NOW - 100 * DAY
-    heal_wound(patient.entity, patient.anat, patient.wounds, index, patient.ctx)
+    heal_wound(patient.entity, patient.anat, patient.wounds, index, patient.rules, patient.ctx)
     patient.world.refresh(patient.entity)
     assert patient.wounds.impairments[leg].penalty == -25
     assert not patient.wounds.impairments[leg].unusable
@@ -864,10 +880,10 @@ def test_permanent_impairment_keeps_the_worst(patient: Patient) -> None:
     first = patient.wound("Right Thigh", "G4", "edged")
     second = patient.wound("Right Calf", "S3", "blunt")
     for index, days in ((first, 100), (second, 30)):
-        injury = patient.wounds.injuries[index]
+        injury = patient.wounds.wounds[index]
         injury.permanent_eligible = True
         injury.received = NOW - days * DAY
-        heal_wound(patient.entity, patient.anat, patient.wounds, index, patient.ctx)
+        heal_wound(patient.entity, patient.anat, patient.wounds, index, patient.rules, patient.ctx)
     assert patient.wounds.permanent_impairment == {patient.anat.body.part_index("Right Leg"): -25}
 
 
@@ -879,7 +895,7 @@ def test_bleeding_in_combat_every_five_minutes_of_ticks(queued) -> None:
     w = Sandbox(seed=3)
     e = w.spawn("human", name="Lone")
     w.inflict(e, "Neck", "G4", "edged")
-    w.components(e)["Wounds"].injuries[0].bleeder = True
+    w.get(e, Injury).wounds[0].bleeder = True
     rng = queued.rolls(50, 50)
     w.ctx.streams["bleeding"] = rng  # type: ignore[index]
     for _ in range(60):
@@ -893,20 +909,20 @@ def test_bleeding_in_combat_every_five_minutes_of_ticks(queued) -> None:
 def test_bleeding_processor_tests_only_due_bleeders(queued) -> None:
     p = make_patient()
     index = p.wound(bleeder=True)
-    p.wounds.injuries[index].next_bleed = NOW + 1
+    p.wounds.wounds[index].next_bleed = NOW + 1
     p.queue("bleeding", queued.rolls())
     with p.world.active():
-        BleedingProcessor(p.ctx).process()
+        BleedingProcessor(p.ctx, p.rules).process()
     assert p.events(BloodLost) == []
 
 
 def test_extended_shock_course_in_combat_when_due(queued) -> None:
     w = Sandbox(seed=3)
     e = w.spawn("human", name="Lone")
-    parts = w.components(e)
-    parts["Shock"].state = INCAP
-    parts["Wounds"].extended_shock_hr = 5
-    parts["Wounds"].next_course = 30.0
+    w.get(e, Shock).state = INCAP
+    w.get(e, Injury).extended_shock_hr = 5
+    w.get(e, Injury).next_course = 30.0
+    w.refresh(e)
     rng = queued.rolls(50)  # CS: HR 7, out of Extended Shock
     w.ctx.streams["healing"] = rng  # type: ignore[index]
     for _ in range(4):
@@ -914,18 +930,18 @@ def test_extended_shock_course_in_combat_when_due(queued) -> None:
     assert rng.remaining == 0
     assert [(ev.tick, ev.course, ev.healing_rate) for ev in w.events if isinstance(ev, CourseTested)] == [
         (3, "extended shock", 7)]
-    assert parts["Wounds"].extended_shock_hr is None and parts["Shock"].state is NONE
+    assert w.get(e, Injury).extended_shock_hr is None and w.get(e, Shock).state is NONE
     w.close()
 
 
 def test_no_retests_in_combat_while_in_extended_shock(queued) -> None:
     w = Sandbox(seed=3)
     e = w.spawn("human", name="Lone")
-    parts = w.components(e)
-    shock, wounds = parts["Shock"], parts["Wounds"]
+    shock, wounds = w.get(e, Shock), w.get(e, Injury)
     shock.state = INCAP
     shock.retest_at = 10.0
     wounds.extended_shock_hr = 5
+    w.refresh(e)
     w.ctx.streams["shock"] = queued.rolls()  # type: ignore[index]
     for _ in range(5):
         w.step()

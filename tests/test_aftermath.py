@@ -22,7 +22,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import sandbox.aftermath as aftermath
+import systems.models.anatomy_advance as aftermath
+from components.anatomy_state import Injury, Shock
+from components.care import CarePolicy
 from components.events import (
     BleedingStopped,
     BloodLost,
@@ -34,13 +36,15 @@ from components.events import (
     ShockRetested,
     Treated,
 )
+from components.readout import AftermathRow
 from components.rules import ShockState
+from components.state import Condition
 from sandbox.account import aftermath_table
-from sandbox.aftermath import report, tender_for
 from sandbox.cli import app
-from sandbox.scenario_def import CarePolicy
 from sandbox.world import Sandbox
 from systems.damage import set_shock
+from systems.models.anatomy import AnatomyModel, anatomy_state
+from systems.models.anatomy_advance import tenders
 
 DAY = 86400.0
 NONE, STUNNED, INCAP, UNCON = ShockState.NONE, ShockState.STUNNED, ShockState.INCAPACITATED, ShockState.UNCONSCIOUS
@@ -63,9 +67,19 @@ def of(world: Sandbox, kind: type, events: list[Event] | None = None) -> list[An
     return [e for e in (world.events if events is None else events) if isinstance(e, kind)]
 
 
+def anatomy_of(world: Sandbox) -> AnatomyModel:
+    model = world.damage_model
+    assert isinstance(model, AnatomyModel)
+    return model
+
+
+def report(world: Sandbox, since: float) -> list[AftermathRow]:
+    return world.aftermath_report(since)
+
+
 def shock_to(world: Sandbox, entity: int, state: ShockState) -> None:
-    parts = world.components(entity)
-    set_shock(entity, parts["Shock"], parts["Condition"], state, world.ctx)
+    c = world.creatures()[entity]
+    set_shock(entity, anatomy_state(c).shock, c.condition, state, anatomy_of(world).rules, world.ctx)
 
 
 def queue(world: Sandbox, stream: str, rng: Any) -> Any:
@@ -134,12 +148,12 @@ def test_each_wound_has_a_healing_test_every_five_days(rule_calls: list[tuple[st
     w = Sandbox(seed=1)
     e = w.spawn("human", name="Lone")
     w.inflict(e, "Right Thigh", "S3", "blunt")
-    w.components(e)["Wounds"].injuries[0].healing_rate = 5  # treated already: no first aid
+    w.get(e, Injury).wounds[0].healing_rate = 5  # treated already: no first aid
     rng = queue(w, "healing", queued.rolls(*[51] * 20))  # MF each time: nothing heals
     w.advance(days=100)
     assert rng.remaining == 0
     assert [(name, t) for name, t, _ in rule_calls] == [("heal", 5 * DAY * k) for k in range(1, 21)]
-    assert w.components(e)["Wounds"].injuries[0].level == 3
+    assert w.get(e, Injury).wounds[0].level == 3
 
 
 def test_healing_through_advance_raises_health_back(queued) -> None:
@@ -147,8 +161,8 @@ def test_healing_through_advance_raises_health_back(queued) -> None:
     w = Sandbox(seed=1)
     e = w.spawn("human", name="Lone")
     w.inflict(e, "Right Thigh", "S2", "blunt")
-    wounds = w.components(e)["Wounds"]
-    wounds.injuries[0].healing_rate = 6
+    wounds = w.get(e, Injury)
+    wounds.wounds[0].healing_rate = 6
     assert wounds.health < 100
     before = wounds.health
     queue(w, "healing", queued.rolls(10))
@@ -167,7 +181,7 @@ def lone_bleeder(seed: int, location: str = "Neck", level: str = "G4") -> tuple[
     e = w.spawn("human", name="Victim")
     w.care = CarePolicy(self_care=False)
     w.inflict(e, location, level, "edged")
-    w.components(e)["Wounds"].injuries[0].bleeder = True
+    w.get(e, Injury).wounds[0].bleeder = True
     return w, e
 
 
@@ -291,8 +305,8 @@ def test_incapacitated_retests_after_one_turn_then_extended_shock_locks_it(queue
     healing_rng = queue(w, "healing", queued.rolls(49))  # the course test at +4 h: MS, HR 6, leaves it
     w.advance(hours=4)
     assert [(ev.time, ev.test, ev.after) for ev in of(w, ShockRetested)] == [(1010.0, "MF", "incapacitated")]
-    shock = w.components(e)["Shock"]
-    assert shock.state is INCAP and w.components(e)["Wounds"].extended_shock_hr == 5
+    shock = w.get(e, Shock)
+    assert shock.state is INCAP and w.get(e, Injury).extended_shock_hr == 5
     assert of(w, CourseTested) == []
     w.advance(minutes=1)
     assert [(ev.time, ev.course, ev.healing_rate) for ev in of(w, CourseTested)] == [
@@ -310,7 +324,7 @@ def test_unconscious_retests_after_ten_minutes(queued) -> None:
     assert of(w, ShockRetested) == []
     w.advance(seconds=1)
     assert [(ev.time, ev.test, ev.after) for ev in of(w, ShockRetested)] == [(600.0, "CS", "none")]
-    assert w.components(e)["Shock"].state is NONE
+    assert w.get(e, Shock).state is NONE
 
 
 def test_stunned_retests_every_turn_until_it_clears(queued) -> None:
@@ -334,22 +348,22 @@ def test_a_due_retest_comes_before_a_bleeding_round_at_the_same_time(queued) -> 
     assert bleeding.remaining == 0 and shock.remaining == 0
     at_900 = [type(ev).__name__ for ev in w.events if ev.time == 900.0 and isinstance(ev, ShockRetested | BloodLost)]
     assert at_900 == ["ShockRetested", "BloodLost"]
-    assert w.components(e)["Shock"].state is STUNNED
-    assert not w.components(e)["Condition"].dead
+    assert w.get(e, Shock).state is STUNNED
+    assert not w.get(e, Condition).dead
 
 
 def test_no_retests_in_extended_shock_even_when_blood_loss_moves_the_state(queued) -> None:
     w, e = lone_bleeder(1)
     shock_to(w, e, INCAP)
-    wounds = w.components(e)["Wounds"]
+    wounds = w.get(e, Injury)
     wounds.extended_shock_hr = 5
     wounds.next_course = 4 * 3600.0
     queue(w, "bleeding", queued.rolls(49, 45, 45, 45))  # +1 BLP (Unconscious), then CS rounds at ML 45
     queue(w, "shock", queued.rolls())  # any re-test fails the test
     w.advance(minutes=20)
     assert of(w, ShockRetested) == []
-    assert w.components(e)["Shock"].state is UNCON
-    assert not w.components(e)["Condition"].dead
+    assert w.get(e, Shock).state is UNCON
+    assert not w.get(e, Condition).dead
 
 
 def test_coma_through_advance(queued) -> None:
@@ -357,7 +371,7 @@ def test_coma_through_advance(queued) -> None:
     2 days of weariness."""
     w = Sandbox(seed=1)
     e = w.spawn("human", name="Lone")
-    wounds = w.components(e)["Wounds"]
+    wounds = w.get(e, Injury)
     wounds.shock_cause = (w.catalog.bodies["human"].location_index("Skull"), 3)
     shock_to(w, e, UNCON)
     queue(w, "shock", queued.rolls(35))
@@ -367,7 +381,7 @@ def test_coma_through_advance(queued) -> None:
     assert [(ev.time, ev.course, ev.test, ev.healing_rate) for ev in of(w, CourseTested)] == [
         (600.0 + 2 * DAY, "coma", "CS", 6)]
     assert wounds.coma_hr is None and wounds.weariness == 2 and wounds.fatigue == 2
-    assert w.components(e)["Shock"].state is NONE
+    assert w.get(e, Shock).state is NONE
 
 
 # ---------------------------------------------------------------------------------------------- care
@@ -384,30 +398,32 @@ def ward() -> Sandbox:
 
 
 def tender(w: Sandbox, policy: CarePolicy, patient: str = "Pat") -> tuple[str, int | None, bool] | None:
-    found = tender_for(w, w.creatures(), w.entity(patient), policy)
-    return None if found is None else (w.name_of(found.entity), found.ml, found.self_care)
+    found = tenders(w.creatures(), policy, "physician", w.ctx).tender_for(w.entity(patient))
+    return None if found is None else (w.name_of(found.entity), found.skill, found.on_self)
 
 
 def test_best_physician_of_the_team_able_to_act_tends(ward: Sandbox) -> None:
     assert tender(ward, CarePolicy()) == ("Medic", 60, False)
-    ward.components(ward.entity("Surgeon"))["Shock"].state = STUNNED  # a stunned creature can act
+    ward.get(ward.entity("Surgeon"), Shock).state = STUNNED  # a stunned creature can act
+    ward.refresh("Surgeon")
     assert tender(ward, CarePolicy()) == ("Surgeon", 80, False)
 
 
 def test_healers_restrict_who_tends(ward: Sandbox) -> None:
-    ward.components(ward.entity("Surgeon"))["Shock"].state = NONE
+    ward.get(ward.entity("Surgeon"), Shock).state = NONE
+    ward.refresh("Surgeon")
     assert tender(ward, CarePolicy(healers=("Medic",))) == ("Medic", 60, False)
     assert tender(ward, CarePolicy(healers=("Enemy",))) == ("Pat", 30, True)  # not of Pat's team: self-care
     assert tender(ward, CarePolicy(healers=("Enemy",), self_care=False)) is None
 
 
 def test_tender_fatigue_lowers_its_ml_and_the_dead_do_not_tend(ward: Sandbox) -> None:
-    medic = ward.components(ward.entity("Medic"))
-    medic["Wounds"].fatigue = 10
+    ward.get("Medic", Injury).fatigue = 10
     assert tender(ward, CarePolicy()) == ("Medic", 50, False)
-    medic["Condition"].dead = True
+    ward.get("Medic", Condition).dead = True
     assert tender(ward, CarePolicy()) == ("Pat", 30, True)
-    ward.components(ward.entity("Pat"))["Shock"].state = INCAP  # cannot tend itself either
+    ward.get(ward.entity("Pat"), Shock).state = INCAP  # cannot tend itself either
+    ward.refresh("Pat")
     assert tender(ward, CarePolicy()) is None
 
 
@@ -415,8 +431,8 @@ def test_tender_physician_ml_includes_its_arm_impairment() -> None:
     """Physician names the manipulator role (configs/skills.toml; docs/rules.md): a Medic (60) with an S3 forearm
     (-10) tends at 50, so an unhurt Nurse (55) is the better healer; a healer with an unusable arm cannot succeed.
 
-    BUG (sandbox/aftermath.py ``tender_for``): it reads ``anat.mls[physician] - fatigue`` and ignores impairment,
-    unlike ``systems.creatures.effective_ml``: the impaired Medic is chosen at ML 60.
+    (Was a bug of ``tender_for``, now ``systems.care``: it read ``anat.mls[physician] - fatigue`` and ignored
+    impairment, unlike ``effective_ml``: the impaired Medic was chosen at ML 60.)
     """
     w = Sandbox(seed=2)
     pat = w.spawn("human", name="Pat", team="A")
@@ -433,15 +449,17 @@ def test_stoppage_is_a_test_of_the_stoppage_skill(queued) -> None:
     """``[aftercare] stoppage_skill`` names the skill of the Blood Stoppage Test. Set to Dexterity (50), the
     Medic's stoppage roll of 55 is a CF (at Physician 60 it would be a CS that stops the bleeding at once).
 
-    BUG (sandbox/aftermath.py ``tender_for`` / ``advance``): the stoppage ML is the tender's ``treatment_skill``
+    (Was a bug of the old ``advance``): the stoppage ML is the tender's ``treatment_skill``
     ML; ``AftercareRules.stoppage_skill`` is loaded but never read.
     """
     w = Sandbox(seed=2)
-    w.ctx.rules = replace(w.ctx.rules, aftercare=replace(w.ctx.rules.aftercare, stoppage_skill="dexterity"))
+    rules = anatomy_of(w).rules
+    assert rules.aftercare is not None
+    anatomy_of(w).rules = replace(rules, aftercare=replace(rules.aftercare, stoppage_skill="dexterity"))
     pat = w.spawn("human", name="Pat", team="A")
     w.spawn("human", name="Medic", team="A", skills={"physician": 60})
     w.inflict(pat, "Neck", "S3", "edged")
-    w.components(pat)["Wounds"].injuries[0].bleeder = True
+    w.get(pat, Injury).wounds[0].bleeder = True
     rng = queue(w, "bleeding", queued.rolls(55, 50))  # stoppage CF at Dexterity 50, then the advance test (CS)
     w.advance(minutes=5)
     assert of(w, BleedingStopped) == []
@@ -468,7 +486,7 @@ def test_no_healer_and_no_self_care_treats_nothing() -> None:
     w.inflict(e, "Right Thigh", "S3", "edged")
     w.advance(days=1)
     assert of(w, Treated) == []
-    assert w.components(e)["Wounds"].injuries[0].healing_rate is None
+    assert w.get(e, Injury).wounds[0].healing_rate is None
 
 
 def test_self_care_treats_at_minus_10(queued) -> None:
@@ -498,13 +516,13 @@ def test_healer_stops_the_bleeding_before_the_advance_test(queued) -> None:
     pat = w.spawn("human", name="Pat", team="A")
     medic = w.spawn("human", name="Medic", team="A", skills={"physician": 60})
     w.inflict(pat, "Neck", "S3", "edged")
-    w.components(pat)["Wounds"].injuries[0].bleeder = True
+    w.get(pat, Injury).wounds[0].bleeder = True
     rng = queue(w, "bleeding", queued.rolls(60))
     w.advance(hours=1)
     assert rng.remaining == 0
     assert [(ev.time, ev.entity, ev.test) for ev in of(w, BleedingStopped)] == [(300.0, pat, "CS")]
     assert of(w, BloodLost) == []
-    assert w.components(medic)["Wounds"].tending_until == 600.0
+    assert w.get(medic, Injury).tending_until == 600.0
 
 
 def test_self_stoppage_is_at_minus_10(queued) -> None:
@@ -512,7 +530,7 @@ def test_self_stoppage_is_at_minus_10(queued) -> None:
     w = Sandbox(seed=2)
     e = w.spawn("human", name="Lone", skills={"physician": 52})
     w.inflict(e, "Neck", "S3", "edged")
-    injury = w.components(e)["Wounds"].injuries[0]
+    injury = w.get(e, Injury).wounds[0]
     injury.bleeder = True
     queue(w, "bleeding", queued.rolls(43, 50))
     w.advance(minutes=5)
@@ -528,12 +546,12 @@ def test_a_tender_makes_one_stoppage_test_per_round(queued) -> None:
     w.spawn("human", name="Medic", team="A", skills={"physician": 60})
     for e in (first, second):
         w.inflict(e, "Neck", "S3", "edged")
-        w.components(e)["Wounds"].injuries[0].bleeder = True
+        w.get(e, Injury).wounds[0].bleeder = True
     rng = queue(w, "bleeding", queued.rolls(61, 50, 50))  # P1: stoppage MF, advance CS; P2: advance CS only
     w.advance(minutes=5)
     assert rng.remaining == 0
-    assert w.components(first)["Wounds"].injuries[0].stoppage_bonus == 10
-    assert w.components(second)["Wounds"].injuries[0].stoppage_bonus == 0
+    assert w.get(first, Injury).wounds[0].stoppage_bonus == 10
+    assert w.get(second, Injury).wounds[0].stoppage_bonus == 0
     assert [(ev.entity, ev.test) for ev in of(w, BloodLost)] == [(first, "CS"), (second, "CS")]
 
 
@@ -571,7 +589,7 @@ def test_report_fates(queued) -> None:
     w, victim = lone_bleeder(7)
     mended = w.spawn("human", name="Mended")
     w.inflict(mended, "Right Thigh", "M1", "blunt")
-    w.components(mended)["Wounds"].injuries[0].healing_rate = 6
+    w.get(mended, Injury).wounds[0].healing_rate = 6
     w.spawn("human", name="Bystander")
     queue(w, "healing", queued.rolls(10))
     w.advance(days=10)
@@ -605,7 +623,7 @@ def test_cli_run_with_aftermath_prints_a_fate_per_creature() -> None:
 
 def test_aftermath_benchmark_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     bench = load_benchmark()
-    monkeypatch.setattr(sys, "argv", ["aftermath.py"])
+    monkeypatch.setattr(sys, "argv", ["aftermath.py", "--creatures", "100"])
     bench.main()
     out = capsys.readouterr().out
     assert "100-day aftermath for 100 wounded creatures" in out

@@ -22,6 +22,7 @@ from components.events import (
     ShockTested,
     event_from_dict,
 )
+from components.state import Anatomy
 from sandbox.cli import app
 from sandbox.config import default_catalog
 from sandbox.eventlog import read_jsonl, write_jsonl
@@ -45,7 +46,7 @@ def test_shipped_tick_length_is_ten_seconds() -> None:
 def test_every_event_carries_tick_and_time(scenario: str) -> None:
     w, events = run_log(scenario, seed=1)
     e = next(iter(w.creatures()))
-    events += w.inflict(e, location=w.components(e)["Anatomy"].body.locations[0].name, level="M1")
+    events += w.inflict(e, location=w.get(e, Anatomy).body.locations[0].name, level="M1")
     assert events
     for ev in events:
         assert isinstance(ev.tick, int) and 0 <= ev.tick <= w.tick
@@ -64,7 +65,7 @@ def _check_landed_blow(w: Sandbox, events: list[Event], i: int) -> None:
     assert rolled.landed
     assert (declared.attacker, declared.target) == (rolled.attacker, rolled.target) == (blow.attacker, blow.target)
     assert declared.tick == rolled.tick == blow.tick
-    body = w.components(blow.target)["Anatomy"].body
+    body = w.get(blow.target, Anatomy).body
     loc = body.locations[body.location_index(blow.location)]
     part = body.parts[loc.part]
     zone = body.zones[part.zone]

@@ -223,10 +223,10 @@ def _entity_edit(change: Callable[[dict[str, Any]], None]) -> Callable[[dict[str
 
 
 SAVE_EDITS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
-    "health of lots": (_entity_edit(lambda e: e["wounds"].__setitem__("health", "lots")),
-        "corrupt save at entities.0.wounds"),
+    "health of lots": (_entity_edit(lambda e: e["model_state"]["Injury"].__setitem__("health", "lots")),
+        "corrupt save at entities.0.model_state"),
     "negative entity id": (_entity_edit(lambda e: e.__setitem__("id", -3)), "entity id"),
-    "missing field": (_entity_edit(lambda e: e.pop("wounds")), "wounds"),
+    "missing field": (_entity_edit(lambda e: e.pop("model_state")), "model_state"),
     "another version": (lambda doc: doc.__setitem__("version", 0), "version 0"),
     "list of entities is a table": (lambda doc: doc.__setitem__("entities", {"a": 1}),
         "entities.0: expected an entity table"),
@@ -234,7 +234,7 @@ SAVE_EDITS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "position of text": (_entity_edit(lambda e: e.__setitem__("position", ["a", "b"])),
         "corrupt save at entities.0.position"),
     "injury with a stray field": (_entity_edit(
-        lambda e: e["wounds"].__setitem__("injuries", [{"evil": 1}])), "corrupt save"),
+        lambda e: e["model_state"]["Injury"].__setitem__("wounds", [{"evil": 1}])), "corrupt save"),
 }
 
 

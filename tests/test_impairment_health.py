@@ -11,7 +11,7 @@ import dataclasses
 import pytest
 
 from components.anatomy import BodyStructure
-from components.wounds import Injury, Wounds
+from components.anatomy_state import Injury, Wound
 from systems.health import band, health, health_ceiling
 from systems.impairment import (
     SOUND,
@@ -153,14 +153,14 @@ def test_tier(rules, imp: Impairment, expected: str) -> None:
 
 
 def test_body_impairments_collects_wounds_per_part(human: BodyStructure, rules, loc) -> None:
-    wounds = Wounds(
+    wounds = Injury(
         [
-            Injury(loc("Right Forearm"), 2, 1),
-            Injury(loc("Right Hand"), 3, 0),
-            Injury(loc("Right Elbow"), 2, 1),
-            Injury(loc("Left Calf"), 1, 0),
-            Injury(loc("Left Thigh"), 1, 0, healing_rate=6),
-            Injury(loc("Thorax"), 0, 1),  # healed
+            Wound(loc("Right Forearm"), 2, 1),
+            Wound(loc("Right Hand"), 3, 0),
+            Wound(loc("Right Elbow"), 2, 1),
+            Wound(loc("Left Calf"), 1, 0),
+            Wound(loc("Left Thigh"), 1, 0, healing_rate=6),
+            Wound(loc("Thorax"), 0, 1),  # healed
         ]
     )
     imps = body_impairments(human, wounds, rules)
@@ -168,14 +168,14 @@ def test_body_impairments_collects_wounds_per_part(human: BodyStructure, rules, 
 
 
 def test_body_impairments_severed_location_makes_the_part_unusable(human: BodyStructure, rules, loc) -> None:
-    imps = body_impairments(human, Wounds(severed={loc("Left Hand")}), rules)
+    imps = body_impairments(human, Injury(severed={loc("Left Hand")}), rules)
     assert imps[LARM].unusable
     assert not imps[RARM].impaired
 
 
 def test_body_impairments_unusable_parts_and_permanent(human: BodyStructure, rules, loc) -> None:
-    wounds = Wounds(
-        [Injury(loc("Right Thigh"), 2, 0)], unusable_parts={RARM}, permanent_impairment={RLEG: -15}
+    wounds = Injury(
+        [Wound(loc("Right Thigh"), 2, 0)], unusable_parts={RARM}, permanent_impairment={RLEG: -15}
     )
     imps = body_impairments(human, wounds, rules)
     assert imps[RARM].unusable
@@ -187,7 +187,7 @@ def test_body_impairments_part_definition_floor(human: BodyStructure, rules, loc
     parts[LLEG] = dataclasses.replace(parts[LLEG], permanent_impairment=-20)
     parts[LARM] = dataclasses.replace(parts[LARM], permanently_unusable=True)
     body = dataclasses.replace(human, parts=tuple(parts))
-    imps = body_impairments(body, Wounds([Injury(loc("Left Knee"), 2, 0)]), rules)
+    imps = body_impairments(body, Injury([Wound(loc("Left Knee"), 2, 0)]), rules)
     assert imps[LLEG] == Impairment(-20)
     assert imps[LARM].unusable
 
@@ -196,7 +196,7 @@ def test_body_impairments_part_definition_floor(human: BodyStructure, rules, loc
 
 
 def test_unusable_part_on_a_named_role_fails_the_test(human: BodyStructure, rules, loc) -> None:
-    imps = body_impairments(human, Wounds([Injury(loc("Right Forearm"), 4, 1)]), rules)
+    imps = body_impairments(human, Injury([Wound(loc("Right Forearm"), 4, 1)]), rules)
     assert role_penalty(human, imps, ["manipulator"]) is None
     assert role_penalty(human, imps, ["manipulator", "locomotor"]) is None
     assert role_penalty(human, imps, ["locomotor"]) == 0
@@ -205,8 +205,8 @@ def test_unusable_part_on_a_named_role_fails_the_test(human: BodyStructure, rule
 def test_worst_penalty_among_the_role_parts(human: BodyStructure, rules, loc) -> None:
     imps = body_impairments(
         human,
-        Wounds(
-            [Injury(loc("Right Calf"), 2, 0), Injury(loc("Left Foot"), 1, 0), Injury(loc("Left Hand"), 1, 0)]
+        Injury(
+            [Wound(loc("Right Calf"), 2, 0), Wound(loc("Left Foot"), 1, 0), Wound(loc("Left Hand"), 1, 0)]
         ),
         rules,
     )
@@ -308,12 +308,12 @@ def test_worsening_one_of_three_minor_limbs_raises_the_ceiling_by_the_bucket_rul
 def test_bucket_corner_from_real_wounds(human: BodyStructure, rules, loc) -> None:
     """The same corner from wounds: an S2 on one of three minorly wounded limbs lifts Health from 30 to 50."""
     minor = [
-        Injury(loc("Right Forearm"), 1, 1),
-        Injury(loc("Left Forearm"), 1, 1),
-        Injury(loc("Right Calf"), 1, 0),
+        Wound(loc("Right Forearm"), 1, 1),
+        Wound(loc("Left Forearm"), 1, 1),
+        Wound(loc("Right Calf"), 1, 0),
     ]
-    assert health_ceiling(human, body_impairments(human, Wounds(list(minor)), rules), rules) == 30
-    worse = Wounds([*minor, Injury(loc("Right Hand"), 2, 0)])
+    assert health_ceiling(human, body_impairments(human, Injury(list(minor)), rules), rules) == 30
+    worse = Injury([*minor, Wound(loc("Right Hand"), 2, 0)])
     assert health_ceiling(human, body_impairments(human, worse, rules), rules) == 50
 
 
@@ -380,7 +380,7 @@ def test_critical_and_limb_parts(human: BodyStructure) -> None:
 
 def test_health_from_wounds_end_to_end(human: BodyStructure, rules, loc) -> None:
     # a minor limb wound (80) and a serious chest wound (20): the chest governs -> 20, Morbid
-    wounds = Wounds([Injury(loc("Left Forearm"), 1, 1), Injury(loc("Thorax"), 3, 1)])
+    wounds = Injury([Wound(loc("Left Forearm"), 1, 1), Wound(loc("Thorax"), 3, 1)])
     ceiling = health_ceiling(human, body_impairments(human, wounds, rules), rules)
     assert ceiling == 20
     assert band(health(ceiling, True, rules), rules) == "Morbid"

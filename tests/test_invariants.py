@@ -9,23 +9,30 @@ from typing import Any
 import pytest
 
 import systems.invariants as inv
+from components.anatomy_state import Injury, Shock, Wound
 from components.events import AttackDeclared, BloodLost, Died, HealthChanged, InjuryHealed, ShockChanged, ShockRetested
+from components.impairment import Impairment
 from components.readout import Readout
-from components.rules import ShockState
-from components.wounds import Impairment, Injury
+from components.rules import AnatomyRules, ShockState
+from components.state import Anatomy, Condition, Equipment
 from sandbox.models import available_models
 from sandbox.world import Sandbox
 from systems.damage import set_shock
-from systems.invariants import InvariantError, check
+from systems.invariants import InvariantError, Tracker, check
 
 
 def duel(model: str = "anatomy", **kwargs: Any) -> Sandbox:
     return Sandbox.from_scenario("duel", 0, model, **kwargs)
 
 
+TRACKERS: dict[str, Tracker] = {}
+
+
 def breaches(world: Sandbox) -> list[str]:
+    """What ``check`` finds, with one tracker per world (as the world keeps its own)."""
+    track = TRACKERS.setdefault(world.uid, Tracker())
     with world.active():
-        return check(world.creatures(), world.ctx, world.damage_model)
+        return check(world.creatures(), world.ctx, track)
 
 
 def emit(world: Sandbox, event: Any) -> None:
@@ -72,7 +79,7 @@ def test_a_breach_raises_from_the_tick() -> None:
     world = duel(check_invariants=True)
     world.step()
     aldric = world.entity("Aldric")
-    world.components(aldric)["Wounds"].health = 0
+    world.get(aldric, Injury).health = 0
     with pytest.raises(InvariantError) as caught:
         world.step()
     assert caught.value.tick == 2
@@ -85,11 +92,11 @@ def test_a_breach_raises_from_the_tick() -> None:
 def test_health_range() -> None:
     world = duel()
     world.step()
-    parts = world.components(world.entity("Aldric"))
-    parts["Wounds"].health = 101
+    injury, cond = world.get("Aldric", Injury), world.get("Aldric", Condition)
+    injury.health = 101
     assert any("alive with health 101" in b for b in breaches(world))
-    parts["Wounds"].health = 40
-    parts["Condition"].dead = True
+    injury.health = 40
+    cond.dead = True
     found = breaches(world)
     assert any("dead with health 40" in b for b in found)
     assert any("dead readout with health 40" in b for b in found)
@@ -98,8 +105,7 @@ def test_health_range() -> None:
 def test_impairment_never_better_than_its_floor_and_unusable_holds_nothing() -> None:
     world = duel()
     world.step()
-    parts = world.components(world.entity("Aldric"))
-    wounds, equip = parts["Wounds"], parts["Equipment"]
+    wounds, equip = world.get("Aldric", Injury), world.get("Aldric", Equipment)
     held = next(iter(equip.holding))
     wounds.permanent_impairment[held] = -10  # without a refresh: the cached impairment is still sound
     found = breaches(world)
@@ -116,7 +122,7 @@ def test_impairment_never_better_than_its_floor_and_unusable_holds_nothing() -> 
 def test_weapons_never_duplicated_and_natural_never_dropped() -> None:
     world = duel()
     world.step()
-    equip = world.components(world.entity("Aldric"))["Equipment"]
+    equip = world.get(world.entity("Aldric"), Equipment)
     equip.dropped.append("broadsword")  # still held too
     assert any("'broadsword' 2 times" in b for b in breaches(world))
     equip.dropped.clear()
@@ -174,8 +180,8 @@ def test_readout_must_agree_with_state(monkeypatch: pytest.MonkeyPatch) -> None:
     world.step()
     real = world.damage_model.readout
 
-    def lying(entity: int, parts: Any, ctx: Any) -> Readout:
-        r = real(entity, parts, ctx)
+    def lying(creature: Any, ctx: Any) -> Readout:
+        r = real(creature, ctx)
         return Readout(not r.alive, not r.can_act, r.label, r.health, r.band, r.shock, r.conditions)
 
     monkeypatch.setattr(world.damage_model, "readout", lying)
@@ -194,19 +200,20 @@ def test_bleeding_to_death_sets_health_to_0_in_the_same_tick() -> None:
     world = Sandbox(0, check_invariants=True)
     a = world.spawn("human", name="A", team="A", position=(0.0, 0.0), attributes={"strength": 1})
     world.spawn("human", name="B", team="B", position=(500.0, 0.0))
-    parts = world.components(a)
-    wounds = parts["Wounds"]
-    neck = parts["Anatomy"].body.location_index("Neck")
-    wounds.injuries.append(Injury(neck, 3, 1, bleeder=True, received=0.0))
+    wounds, cond = world.get(a, Injury), world.get(a, Condition)
+    neck = world.get(a, Anatomy).body.location_index("Neck")
+    wounds.wounds.append(Wound(neck, 3, 1, bleeder=True, received=0.0))
     wounds.reindex()
     wounds.dirty = True
+    rules = world.damage_model.tables
+    assert isinstance(rules, AnatomyRules)
     with world.active():
-        set_shock(a, parts["Shock"], parts["Condition"], ShockState.UNCONSCIOUS, world.ctx)
+        set_shock(a, world.get(a, Shock), cond, ShockState.UNCONSCIOUS, rules, world.ctx)
     for _ in range(200):
         events = world.step()
-        if parts["Condition"].dead:
+        if cond.dead:
             break
-    assert parts["Condition"].dead and parts["Condition"].cause == "blood loss"
+    assert cond.dead and cond.cause == "blood loss"
     died = next(e for e in events if isinstance(e, Died))
     zeroed = [e for e in events if isinstance(e, HealthChanged) and e.entity == a and e.after == 0]
     assert zeroed and zeroed[0].tick == died.tick

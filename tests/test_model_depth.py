@@ -6,27 +6,30 @@ from __future__ import annotations
 import shutil
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import esper
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from components.anatomy_state import Injury, Shock
+from components.care import CarePolicy
+from components.depth import TIERS, DepthState, DepthTables, Wound
 from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, Missed, ModelStateChanged
+from components.impairment import SOUND, UNUSABLE
+from components.state import Combatant, Condition, Equipment
 from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models, build_model
 from sandbox.models.depth import SCHEMA, load
-from sandbox.scenario_def import CarePolicy
 from sandbox.world import Sandbox, SandboxError
 from systems.combat import ready_parts
 from systems.hit_location import MISS, build_hit_table, location_probabilities
 from systems.models.depth import (
     DepthAttackRecord,
     DepthModel,
-    DepthState,
-    DepthTables,
     DyingProcessor,
-    Wound,
     ability_modifier,
     cell_of,
     defense_of,
@@ -62,8 +65,12 @@ def world() -> Iterator[Sandbox]:
 
 
 def state(world: Sandbox, entity: int) -> DepthState:
-    with world.active():
-        return esper.component_for_entity(entity, DepthState)
+    return world.get(entity, DepthState)
+
+
+def model(world: Sandbox) -> DepthModel:
+    assert isinstance(world.damage_model, DepthModel)
+    return world.damage_model
 
 
 def d20(*rolls: int) -> QueuedRng:
@@ -78,14 +85,14 @@ def strike(world: Sandbox, attacker: int, target: int, mode_id: str, *rolls: int
     me = world.creatures()[attacker]
     foe = world.creatures()[target]
     mode = world.ctx.modes[mode_id]
-    _, anat, wounds, _, _, cond, comb, _, equip = me
-    parts = ready_parts(anat, wounds.impairments, cond, equip, mode)
+    parts = ready_parts(me.anatomy, world.damage_model.part_states(me), me.condition, me.equipment, mode)
     assert parts is not None
+    comb = me.combatant
     comb.aim = aim
-    comb.aim_zone = 0 if aim == "unaimed" else foe[1].body.zones[foe[1].body.parts[
-        foe[1].body.part_index(aim)].zone].first
+    body = foe.anatomy.body
+    comb.aim_zone = 0 if aim == "unaimed" else body.zones[body.parts[body.part_index(aim)].zone].first
     with world.active():
-        return world.damage_model.attack(attacker, me, target, foe, mode, world.ctx, parts)
+        return world.damage_model.attack(me, foe, mode, parts, world.ctx)
 
 
 def new_events(world: Sandbox, start: int) -> list[Any]:
@@ -142,16 +149,16 @@ def test_attacks_in_a_world_follow_the_exact_chances(world: Sandbox) -> None:
     collector = world.spawn("human", name="Toll Collector", team="B", attributes={"dexterity": 14})
     me, foe = world.creatures()[brawler], world.creatures()[collector]
     mode = world.ctx.modes["unarmed.punch"]
-    arm = me[1].body.part_index("Right Arm")
+    arm = me.anatomy.body.part_index("Right Arm")
     counts: Counter[str] = Counter()
     n = 6000
+    mine, theirs = state(world, brawler), state(world, collector)
     with world.active():
-        mine, theirs = esper.component_for_entity(brawler, DepthState), esper.component_for_entity(collector,
-                                                                                                    DepthState)
         for _ in range(n):
             mine.mishap = 0
             theirs.wounds.clear()
-            record = world.damage_model.attack(brawler, me, collector, foe, mode, world.ctx, (arm,))
+            record = world.damage_model.attack(me, foe, mode, (arm,), world.ctx)
+            assert record is not None
             counts["miss" if not record.hit else ("none", "skin", "flesh", "bone", "organ")[record.tier]] += 1
     exact = outcome_probabilities(2, 12, 0)
     for outcome, p in exact.items():
@@ -320,7 +327,7 @@ def test_melee_uses_strength_and_missiles_dexterity(world: Sandbox) -> None:
 def test_called_shot_costs_5_and_lands_on_the_part(world: Sandbox) -> None:
     a = world.spawn("human", name="A", team="A", attributes={"strength": 30})  # +10: always hits
     b = world.spawn("human", name="B", team="B")
-    body = world.creatures()[b][1].body
+    body = world.creatures()[b].anatomy.body
     head = body.part_index("Head")
     parts: Counter[str] = Counter()
     for _ in range(60):
@@ -379,11 +386,22 @@ def test_a_broken_part_cannot_strike_and_nothing_is_recorded(world: Sandbox) -> 
     a = world.spawn("human", name="A", team="A")
     b = world.spawn("human", name="B", team="B")
     world.inflict(a, location="Right Forearm", level="bone", aspect="blunt")
-    arm = world.creatures()[a][1].body.part_index("Right Arm")
+    body = world.creatures()[a].anatomy.body
+    arm = body.part_index("Right Arm")
     assert arm in state(world, a).broken
     before = len(world.ctx.log)
-    assert strike(world, a, b, "unarmed.punch") is None  # no die queued: nothing is rolled
+    world.ctx.streams["attack"] = d20()  # type: ignore[index]  # no die queued: nothing may be rolled
+    with world.active():
+        refused = world.damage_model.attack(world.creatures()[a], world.creatures()[b],
+                                            world.ctx.modes["unarmed.punch"], (arm,), world.ctx)
+    assert refused is None
     assert len(world.ctx.log) == before
+    # Through the seam the broken arm is out of use, so the shared loop punches with the other hand.
+    me = world.creatures()[a]
+    parts = ready_parts(me.anatomy, model(world).part_states(me), me.condition, me.equipment,
+                        world.ctx.modes["unarmed.punch"])
+    assert parts == (body.part_index("Left Arm"),)
+    assert strike(world, a, b, "unarmed.punch", 15).hit
     assert strike(world, a, b, "unarmed.kick", 15).hit  # the legs still work
     assert "broken: Right Arm" in world.readout(a).conditions
 
@@ -396,7 +414,7 @@ def test_organ_wound_to_the_core_downs_and_kills_after_its_rounds(world: Sandbox
     world.inflict(victim, location="Thorax", level="organ", aspect="piercing")
     r = world.readout(victim)
     assert (r.label, r.can_act, r.shock, r.health, r.band) == ("dying", False, "dying", 0, "organ")
-    assert world.components(victim)["Condition"].out
+    assert world.get(victim, Condition).out
     assert "dying (3 rounds)" in r.conditions
     for tick in (1, 2):
         world.step()
@@ -683,22 +701,25 @@ def test_save_load_continue_identically(tmp_path: Path, scenario: str, seed: int
 
 
 def test_the_model_leaves_the_anatomy_alone() -> None:
+    """The anatomy model's wounds and shock are its own: a depth creature has none to touch."""
     with Sandbox.from_scenario("skirmish", seed=1, model="depth") as w:
         w.run()
+        assert w.damage_model.state_types() == (DepthState,)
         for e in w.names:
-            wounds = w.components(e)["Wounds"]
-            assert not wounds.injuries and not wounds.severed
-            assert w.components(e)["Shock"].state == 0
+            for anatomy_only in (Injury, Shock):
+                with pytest.raises(SandboxError, match="under the depth model"):
+                    w.get(e, anatomy_only)
+            assert isinstance(w.creatures()[e].state, DepthState)
 
 
 def test_a_broken_sword_arm_makes_the_ai_strike_with_what_still_works(world: Sandbox) -> None:
     """Regression: the AI used to keep choosing the sword in the broken arm, which depth refuses (an idle creature)."""
     a = world.spawn("human", name="A", team="A", position=(0.0, 0.0), weapons=["broadsword"])
     world.spawn("human", name="B", team="B", position=(1.0, 0.0), weapons=["broadsword"])
-    held_by = next(iter(world.components(a)["Equipment"].holding))
-    arm = world.creatures()[a][1].body.parts[held_by].name
-    forearm = next(loc.name for loc in world.creatures()[a][1].body.locations
-                   if world.creatures()[a][1].body.parts[loc.part].name == arm and "Forearm" in loc.name)
+    held_by = next(iter(world.get(a, Equipment).holding))
+    body = world.creatures()[a].anatomy.body
+    arm = body.parts[held_by].name
+    forearm = next(loc.name for loc in body.locations if body.parts[loc.part].name == arm and "Forearm" in loc.name)
     world.inflict(a, location=forearm, level="bone", aspect="blunt")
     assert held_by in state(world, a).broken
     declared = []
@@ -706,4 +727,322 @@ def test_a_broken_sword_arm_makes_the_ai_strike_with_what_still_works(world: San
         declared += [e for e in world.step() if isinstance(e, AttackDeclared) and e.attacker == a]
     assert declared, "the creature with a broken sword arm stood idle"
     assert all(not e.mode.startswith("broadsword.") for e in declared)
-    assert world.components(a)["Combatant"].mode.startswith("unarmed.")
+    assert world.get(a, Combatant).mode.startswith("unarmed.")
+
+
+# ------------------------------------------------------------------------------ the model interface's seams
+
+
+def test_broken_and_lost_parts_are_unusable_in_part_states(world: Sandbox) -> None:
+    """``part_states`` replaces ``disabled_parts``: broken (until set) and lost parts are UNUSABLE."""
+    victim = world.spawn("human", name="Victim", team="A")
+    world.spawn("human", name="Healer", team="A", skills={"physician": 200})  # +20: every treatment succeeds
+    body = world.creatures()[victim].anatomy.body
+    assert model(world).part_states(world.creatures()[victim]) == tuple(SOUND for _ in body.parts)
+    world.inflict(victim, location="Right Forearm", level="bone", aspect="blunt")
+    world.inflict(victim, location="Left Forearm", level="organ", aspect="cutting", critical=True)  # lost
+    right, left = body.part_index("Right Arm"), body.part_index("Left Arm")
+    states = model(world).part_states(world.creatures()[victim])
+    assert states[right] == UNUSABLE and states[left] == UNUSABLE
+    assert all(s == SOUND for i, s in enumerate(states) if i not in (right, left))
+    parts = {p.name: p for p in world.readout(victim).parts}
+    assert parts["Right Arm"].unusable and not parts["Right Arm"].severed
+    assert parts["Left Arm"].unusable and parts["Left Arm"].severed  # lost for good
+    assert not parts["Head"].unusable and not parts["Head"].severed
+    world.care = CarePolicy(first_aid_delay=0.0)
+    world.advance(hours=1)  # the fracture is set; the lost arm stays lost
+    states = model(world).part_states(world.creatures()[victim])
+    assert states[right] == SOUND and states[left] == UNUSABLE
+
+
+def test_speed_factor_is_one_and_a_broken_leg_slows_the_walk_through_part_states(world: Sandbox) -> None:
+    from systems.movement import speed
+
+    a = world.spawn("human", name="A")
+    with world.active():
+        assert model(world).speed_factor(world.creatures()[a], world.ctx) == 1.0
+        full = speed(world.creatures()[a], world.ctx)
+    world.inflict(a, location="Left Thigh", level="bone", aspect="blunt")
+    with world.active():
+        assert model(world).speed_factor(world.creatures()[a], world.ctx) == 1.0
+        assert speed(world.creatures()[a], world.ctx) == pytest.approx(full * world.ctx.combat.min_speed_factor)
+    world.inflict(a, location="Right Thigh", level="bone", aspect="blunt")
+    with world.active():
+        assert speed(world.creatures()[a], world.ctx) == 0.0  # no usable leg: it cannot walk
+
+
+def test_health_is_the_readouts_number(world: Sandbox) -> None:
+    v = world.spawn("human", name="V")
+    for level in ("flesh", "flesh", "bone", "organ"):
+        world.inflict(v, location="Abdomen", level=level, aspect="cutting")
+        with world.active():
+            assert model(world).health(world.creatures()[v], world.ctx) == world.readout(v).health
+
+
+def test_the_attack_record_summarises_and_explains_one_attack_in_words(world: Sandbox) -> None:
+    brawler = world.spawn("human", name="Brawler", team="A", attributes={"strength": 14})
+    collector = world.spawn("human", name="Toll Collector", team="B", attributes={"dexterity": 14})
+    start = len(world.log)
+    record = strike(world, brawler, collector, "unarmed.punch", 14)
+    assert world.log[start] is record and record.headline and record.struck
+    assert isinstance(world.log[start + 1], ModelStateChanged)  # the consequences follow the record
+    names = world.names
+    line = record.summary(names)
+    assert line is not None
+    assert line.startswith("Brawler -> Toll Collector: Punch: d20 14 +2 = 16 vs Defense 12, margin 4: flesh blunt "
+                           "wound to the ")
+    assert line.endswith(": a deep bruise and torn muscle")
+    lines = record.explain(names)
+    assert lines[0] == "Tick 0: Brawler attacks Toll Collector with Punch (blunt, depth bonus +0), unaimed"
+    assert lines[1] == "Attack bonus: Strength +2 = +2"
+    assert lines[2] == "Roll: d20 14 +2 = 16 against Defense 12: margin 4, a hit"
+    assert lines[3].startswith("It lands on the ") and lines[3].endswith("; drawn from the anatomy)")
+    assert lines[4] == "Depth margin: margin 4 + depth bonus 0 = 4, less 0 for the target's blunt reduction = 4"
+    assert lines[5] == "A flesh blunt wound: a deep bruise and torn muscle"
+    assert lines[6] == "Injury: -1 on its rolls until treated; treatment DC 10"
+    assert len(lines) == 7
+    for text in lines:  # words, not a dump of event fields
+        assert "D20AttackRolled" not in text and "DamageDealt" not in text and "natural " not in text
+
+
+def test_a_miss_has_no_summary_and_explains_why(world: Sandbox) -> None:
+    a = world.spawn("human", name="A", team="A", attributes={"strength": 30})  # +10
+    b = world.spawn("human", name="B", team="B")
+    record = strike(world, a, b, "unarmed.punch", 1)
+    assert not record.struck and record.summary(world.names) is None
+    assert record.explain(world.names)[1:] == [
+        "Attack bonus: Strength +10 = +10",
+        "Roll: d20 1 (natural 1) +10 = 11 against Defense 10: margin 1, a miss (a natural 1 always misses)",
+        "The natural 1 is a mishap: -1 on the attacker's next roll"]
+    record = strike(world, a, b, "unarmed.punch", 2)  # the mishap's -1 shows in the next roll's bonus
+    assert record.explain(world.names)[1] == "Attack bonus: Strength +10, an earlier mishap -1 = +9"
+
+
+def test_a_natural_20_and_a_called_shot_are_explained(world: Sandbox) -> None:
+    a = world.spawn("human", name="A", team="A", attributes={"strength": 2})  # -4
+    b = world.spawn("human", name="B", team="B", armor=["gambeson", "full_harness", "helm"])  # Defense 17
+    lines = strike(world, a, b, "unarmed.punch", 20).explain(world.names)
+    assert lines[2] == ("Roll: d20 20 (natural 20) -4 = 16 against Defense 17: margin -1, a hit (a natural 20 always "
+                        "hits, as margin 1)")
+    assert "The natural 20 takes it one tier deeper, to flesh, and the worst result at that depth" in lines
+    c = world.spawn("human", name="C", team="A")
+    world.inflict(c, location="Abdomen", level="flesh", aspect="cutting")
+    lines = strike(world, c, b, "unarmed.punch", 20, aim="Head").explain(world.names)
+    assert lines[0].endswith("a called shot at the Head")
+    assert lines[1] == "Attack bonus: Strength +0, its untreated wounds -1, the called shot -5 = -6"
+    assert "(Head; in the called part, the location by weight)" in lines[3]
+
+
+def test_damage_applied_directly_is_a_record_too(world: Sandbox) -> None:
+    v = world.spawn("human", name="V")
+    world.inflict(v, location="Thorax", damage=4, aspect="cutting")
+    record = next(e for e in world.log if isinstance(e, DepthAttackRecord))
+    assert record.direct and record.attacker == -1 and [type(e) for e in record.events()] == [DamageDealt]
+    assert record.summary(world.names) == ("(direct) -> V: depth margin 4 applied directly: flesh cutting wound to "
+                                           "the Thorax (Torso): a laceration")
+    assert record.explain(world.names) == [
+        "Tick 0: a cutting blow of depth margin 4 is applied to V directly (no attack roll)",
+        "Depth margin 4, less 0 for the target's cutting reduction = 4",
+        "A flesh cutting wound: a laceration",
+        "Injury: -1 on its rolls until treated; treatment DC 10"]
+
+
+def test_strike_with_an_attacker_is_its_attack_as_the_loop_makes_it(world: Sandbox) -> None:
+    a = world.spawn("human", name="A", team="A", attributes={"strength": 14})
+    b = world.spawn("human", name="B", team="B", attributes={"dexterity": 14})
+    world.ctx.streams["attack"] = d20(14)  # type: ignore[index]
+    events = world.strike(b, "unarmed.punch", attacker=a)
+    assert isinstance(events[0], AttackDeclared) and (events[0].attacker, events[0].aim) == (a, "unaimed")
+    rolled = next(e for e in events if isinstance(e, D20AttackRolled))
+    assert (rolled.natural, rolled.total, rolled.defense, rolled.margin) == (14, 16, 12, 4)
+    assert next(e for e in events if isinstance(e, DamageDealt)).detail.startswith("flesh blunt wound")
+    world.ctx.streams["attack"] = d20(19)  # type: ignore[index]
+    events = world.strike(b, "unarmed.punch", aim="Head", attacker=a)  # a called shot: -5, lands in the Head
+    assert events[0].aim == "Head" and next(e for e in events if isinstance(e, D20AttackRolled)).total == 16
+    assert "(Head):" in next(e for e in events if isinstance(e, DamageDealt)).detail
+    world.ctx.streams["attack"] = d20(19)  # type: ignore[index]
+    events = world.strike(b, "unarmed.punch", aim="Skull", attacker=a)  # a called location: exactly there
+    assert "to the Skull (Head)" in next(e for e in events if isinstance(e, DamageDealt)).detail
+    world.ctx.streams["attack"] = d20(3)  # type: ignore[index]
+    events = world.strike(b, "unarmed.punch", attacker=a)
+    assert any(isinstance(e, Missed) and e.reason == "short of Defense" for e in events)
+    with pytest.raises(SandboxError, match="no part or location 'Tail'"):
+        world.strike(b, "unarmed.punch", aim="Tail", attacker=a)
+
+
+def test_strike_refuses_a_mode_only_broken_limbs_could_wield(world: Sandbox) -> None:
+    a = world.spawn("human", name="A", team="A", weapons=["broadsword"])
+    b = world.spawn("human", name="B", team="B")
+    held_by = next(iter(world.get(a, Equipment).holding))
+    body = world.creatures()[a].anatomy.body
+    forearm = next(loc.name for loc in body.locations if loc.part == held_by and "Forearm" in loc.name)
+    world.inflict(a, location=forearm, level="bone", aspect="blunt")
+    start = len(world.log)
+    with pytest.raises(SandboxError, match="broken or lost"):
+        world.strike(b, "broadsword.cut", attacker=a)
+    assert len(world.log) == start
+    world.ctx.streams["attack"] = d20(15)  # type: ignore[index]
+    assert any(isinstance(e, D20AttackRolled) for e in world.strike(b, "unarmed.kick", attacker=a))
+
+
+def test_strike_without_an_attacker_lands_as_a_bare_hit_plus_the_depth_bonus(world: Sandbox) -> None:
+    v = world.spawn("human", name="V")
+    world.ctx.streams["attack"] = d20()  # type: ignore[index]  # no attack roll is drawn
+    bonus = model(world).tables.weapons["mace.crush"].depth_bonus
+    events = world.strike(v, "mace.crush", aim="Skull")
+    assert [type(e) for e in events[:2]] == [AttackDeclared, DamageDealt]
+    assert (events[0].attacker, events[0].mode, events[0].aim) == (-1, "mace.crush", "Skull")
+    dealt = events[1]
+    assert isinstance(dealt, DamageDealt) and dealt.rolled == 1 + bonus
+    assert dealt.detail.startswith(f"{TIERS[depth_tier(1 + bonus)]} blunt wound to the Skull (Head)")
+    record = next(e for e in world.log if isinstance(e, DepthAttackRecord))
+    assert record.explain(world.names)[1] == "Struck directly: no attack roll; the blow counts as a bare hit (margin 1)"
+    assert record.summary(world.names) is not None and "struck directly" in record.summary(world.names)
+    events = world.strike(v, "unarmed.punch", aim="Head")
+    assert "(Head):" in next(e for e in events if isinstance(e, DamageDealt)).detail
+    spirit = world.spawn("spirit", name="Spirit")
+    events = world.strike(spirit, "unarmed.punch")
+    assert any(isinstance(e, Missed) and e.reason == "nothing to strike" for e in events)
+    assert not state(world, spirit).wounds
+
+
+def test_the_readout_lists_wounds_and_the_models_numbers(world: Sandbox) -> None:
+    v = world.spawn("human", name="V", team="A", armor=["leather"], attributes={"dexterity": 14})
+    world.inflict(v, location="Thorax", level="flesh", aspect="cutting")
+    world.inflict(v, location="Abdomen", level="skin", aspect="blunt")  # passes: needs nothing, not listed
+    world.inflict(v, location="Left Forearm", level="bone", aspect="blunt")
+    r = world.readout(v)
+    assert [(w.location, w.part, w.level, w.aspect, w.bleeding, w.treated) for w in r.wounds] == [
+        ("Thorax", "Torso", "flesh", "cutting", True, False),
+        ("Left Forearm", "Left Arm", "bone", "blunt", False, False)]
+    assert r.wounds[0].text == "flesh cutting wound: a laceration, bleeding (-1), untreated (DC 10)"
+    assert r.wounds[1].text == "bone blunt wound: a fracture, part broken, untreated (DC 12)"
+    details = dict(r.details)
+    assert details["Defense"] == "14"
+    assert details["attack"] == "Strength +0 (melee), Dexterity +2 (missile and thrown)"
+    assert details["wound penalty"] == "-1 on its own rolls (down at -5)"
+    assert details["deepest wound"] == "bone"
+    assert r.health_unit == "" and r.health == 4
+    world.spawn("human", name="Healer", team="A", skills={"physician": 200})
+    world.care = CarePolicy(first_aid_delay=0.0)
+    world.advance(hours=1)
+    assert world.readout(v).wounds == ()
+    with world.active():
+        row = model(world).aftermath_row(world.creatures()[v], world.ctx, 0.0, None)
+    assert (row.alive, row.open_wounds, row.healed_day, row.health, row.state) == (True, 0, 0.0, 5, "unhurt")
+
+
+def test_a_lost_limb_reads_as_a_treated_lasting_wound(world: Sandbox) -> None:
+    v = world.spawn("human", name="V", team="A")
+    world.spawn("human", name="Healer", team="A", skills={"physician": 200})
+    world.inflict(v, location="Left Forearm", level="organ", aspect="cutting", critical=True)
+    assert not world.readout(v).wounds[0].treated
+    world.care = CarePolicy(first_aid_delay=0.0)
+    world.advance(hours=1)
+    (wound,) = world.readout(v).wounds
+    assert (wound.location, wound.level, wound.treated) == ("Left Forearm", "organ", True)
+    assert "part lost" in wound.text and wound.text.endswith("treated")
+
+
+def test_invariants_hold_in_play_and_catch_a_hand_edit(world: Sandbox) -> None:
+    with Sandbox.from_scenario("skirmish", seed=1, model="depth", check_invariants=True) as w:
+        w.run()
+        w.advance(hours=2)
+    v = world.spawn("human", name="V")
+    world.inflict(v, location="Thorax", level="flesh", aspect="cutting")
+    c = world.creatures()[v]
+    with world.active():
+        assert model(world).invariants(c, world.ctx) == []
+    st = state(world, v)
+    st.penalty = 0  # a hand edit: the penalty no longer follows from the wounds
+    with world.active():
+        assert any("penalty 0" in b for b in model(world).invariants(c, world.ctx))
+    world.refresh(v)  # settle: recomputed from the wounds
+    assert st.penalty == -1
+    body = c.anatomy.body
+    arm = body.part_index("Right Arm")
+    st.wounds.append(Wound(body.location_index("Right Forearm"), arm, 3, "blunt", "a fracture", 0, True, False, False,
+                           -1.0, False, 12, 0.0, False).as_tuple())
+    start = len(world.events)
+    world.refresh(v)
+    changed = [(e.what, e.before, e.after) for e in world.events[start:] if isinstance(e, ModelStateChanged)]
+    assert changed == [("part Right Arm", "working", "broken")]
+    with world.active():
+        assert model(world).invariants(c, world.ctx) == []
+
+
+def test_advance_runs_on_the_shared_due_queue_and_care_circle(world: Sandbox, monkeypatch: Any) -> None:
+    import systems.models.depth as depth_module
+    from systems.schedule import DueQueue
+
+    queues: list[object] = []
+    real = depth_module.roll_d20
+
+    def spy(rng: Any) -> int:
+        queues.append(world.ctx.due)
+        return real(rng)
+
+    monkeypatch.setattr(depth_module, "roll_d20", spy)
+    patient = world.spawn("human", name="Patient", team="A")
+    world.spawn("human", name="Low", team="A", skills={"physician": 30})  # +3
+    high = world.spawn("human", name="High", team="A", skills={"physician": 60})  # +6
+    world.inflict(patient, location="Thorax", level="flesh", aspect="cutting")
+    world.inflict(high, location="Abdomen", level="flesh", aspect="cutting")  # tends at +5 now
+    world.care = CarePolicy(first_aid_delay=0.0)
+    world.ctx.streams["healing"] = d20(20, 20)  # type: ignore[index]
+    events = world.advance(minutes=1)
+    treatments = [(e.entity, e.after) for e in events if isinstance(e, ModelStateChanged)
+                  and e.what.startswith("treatment")]
+    # The patient is tended by the best team-mate (+5); High, wounded itself, by Low (+3), Patient being worse.
+    assert treatments == [(patient, "treated (d20 20 +5 vs DC 10)"), (high, "treated (d20 20 +3 vs DC 10)")]
+    assert len(queues) == 2 and all(isinstance(q, DueQueue) for q in queues) and world.ctx.due is None
+    other = world.spawn("human", name="Other", team="A")
+    world.inflict(other, location="Thorax", level="flesh", aspect="cutting")
+    world.care = CarePolicy(first_aid_delay=0.0, healers=("Low",))
+    world.ctx.streams["healing"] = d20(20)  # type: ignore[index]
+    events = world.advance(minutes=1)
+    assert [e.after for e in events if isinstance(e, ModelStateChanged)] == ["treated (d20 20 +3 vs DC 10)",
+                                                                             "unhurt"]
+
+
+def _care_world(scenario: str, seed: int) -> Sandbox:
+    """A fought scenario (the loser's wounded waiting for care), or an empty world of wounded and a healer."""
+    if scenario != "wounded":
+        w = Sandbox.from_scenario(scenario, seed=seed, model="depth")
+        w.run()
+        return w
+    w = Sandbox(seed=seed, model="depth")
+    p = w.spawn("human", name="Patient", team="A")
+    q = w.spawn("human", name="Other", team="A")
+    w.spawn("human", name="Healer", team="A", skills={"physician": 40})
+    w.inflict(p, location="Abdomen", level="organ", aspect="blunt")  # down, dying after 6 rounds
+    w.inflict(p, location="Right Forearm", level="bone", aspect="cutting")
+    w.inflict(q, location="Thorax", level="flesh", aspect="piercing")
+    w.inflict(q, location="Left Thigh", level="organ", aspect="blunt")  # bleeding out after 30 rounds
+    w.care = CarePolicy(first_aid_delay=15.0)
+    return w
+
+
+@settings(max_examples=30, deadline=None)
+@given(scenario=st.sampled_from(["wounded", "duel", "skirmish", "wolf_pack"]), seed=st.integers(0, 20),
+       first=st.integers(0, 4 * 3600), total=st.integers(0, 6 * 3600))
+def test_advance_is_split_proof(scenario: str, seed: int, first: int, total: int) -> None:
+    """``advance(a)`` then ``advance(b)`` gives the events (and the states) of ``advance(a + b)``.
+
+    Only ``care_at`` may differ: a creature nobody could help waits (``care_at`` -1) until a treatment on its team
+    succeeds, and the next ``advance`` looks at it again after the first-aid delay; that second look finds the
+    same nobody, so it draws nothing and emits nothing.
+    """
+    first = min(first, total)
+    whole, split = _care_world(scenario, seed), _care_world(scenario, seed)
+    try:
+        whole.advance(seconds=total)
+        split.advance(seconds=first)
+        split.advance(seconds=total - first)
+        assert dicts(split) == dicts(whole)
+        assert split.ctx.clock.seconds == whole.ctx.clock.seconds
+        for e in whole.names:
+            assert replace(state(split, e), care_at=-1.0) == replace(state(whole, e), care_at=-1.0)
+    finally:
+        whole.close()
+        split.close()

@@ -6,19 +6,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import esper
 import pytest
 
 from components.events import AttackDeclared, AttackRolled, D20AttackRolled, DamageDealt, Event
 from components.gear import StrikeMode
+from components.log import Names
 from components.readout import Readout
 from sandbox.models import available_models
 from sandbox.world import Sandbox
+from systems.conditions import kill
 from systems.context import TickContext
-from systems.creatures import Parts, can_act
-from systems.damage import kill
-from systems.models import DamageModel, register, unregister
-from systems.models.d20 import d20_attack
+from systems.creatures import Creature, can_act
+from systems.models import DamageModel, ModelError, register, unregister
+from systems.models.d20 import D20Roll, d20_attack
 
 
 @dataclass(slots=True)
@@ -28,14 +28,31 @@ class Glass:
     hits_left: int = 2
 
 
-@dataclass(slots=True)
 class GlassRecord:
-    """One attack under the glass model."""
+    """One attack under the glass model (a ``components.log.AttackEntry``)."""
 
-    events_: list[Event]
+    headline = True
+
+    def __init__(self, tick: int, time: float, attacker: int, target: int, roll: D20Roll) -> None:
+        self.tick, self.time, self.attacker, self.target, self.roll = tick, time, attacker, target, roll
+
+    @property
+    def struck(self) -> bool:
+        return self.roll.hit
 
     def events(self) -> list[Event]:
-        return self.events_
+        return self.roll.events(self.tick, self.time, self.attacker, self.target, "glass", "glass.tap")
+
+    def summary(self, names: Names) -> str | None:
+        return f"{names[self.attacker]} cracks {names[self.target]}" if self.roll.hit else None
+
+    def explain(self, names: Names) -> list[str]:
+        return [f"{names[self.attacker]} taps {names[self.target]}: {self.roll.describe()}"]
+
+
+def glass_of(c: Creature) -> Glass:
+    assert isinstance(c.state, Glass)
+    return c.state
 
 
 class GlassModel(DamageModel):
@@ -46,33 +63,35 @@ class GlassModel(DamageModel):
     def state_types(self) -> tuple[type, ...]:
         return (Glass,)
 
-    def spawn_state(self, kind: Any, attributes: Any, armor: Any) -> tuple[object, ...]:
+    def spawn_state(self, kind: Any, body: Any, attributes: Any, armor: Any) -> tuple[object, ...]:
         return (Glass(),)
 
-    def attack(self, entity: int, me: Parts, foe_entity: int, foe: Parts, mode: StrikeMode, ctx: TickContext,
-               parts: tuple[int, ...]) -> object:
+    def attack(self, attacker: Creature, target: Creature, mode: StrikeMode, parts: tuple[int, ...],
+               ctx: TickContext) -> GlassRecord:
         roll = d20_attack(0, 10, ctx.streams["attack"])
         clock = ctx.clock
-        events: list[Event] = [D20AttackRolled(clock.tick, clock.time, entity, foe_entity, "glass", mode.id,
-                                               roll.natural, roll.total, roll.defense, roll.margin, roll.hit)]
-        record = GlassRecord(events)
+        record = GlassRecord(clock.tick, clock.time, attacker.entity, target.entity, roll)
         ctx.log.append(record)
         if roll.hit:
-            ctx.log.append(DamageDealt(clock.tick, clock.time, entity, foe_entity, "glass", 1, 1, "a crack"))
-            self.inflict(foe_entity, foe, ctx, damage=1)
+            ctx.log.append(DamageDealt(clock.tick, clock.time, attacker.entity, target.entity, "glass", 1, 1,
+                                       "a crack"))
+            self.inflict(target, ctx, damage=1)
         return record
 
-    def inflict(self, entity: int, me: Parts, ctx: TickContext, **kwargs: Any) -> None:
-        state = esper.component_for_entity(entity, Glass)
-        state.hits_left -= int(kwargs.get("damage", 1))
+    def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
+        state = glass_of(creature)
+        damage = options.get("damage", 1)
+        if not isinstance(damage, int):
+            raise ModelError(f"damage is a whole number, not {damage!r}")
+        state.hits_left -= damage
         if state.hits_left <= 0:
-            kill(entity, me[5], "shattered", ctx)
+            kill(creature.entity, creature.condition, "shattered", ctx)
 
-    def readout(self, entity: int, me: Parts, ctx: TickContext) -> Readout:
-        state = esper.component_for_entity(entity, Glass)
-        cond, shock = me[5], me[4]
+    def readout(self, creature: Creature, ctx: TickContext) -> Readout:
+        state = glass_of(creature)
+        cond = creature.condition
         label = "shattered" if cond.dead else "cracked" if state.hits_left < 2 else "whole"
-        return Readout(not cond.dead, can_act(cond, shock), label, max(state.hits_left, 0), label,
+        return Readout(not cond.dead, can_act(cond), label, max(state.hits_left, 0), label,
                        "dead" if cond.dead else "none", ())
 
 
@@ -96,6 +115,11 @@ def test_a_sixth_model_plugs_in(glass: None, tmp_path: Any) -> None:
     loaded = Sandbox.load(tmp_path / "glass.json")
     assert [loaded.readout(e) for e in loaded.names] == [world.readout(e) for e in world.names]
     assert [e.to_dict() for e in loaded.events] == [e.to_dict() for e in world.events]
+    # The account reads its attacks through the protocol alone.
+    from sandbox.account import blow_lines
+
+    lines = list(blow_lines(world.log, world.names))
+    assert lines and all(" cracks " in line for line in lines)
 
 
 def test_direct_damage_goes_through_the_model(glass: None) -> None:
@@ -162,9 +186,8 @@ def test_spawn_attributes_override_the_models_numbers(model: str, overrides: dic
     try:
         e = world.spawn("human", name="X", attributes=overrides)
         plain = world.spawn("human", name="Y")
-        with world.active():
-            (state,) = (c for c in esper.components_for_entity(e) if type(c) in world.damage_model.state_types())
-            (base,) = (c for c in esper.components_for_entity(plain) if type(c) in world.damage_model.state_types())
+        (state_type,) = world.damage_model.state_types()
+        state, base = world.get(e, state_type), world.get(plain, state_type)
         assert getattr(state, field) == expected
         assert getattr(base, field) != expected  # the override, not the creature's own number
     finally:

@@ -17,19 +17,24 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import esper
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from components.anatomy_state import Injury, Shock
 from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, ModelStateChanged
+from components.impairment import SOUND
+from components.state import Condition
+from components.strength import StrengthHealth
 from sandbox.cli import app
 from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models
 from sandbox.models.strength import load
 from sandbox.world import Sandbox, SandboxError
+from systems.models.base import ModelError
 from systems.models.strength import (
     StrengthAttack,
-    StrengthHealth,
     StrengthModel,
     after_armour,
     blow_outcome,
@@ -54,8 +59,7 @@ def world() -> Iterator[Sandbox]:
 
 
 def state(world: Sandbox, entity: int) -> StrengthHealth:
-    with world.active():
-        return esper.component_for_entity(entity, StrengthHealth)
+    return world.get(entity, StrengthHealth)
 
 
 def model(world: Sandbox) -> StrengthModel:
@@ -106,7 +110,7 @@ def test_theobald_critical_from_5_at_full_health(world: Sandbox) -> None:
     events = world.inflict(e, damage=5)
     r = world.readout(e)
     assert r.label == "incapacitated" and r.health == 4 and not r.can_act and r.alive and r.shock == "incapacitated"
-    assert world.components(e)["Condition"].out
+    assert world.get(e, Condition).out
     changes = [(ev.what, ev.before, ev.after) for ev in events if isinstance(ev, ModelStateChanged)]
     assert changes == [("health", "9", "4"), ("state", "healthy", "incapacitated")]
     dealt = [(ev.attacker, ev.target, ev.rolled, ev.dealt) for ev in events if isinstance(ev, DamageDealt)]
@@ -169,7 +173,7 @@ def test_healing_a_dying_creature_stabilises_it_and_rolls_the_injuries_table(wor
     world.inflict(e, damage=5)
     queue(world, "injury", die(1, 6))  # Scarred
     with world.active():
-        model(world).heal(e, world.creatures()[e], world.ctx, 1)
+        model(world).heal(world.creatures()[e], world.ctx, 1)
     r = world.readout(e)
     assert r.label == "incapacitated" and r.health == 1 and "scarred" in r.conditions
     assert state(world, e).injuries == ["scarred"]
@@ -177,7 +181,7 @@ def test_healing_a_dying_creature_stabilises_it_and_rolls_the_injuries_table(wor
         world.step()
     assert world.readout(e).alive and world.readout(e).label == "incapacitated"
     with world.active(), pytest.raises(ValueError, match="1 or more"):
-        model(world).heal(e, world.creatures()[e], world.ctx, 0)
+        model(world).heal(world.creatures()[e], world.ctx, 0)
 
 
 def test_damage_to_a_dying_creature_kills_it(world: Sandbox) -> None:
@@ -219,7 +223,7 @@ def test_a_finite_stretch_ends_on_its_own(world: Sandbox) -> None:
     assert world.readout(e).label == "incapacitated"
     world.step()  # 30 s
     assert world.readout(e).label == "hurt" and world.readout(e).can_act
-    assert not world.components(e)["Condition"].out
+    assert not world.get(e, Condition).out
 
 
 def test_direct_points_ignore_armour_and_zero_does_nothing(world: Sandbox) -> None:
@@ -398,14 +402,14 @@ def test_str_loss_lowers_health_without_critical_and_zero_kills(world: Sandbox) 
     m = model(world)
     with world.active():
         parts = world.creatures()[e]
-        m.change_ability(e, parts[5], state(world, e), world.ctx, "STR", -6)
+        m.change_ability(parts, world.ctx, "STR", -6)
     r = world.readout(e)
     assert r.health == 3 and r.label == "healthy" and r.can_act  # 6 of 9 lost, no critical
     assert "STR 3 (-6 until a full rest)" in r.conditions
     with world.active():
-        m.change_ability(e, parts[5], state(world, e), world.ctx, "WIT", -10)
+        m.change_ability(parts, world.ctx, "WIT", -10)
     assert world.readout(e).label == "dead"
-    assert world.components(e)["Condition"].cause == "WIT reduced to 0"
+    assert world.get(e, Condition).cause == "WIT reduced to 0"
 
 
 def test_abilities_never_exceed_19_or_15_for_humans(world: Sandbox) -> None:
@@ -414,8 +418,7 @@ def test_abilities_never_exceed_19_or_15_for_humans(world: Sandbox) -> None:
     assert state(world, h).abilities["STR"] == 15 and world.readout(h).health == 15
     assert state(world, d).abilities["STR"] == 19
     with world.active():
-        model(world).change_ability(d, world.creatures()[d][5], state(world, d), world.ctx, "AGI", 20,
-                                    temporary=False)
+        model(world).change_ability(world.creatures()[d], world.ctx, "AGI", 20, temporary=False)
     assert state(world, d).abilities["AGI"] == 19 and state(world, d).base["AGI"] == 19
 
 
@@ -476,7 +479,7 @@ def test_stabilised_with_a_painful_wound(world: Sandbox) -> None:
     world.inflict(e, damage=5)
     queue(world, "injury", die(2, 6), die(4, 4))  # Painful wound: STR -4
     with world.active():
-        model(world).heal(e, world.creatures()[e], world.ctx, 3)
+        model(world).heal(world.creatures()[e], world.ctx, 3)
     s = state(world, e)
     assert s.abilities["STR"] == 5 and s.base["STR"] == 9
     assert world.readout(e).health == 1  # 3 - 4, never below 1, no critical
@@ -490,7 +493,7 @@ def test_a_painful_wound_can_kill_by_str_zero(world: Sandbox) -> None:
     assert world.readout(e).label == "dying"
     queue(world, "injury", die(2, 6), die(3, 4))
     with world.active():
-        model(world).heal(e, world.creatures()[e], world.ctx, 1)
+        model(world).heal(world.creatures()[e], world.ctx, 1)
     assert world.readout(e).label == "dead"
 
 
@@ -503,7 +506,7 @@ def test_injury_conditions_show_and_weigh_in_the_fight(world: Sandbox) -> None:
         for roll in (5, 5, 6, 6, 4):
             if roll == 4:
                 queue(world, "injury", die(2, 4))
-            m.roll_injury(e, parts[5], state(world, e), world.ctx, roll)
+            m.roll_injury(parts, world.ctx, roll)
     conditions = world.readout(e).conditions
     for word in ("arm injury (secondary arm)", "arm injury (primary arm)", "blind", "hobbled", "AGI 8 (-2 until a "
                  "full rest)"):
@@ -522,7 +525,7 @@ def test_a_full_rest_restores_temporary_losses_conditions_and_health(world: Sand
     with world.active():
         parts = world.creatures()[e]
         queue(world, "injury", die(3, 4))
-        model(world).roll_injury(e, parts[5], state(world, e), world.ctx, 2)  # STR -3
+        model(world).roll_injury(parts, world.ctx, 2)  # STR -3
     assert state(world, e).abilities["STR"] == 6 and world.readout(e).health == 2
     world.advance(hours=7)
     assert state(world, e).abilities["STR"] == 6
@@ -580,7 +583,7 @@ def duelists(world: Sandbox, **armor: list[str]) -> tuple[int, int]:
 def strike(world: Sandbox, a: int, b: int, mode: str = "broadsword.cut") -> Any:
     with world.active():
         parts = world.creatures()
-        return world.damage_model.attack(a, parts[a], b, parts[b], world.ctx.modes[mode], world.ctx, ())
+        return world.damage_model.attack(parts[a], parts[b], world.ctx.modes[mode], (), world.ctx)
 
 
 def test_the_d20_attack_needs_a_margin_of_one(world: Sandbox) -> None:
@@ -606,7 +609,7 @@ def test_a_landed_blow_meets_armour_and_can_be_critical(world: Sandbox) -> None:
     queue(world, "injury", die(8, 8), die(1, 8))  # 8 explodes: 7 + 1 = 8, minus armour 3 = 5
     record = strike(world, a, b)
     assert record.damage.total == 8 and record.armour == 3 and record.dealt == 5
-    assert world.readout(b).label == "incapacitated" and world.components(b)["Condition"].reeling
+    assert world.readout(b).label == "incapacitated" and world.get(b, Condition).reeling
 
 
 def test_the_defenceless_are_hit_at_defense_0(world: Sandbox) -> None:
@@ -794,15 +797,248 @@ def test_a_save_keeps_every_part_of_the_state(tmp_path: Path) -> None:
     with w.active():
         parts = w.creatures()[e]
         queue(w, "injury", die(2, 2), die(1, 4))
-        m.roll_injury(e, parts[5], state(w, e), w.ctx, 5)
-        m.roll_injury(e, parts[5], state(w, e), w.ctx, 4)
+        m.roll_injury(parts, w.ctx, 5)
+        m.roll_injury(parts, w.ctx, 4)
     w.ctx.streams["injury"] = stream  # type: ignore[index]
     w.save(tmp_path / "s.json")
     loaded = Sandbox.load(tmp_path / "s.json")
     try:
-        assert state(loaded, e) == state(w, e)
-        assert state(loaded, e).until == 60.0 and state(loaded, e).conditions == ["arm_injury_primary", "hobbled"]
-        assert loaded.readout(e) == w.readout(e)
+        assert state(loaded, "Theobald") == state(w, e)
+        assert state(loaded, "Theobald").until == 60.0
+        assert state(loaded, "Theobald").conditions == ["arm_injury_primary", "hobbled"]
+        assert loaded.readout("Theobald") == w.readout(e)
     finally:
         loaded.close()
         w.close()
+
+
+# ------------------------------------------------------------------------------ the model interface's seams
+
+
+def test_every_part_is_sound_and_the_walk_is_not_slowed(world: Sandbox) -> None:
+    e = theobald(world)
+    world.inflict(e, damage=4)
+    c = world.creatures()[e]
+    assert model(world).part_states(c) == tuple(SOUND for _ in c.anatomy.body.parts)
+    with world.active():
+        assert model(world).speed_factor(c, world.ctx) == 1.0
+    assert all(not p.unusable and p.penalty == 0 for p in world.readout(e).parts)
+
+
+def test_the_model_has_no_anatomy_state() -> None:
+    with Sandbox.from_scenario("duel", seed=1, model="strength") as w:
+        w.run()
+        for e in w.names:
+            for anatomy_only in (Injury, Shock):
+                with pytest.raises(SandboxError, match="under the strength model"):
+                    w.get(e, anatomy_only)
+
+
+def test_health_is_the_readouts_number(world: Sandbox) -> None:
+    e = theobald(world)
+    for damage in (0, 3, 2, 4, 9):
+        world.inflict(e, damage=damage)
+        with world.active():
+            assert model(world).health(world.creatures()[e], world.ctx) == world.readout(e).health
+
+
+def test_the_attack_record_summarises_and_explains_one_attack_in_words(world: Sandbox) -> None:
+    a, b = duelists(world, b=["gambeson", "mail_hauberk", "helm"])
+    queue(world, "attack", die(15, 20))
+    queue(world, "injury", die(8, 8), die(1, 8))  # 8 explodes: 7 + 1 = 8, minus armour 3 = 5
+    start = len(world.log)
+    record = strike(world, a, b)
+    assert world.log[start] is record and record.headline and record.struck
+    assert all(isinstance(e, ModelStateChanged | Died) or type(e).__name__ == "FellProne"
+               for e in world.log[start + 1:])  # the consequences follow the record
+    names = world.names
+    assert record.summary(names) == "A -> B: Broadsword Cut: 5 damage (8 rolled: d8: 8; armour 3 -> 5)"
+    assert record.explain(names) == [
+        "Tick 0: A attacks B with Broadsword Cut",
+        "Attack bonus: its own +2 = +2",
+        "Defense: its own 11 = 11",
+        "Roll: d20 15 +2 = 17 against Defense 11: margin 6, a hit",
+        "Damage: d8: 8 (exploded)",
+        "Armour value 3 takes it to 5",
+        "B: health 10 -> 5 of 10; critical damage (at least half of the 10 left, at once): incapacitated until the "
+        "end of the skirmish"]
+
+
+def test_a_miss_and_a_defenceless_target_are_explained(world: Sandbox) -> None:
+    a, b = duelists(world)
+    queue(world, "attack", die(9, 20))
+    record = strike(world, a, b)
+    assert not record.struck and record.summary(world.names) is None
+    assert record.explain(world.names)[-1] == "Roll: d20 9 +2 = 11 against Defense 11: margin 0, a miss"
+    world.inflict(b, damage=5)  # incapacitated
+    queue(world, "attack", die(1, 20))
+    queue(world, "injury", die(2, 8))
+    lines = strike(world, a, b).explain(world.names)
+    assert "B cannot act and is defenceless: Defense 0" in lines
+    assert lines[-1] == "B: health 5 -> 3 of 10"
+
+
+def test_strike_with_an_attacker_is_its_attack_as_the_loop_makes_it(world: Sandbox) -> None:
+    a, b = duelists(world)
+    queue(world, "attack", die(10, 20))
+    queue(world, "injury", die(4, 8))
+    events = world.strike(b, "broadsword.cut", attacker=a)
+    assert [type(e) for e in events[:3]] == [AttackDeclared, D20AttackRolled, DamageDealt]
+    assert (events[0].attacker, events[0].aim) == (a, "unaimed")
+    assert (events[1].total, events[1].margin) == (12, 1) and (events[2].rolled, events[2].dealt) == (4, 4)
+    assert world.readout(b).health == 6
+    queue(world, "attack", die(3, 20))
+    events = world.strike(b, "broadsword.cut", aim="Head", attacker=a)  # the model places no blow: no aim
+    assert events[0].aim == "unaimed" and not any(isinstance(e, DamageDealt) for e in events)
+    with pytest.raises(SandboxError, match="no part or location 'Tail'"):
+        world.strike(b, "broadsword.cut", aim="Tail", attacker=a)
+
+
+def test_strike_without_an_attacker_lands_with_the_modes_own_damage(world: Sandbox) -> None:
+    knight = world.spawn("human", name="Knight", armor=["gambeson", "full_harness", "helm"])  # armour 4
+    queue(world, "attack")  # no attack roll is drawn
+    queue(world, "injury", die(7, 8))
+    events = world.strike(knight, "mace.crush")
+    assert [type(e) for e in events[:2]] == [AttackDeclared, DamageDealt]
+    assert events[0].attacker == -1 and (events[1].rolled, events[1].dealt) == (7, 3)
+    assert world.readout(knight).health == 7
+    record = next(e for e in world.log if isinstance(e, StrengthAttack))
+    assert record.summary(world.names) == "(direct) -> Knight: Mace Crush: 3 damage (7 rolled: d8: 7; armour 4 -> 3)"
+    assert record.explain(world.names)[1] == "Struck directly: no attack roll, the blow lands"
+    queue(world, "injury", die(6, 10))  # the dragon's breath is direct damage: armour does not apply
+    events = world.strike(knight, "dragon.breath")
+    assert [(e.rolled, e.dealt) for e in events if isinstance(e, DamageDealt)] == [(6, 6)]
+    assert (world.readout(knight).health, world.readout(knight).label) == (1, "incapacitated")
+
+
+def test_the_readout_lists_what_the_injuries_table_left_and_the_models_numbers(world: Sandbox) -> None:
+    e = theobald(world)
+    m = model(world)
+    world.inflict(e, damage=3)
+    with world.active():
+        queue(world, "injury", die(2, 4), die(1, 2))
+        m.roll_injury(world.creatures()[e], world.ctx, 4)  # AGI -2, hobbled
+        m.roll_injury(world.creatures()[e], world.ctx, 5)  # arm injury, secondary arm
+        m.roll_injury(world.creatures()[e], world.ctx, 1)  # scarred
+    r = world.readout(e)
+    assert [(w.location, w.level, w.treated, w.text) for w in r.wounds] == [
+        ("", "hobbled", False, "hobbled, until a full rest"),
+        ("", "arm injury (secondary arm)", False, "arm injury (secondary arm), until a full rest"),
+        ("", "AGI -2", False, "AGI 8 (-2), until a full rest"),
+        ("", "scarred", True, "scarred: a permanent mark, nothing else")]
+    details = dict(r.details)
+    assert details["health"] == "6 of 9 (STR)"
+    assert details["abilities"] == "STR 9, WIT 10, AGI 8 (base 10); at most 15"
+    assert details["Armour value"] == "0 natural + 0 worn = 0"
+    assert details["rest"] == "0.0 of 8 hours towards a full rest"
+    assert r.health_unit == ""
+    world.advance(hours=8)  # a full rest: only the scar is left
+    assert [w.level for w in world.readout(e).wounds] == ["scarred"]
+    with world.active():
+        row = m.aftermath_row(world.creatures()[e], world.ctx, 0.0, None)
+    assert (row.alive, row.open_wounds, row.healed_day, row.health, row.state) == (True, 0, 0.0, 9, "healthy")
+
+
+def test_bad_requests_are_model_errors(world: Sandbox) -> None:
+    e = theobald(world)
+    with world.active():
+        with pytest.raises(ModelError, match="1 or more"):
+            model(world).heal(world.creatures()[e], world.ctx, 0)
+        with pytest.raises(ModelError, match="not 'LUCK'"):
+            model(world).change_ability(world.creatures()[e], world.ctx, "LUCK", -1)
+    world.inflict(e, damage=9)
+    with world.active(), pytest.raises(ModelError, match="the dead cannot be healed"):
+        model(world).heal(world.creatures()[e], world.ctx, 1)
+    with pytest.raises(ModelError, match="no block for creature 'ghost'"):
+        model(world).spawn_state(replace(world.catalog.creatures["human"], id="ghost"), world.catalog.bodies["human"],
+                                 {}, ())
+
+
+def test_invariants_hold_in_play_and_catch_a_hand_edit(world: Sandbox) -> None:
+    with Sandbox.from_scenario("skirmish", seed=1, model="strength", check_invariants=True) as w:
+        w.run()
+        w.advance(days=1)
+    e = theobald(world)
+    world.inflict(e, damage=5)
+    c = world.creatures()[e]
+    with world.active():
+        assert model(world).invariants(c, world.ctx) == []
+        world.get(e, Condition).out = False  # a hand edit: incapacitated but in the fight
+        assert model(world).invariants(c, world.ctx) == ["Theobald (1) is not out of the fight while incapacitated"]
+        world.get(e, Condition).out = True
+        state(world, e).health = 12
+        assert model(world).invariants(c, world.ctx) == ["Theobald (1) has health 12 of 9"]
+
+
+def test_advance_runs_on_the_shared_due_queue(world: Sandbox, monkeypatch: Any) -> None:
+    from systems.schedule import DueQueue
+
+    m = model(world)
+    seen: list[object] = []
+    real = m.full_rest
+
+    def spy(creature: Any, ctx: Any) -> None:
+        seen.append(ctx.due)
+        real(creature, ctx)
+
+    monkeypatch.setattr(m, "full_rest", spy)
+    e = theobald(world)
+    world.inflict(e, damage=3)
+    world.advance(days=1)
+    assert len(seen) == 3 and all(isinstance(q, DueQueue) for q in seen) and world.ctx.due is None
+
+
+def test_due_times_within_the_tolerance_run_together_by_entity(world: Sandbox) -> None:
+    """What falls due within a microsecond of the earliest runs at that moment, creature by creature in entity
+    order (not strictly by time); a due time just past the end of the span still runs at its end."""
+    a = theobald(world)
+    b = world.spawn("human", name="Other", attributes={"STR": 9})
+    c = world.spawn("human", name="Late", attributes={"STR": 9})
+    for e in (a, b, c):
+        world.inflict(e, damage=4)
+        world.inflict(e, damage=5)  # dying
+    state(world, a).dying_at = 10.0 + 5e-7
+    state(world, b).dying_at = 10.0
+    state(world, c).dying_at = 60.0 + 5e-7
+    died = [(ev.entity, ev.time) for ev in world.advance(seconds=60) if isinstance(ev, Died)]
+    assert died == [(a, 10.0), (b, 10.0), (c, 60.0)]
+    assert world.ctx.clock.seconds == 60.0
+
+
+def _rest_world(scenario: str, seed: int) -> Sandbox:
+    """A fought scenario, or an empty world of the hurt, the incapacitated (for a finite stretch) and the dying."""
+    if scenario != "hurt":
+        w = Sandbox.from_scenario(scenario, seed=seed, model="strength")
+        w.run()
+        return w
+    w = Sandbox(seed=seed, model="strength")
+    m = model(w)
+    m.tables = replace(m.t, stretch=900.0 + seed)
+    for i, damage in enumerate((2, 5, 9, 4)):
+        e = w.spawn("human", name=f"C{i}", attributes={"STR": 9})
+        w.inflict(e, damage=damage)
+        if damage == 4:
+            w.inflict(e, damage=5)  # dying
+    for _ in range(seed % 3):
+        w.step()
+    return w
+
+
+@settings(max_examples=30, deadline=None)
+@given(scenario=st.sampled_from(["hurt", "duel", "skirmish", "wolf_pack"]), seed=st.integers(0, 20),
+       first=st.integers(0, 30 * 3600), total=st.integers(0, 50 * 3600))
+def test_advance_is_split_proof(scenario: str, seed: int, first: int, total: int) -> None:
+    """``advance(a)`` then ``advance(b)`` gives the events and states of ``advance(a + b)``."""
+    first = min(first, total)
+    whole, split = _rest_world(scenario, seed), _rest_world(scenario, seed)
+    try:
+        whole.advance(seconds=total)
+        split.advance(seconds=first)
+        split.advance(seconds=total - first)
+        assert [e.to_dict() for e in split.events] == [e.to_dict() for e in whole.events]
+        assert split.ctx.clock.seconds == whole.ctx.clock.seconds
+        for e in whole.names:
+            assert state(split, e) == state(whole, e)
+    finally:
+        whole.close()
+        split.close()

@@ -11,7 +11,9 @@ from typing import Any
 import esper
 import pytest
 
+from components.anatomy_state import Injury, Shock
 from components.rules import ShockState
+from components.state import Combatant, Condition, Equipment, Identity, Position
 from sandbox.persistence import SaveError
 from sandbox.world import Sandbox
 
@@ -46,7 +48,7 @@ def test_save_at_a_tick_and_continue_identically(tmp_path: Path, scenario: str, 
         assert dicts(c) == dicts(a)
         for e in a.creatures():
             assert c.readout(e) == a.readout(e)
-            assert c.components(e)["Equipment"] == a.components(e)["Equipment"]
+            assert c.get(e, Equipment) == a.get(e, Equipment)
         assert c.able_teams() == a.able_teams()
     finally:
         for w in (a, b, c):
@@ -70,7 +72,7 @@ def test_loaded_world_runs_to_the_same_outcome(tmp_path: Path) -> None:
 
 
 def test_save_keeps_hand_made_state(tmp_path: Path) -> None:
-    """Wounds, dropped weapons, immobilised parts and shock set by hand all survive a save."""
+    """Injury, dropped weapons, immobilised parts and shock set by hand all survive a save."""
     w = Sandbox(seed=9)
     a = w.spawn("human", name="A", team="Red", weapons=["broadsword"], skills={"shock": 95})
     b = w.spawn("human", name="B", team="Blue", position=(1.0, 0.0), weapons=["mace"])
@@ -78,19 +80,18 @@ def test_save_keeps_hand_made_state(tmp_path: Path) -> None:
     w.inflict(b, location="Left Thigh", level="S2")
     w.inflict(b, location="Left Thigh", level="S2")
     w.immobilize(b, "Left Arm")
-    shock = w.components(b)["Shock"]
+    shock = w.get(b, Shock)
     shock.state, shock.retest_at = ShockState.STUNNED, w.tick + 1
     w.save(tmp_path / "w.json")
     v = Sandbox.load(tmp_path / "w.json")
     try:
         for e in (a, b):
             assert v.readout(e) == w.readout(e)
-            for name in ("Wounds", "Equipment", "Condition", "Shock", "Combatant", "Position", "Identity"):
-                if name == "Wounds":
-                    assert v.components(e)[name].injuries == w.components(e)[name].injuries
-                    assert v.components(e)[name].health == w.components(e)[name].health
-                else:
-                    assert v.components(e)[name] == w.components(e)[name], name
+            assert v.get(e, Injury).wounds == w.get(e, Injury).wounds
+            assert v.get(e, Injury).health == w.get(e, Injury).health
+            assert v.get(e, Injury).impairments == w.get(e, Injury).impairments
+            for kind in (Equipment, Condition, Shock, Combatant, Position, Identity):
+                assert v.get(e, kind) == w.get(e, kind), kind.__name__
         for _ in range(6):
             assert [x.to_dict() for x in v.step()] == [x.to_dict() for x in w.step()]
     finally:
@@ -108,7 +109,7 @@ def test_save_is_atomic_json(tmp_path: Path) -> None:
         assert [p.name for p in folder.iterdir()] == ["duel.json"]
     doc = json.loads(path.read_text(encoding="utf-8"))
     assert doc["format"] == "combat-sandbox-save"
-    assert doc["version"] == 1
+    assert doc["version"] == 2
     assert doc["clock"]["tick"] == 3
     assert len(doc["events"]) == len(w.events)
     w.close()

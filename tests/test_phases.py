@@ -7,6 +7,7 @@ from collections.abc import Callable
 import esper
 import pytest
 
+from components.anatomy_state import Shock
 from components.events import ShockRetested
 from components.rules import ShockState
 from sandbox.world import Sandbox, processors_for
@@ -126,7 +127,7 @@ def stunned_world(seed: int, retest_in: int = 1) -> tuple[Sandbox, int]:
     """A lone human with Shock ML 95, stunned now, due to re-test ``retest_in`` ticks (of game time) from now."""
     w = Sandbox(seed=seed)
     e = w.spawn("human", name="A", skills={"shock": 95})
-    shock = w.components(e)["Shock"]
+    shock = w.get(e, Shock)
     shock.state = ShockState.STUNNED
     shock.since = w.tick
     shock.retest_at = w.ctx.clock.time + retest_in * w.ctx.clock.seconds_per_tick  # game seconds
@@ -148,7 +149,7 @@ def test_stunned_creature_retests_each_tick_until_it_clears() -> None:
                 if ev.test in ("CS", "MS"):
                     assert ev.after == "none"
                     assert w.readout(e).shock == "none"
-                    assert w.components(e)["Shock"].state is ShockState.NONE
+                    assert w.get(e, Shock).state is ShockState.NONE
                     break
                 assert ev.test in ("MF", "CF") and ev.after == "stunned"
                 assert w.readout(e).shock == "stunned"

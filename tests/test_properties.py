@@ -12,7 +12,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components.wounds import Injury, Wounds
+from components.anatomy_state import Injury, Wound
 from sandbox.config import default_catalog
 from systems.health import band, health, health_ceiling
 from systems.impairment import Impairment, body_impairments, tier
@@ -32,8 +32,8 @@ LIMB_TABLE = {
 }
 CRITICAL_TABLE = {"minor": (50, 25), "serious": (20, 10), "grievous": (10, 10), "unusable": (0, 0)}
 
-injuries = st.builds(
-    Injury,
+single_wounds = st.builds(
+    Wound,
     location=st.integers(0, N_LOC - 1),
     level=st.integers(0, 5),
     aspect=st.integers(0, 3),
@@ -43,17 +43,17 @@ permanents = st.dictionaries(
     st.integers(0, N_PART - 1), st.sampled_from([0, -5, -10, -15, -20, -25]), max_size=3
 )
 wound_sets = st.builds(
-    Wounds,
-    injuries=st.lists(injuries, max_size=8),
+    Injury,
+    wounds=st.lists(single_wounds, max_size=8),
     severed=st.sets(st.integers(0, N_LOC - 1), max_size=1),
     unusable_parts=st.sets(st.integers(0, N_PART - 1), max_size=1),
     permanent_impairment=permanents,
 )
 
 
-def copy_with(wounds: Wounds, extra: Injury) -> Wounds:
-    return Wounds(
-        [*wounds.injuries, extra],
+def copy_with(wounds: Injury, extra: Wound) -> Injury:
+    return Injury(
+        [*wounds.wounds, extra],
         set(wounds.severed),
         set(wounds.unusable_parts),
         dict(wounds.permanent_impairment),
@@ -84,7 +84,7 @@ def oracle_ceiling(imps: tuple[Impairment, ...]) -> int:
 
 @settings(max_examples=200, deadline=None)
 @given(wounds=wound_sets, alive=st.booleans())
-def test_health_is_1_to_100_while_alive_and_0_when_dead(wounds: Wounds, alive: bool) -> None:
+def test_health_is_1_to_100_while_alive_and_0_when_dead(wounds: Injury, alive: bool) -> None:
     ceiling = health_ceiling(HUMAN, body_impairments(HUMAN, wounds, RULES), RULES)
     assert 0 <= ceiling <= 100
     pct = health(ceiling, alive, RULES)
@@ -98,21 +98,21 @@ def test_health_is_1_to_100_while_alive_and_0_when_dead(wounds: Wounds, alive: b
 
 @settings(max_examples=200, deadline=None)
 @given(wounds=wound_sets)
-def test_ceiling_matches_the_document_tables(wounds: Wounds) -> None:
+def test_ceiling_matches_the_document_tables(wounds: Injury) -> None:
     imps = body_impairments(HUMAN, wounds, RULES)
     assert health_ceiling(HUMAN, imps, RULES) == oracle_ceiling(imps)
 
 
 @settings(max_examples=200, deadline=None)
 @given(wounds=wound_sets)
-def test_impairment_never_better_than_the_permanent_floor(wounds: Wounds) -> None:
+def test_impairment_never_better_than_the_permanent_floor(wounds: Injury) -> None:
     imps = body_impairments(HUMAN, wounds, RULES)
     for pi, imp in enumerate(imps):
         floor = min(0, wounds.permanent_impairment.get(pi, 0), HUMAN.parts[pi].permanent_impairment)
         assert imp.penalty <= floor
         assert imp.penalty in (0, -5, -10, -15, -20, -25)
         open_levels = [
-            i.level for i in wounds.injuries if i.level > 0 and HUMAN.locations[i.location].part == pi
+            i.level for i in wounds.wounds if i.level > 0 and HUMAN.locations[i.location].part == pi
         ]
         severed = any(HUMAN.locations[li].part == pi for li in wounds.severed)
         must_be_unusable = severed or pi in wounds.unusable_parts or any(lv >= 4 for lv in open_levels)
@@ -125,7 +125,7 @@ def test_impairment_never_better_than_the_permanent_floor(wounds: Wounds) -> Non
 
 @settings(max_examples=200, deadline=None)
 @given(wounds=wound_sets, roles=st.sets(st.sampled_from(["vital", "core", "manipulator", "locomotor"])))
-def test_test_penalty_is_worst_of_role_parts(wounds: Wounds, roles: set[str]) -> None:
+def test_test_penalty_is_worst_of_role_parts(wounds: Injury, roles: set[str]) -> None:
     imps = body_impairments(HUMAN, wounds, RULES)
     penalty = role_penalty(HUMAN, imps, roles)
     involved = [imp for part, imp in zip(HUMAN.parts, imps, strict=True) if part.roles & roles]
@@ -136,8 +136,8 @@ def test_test_penalty_is_worst_of_role_parts(wounds: Wounds, roles: set[str]) ->
 
 
 @settings(max_examples=200, deadline=None)
-@given(wounds=wound_sets, extra=injuries)
-def test_a_wound_never_makes_a_part_better(wounds: Wounds, extra: Injury) -> None:
+@given(wounds=wound_sets, extra=single_wounds)
+def test_a_wound_never_makes_a_part_better(wounds: Injury, extra: Wound) -> None:
     before = body_impairments(HUMAN, wounds, RULES)
     after = body_impairments(HUMAN, copy_with(wounds, extra), RULES)
     for b, a in zip(before, after, strict=True):
@@ -146,18 +146,18 @@ def test_a_wound_never_makes_a_part_better(wounds: Wounds, extra: Injury) -> Non
 
 
 @settings(max_examples=200, deadline=None)
-@given(wounds=wound_sets, extra=injuries)
-def test_a_wound_on_a_sound_part_never_raises_the_ceiling(wounds: Wounds, extra: Injury) -> None:
+@given(wounds=wound_sets, extra=single_wounds)
+def test_a_wound_on_a_sound_part_never_raises_the_ceiling(wounds: Injury, extra: Wound) -> None:
     before = body_impairments(HUMAN, wounds, RULES)
     if before[HUMAN.locations[extra.location].part].impaired:
-        extra = Injury(extra.location, 0, extra.aspect)  # keep the example: a healed wound changes nothing
+        extra = Wound(extra.location, 0, extra.aspect)  # keep the example: a healed wound changes nothing
     after = body_impairments(HUMAN, copy_with(wounds, extra), RULES)
     assert health_ceiling(HUMAN, after, RULES) <= health_ceiling(HUMAN, before, RULES)
 
 
 @settings(max_examples=200, deadline=None)
-@given(wounds=wound_sets, extra=injuries)
-def test_a_wound_that_keeps_every_tier_keeps_the_ceiling(wounds: Wounds, extra: Injury) -> None:
+@given(wounds=wound_sets, extra=single_wounds)
+def test_a_wound_that_keeps_every_tier_keeps_the_ceiling(wounds: Injury, extra: Wound) -> None:
     before = body_impairments(HUMAN, wounds, RULES)
     after = body_impairments(HUMAN, copy_with(wounds, extra), RULES)
     if [tier(i, RULES) for i in before] == [tier(i, RULES) for i in after]:

@@ -17,16 +17,22 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-import esper
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from components.care import CarePolicy
 from components.events import D20AttackRolled, DamageDealt, Died, ModelStateChanged
 from components.severity import EFFECTS, SeverityRules, SeverityState
+from components.state import Anatomy
 from sandbox.config import ConfigError, default_catalog
 from sandbox.models import build_model
-from sandbox.scenario_def import CarePolicy
 from sandbox.world import Sandbox, SandboxError
+from systems.models import ModelError
 from systems.models.severity import (
+    KINDS,
+    SeverityAttack,
+    SeverityModel,
     apply_wound,
     attack_bonus,
     cognition_pool,
@@ -38,6 +44,7 @@ from systems.models.severity import (
     severity_distribution,
     threshold,
 )
+from systems.movement import speed
 from tests.conftest import QueuedRng
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
@@ -55,7 +62,7 @@ def rules() -> SeverityRules:
 def state(**values: Any) -> SeverityState:
     """A Human's state (Threshold base 3, Brawn 1, Poise 1, Wit 1, Speed 6) with ``values`` replaced."""
     base = SeverityState(threshold_base=3, brawn=1, poise=1, wit=1, speed=6, attack_bonus=3, defense=12,
-                         armor_value=0, first_aid=2, move=10.0, cognition=8)
+                         armor_value=0, first_aid=2, cognition=8)
     return replace(base, **values)
 
 
@@ -69,8 +76,13 @@ def world_with(*names: str, seed: int = 1, **attributes: int) -> tuple[Sandbox, 
 
 def sev(world: Sandbox, entity: int) -> SeverityState:
     """The entity's severity state."""
-    with world.active():
-        return esper.component_for_entity(entity, SeverityState)
+    return world.get(entity, SeverityState)
+
+
+def model_of(world: Sandbox) -> SeverityModel:
+    """The world's severity model."""
+    assert isinstance(world.damage_model, SeverityModel)
+    return world.damage_model
 
 
 # ------------------------------------------------------------------------------ document 001's worked examples
@@ -238,8 +250,7 @@ def test_a_directed_attack_on_a_helpless_target_hits_and_ignores_armour() -> Non
     world.ctx.streams["attack"] = QueuedRng(QueuedRng.die(1, 20))  # a natural 1 would miss anyone else
     creatures = world.creatures()
     with world.active():
-        world.damage_model.attack(a, creatures[a], b, creatures[b], world.ctx.modes["broadsword.cut"], world.ctx,
-                                  ())
+        world.damage_model.attack(creatures[a], creatures[b], world.ctx.modes["broadsword.cut"], (), world.ctx)
     rolled = next(ev for ev in reversed(world.events) if isinstance(ev, D20AttackRolled))
     assert rolled.natural == 1 and rolled.margin < 1 and rolled.hit
     dealt = next(ev for ev in reversed(world.events) if isinstance(ev, DamageDealt))
@@ -255,8 +266,7 @@ def test_attack_roll_is_d20_plus_bonus_against_defense(rules: SeverityRules) -> 
         world.ctx.streams["attack"] = QueuedRng(QueuedRng.die(natural, 20))
         world.ctx.streams["injury"] = QueuedRng(*([0.0] * 20))  # damage dice 1s, d3s 1s: no wound
         with world.active():
-            world.damage_model.attack(a, creatures[a], b, creatures[b], world.ctx.modes["broadsword.cut"],
-                                      world.ctx, ())
+            world.damage_model.attack(creatures[a], creatures[b], world.ctx.modes["broadsword.cut"], (), world.ctx)
         rolled = next(ev for ev in reversed(world.events) if isinstance(ev, D20AttackRolled))
         assert (rolled.total, rolled.defense, rolled.hit) == (natural + 3, 12, hit)
 
@@ -269,15 +279,22 @@ def test_attribute_damage_lowers_what_depends_on_it(rules: SeverityRules) -> Non
     assert threshold(s) == 3  # Brawn damage: Threshold
 
 
+def walking_speed(world: Sandbox, entity: int) -> float:
+    """Metres the creature can walk this tick (the shared movement, which multiplies the model's factor)."""
+    with world.active():
+        return speed(world.creatures()[entity], world.ctx)
+
+
 def test_slow_scales_walking_speed_and_stops_it_at_speed_zero() -> None:
     world, (e,) = world_with("Runner")
-    anat = world.components(e)["Anatomy"]
-    full = anat.speed
+    full = world.get(e, Anatomy).speed
+    assert walking_speed(world, e) == full
     world.inflict(e, severity=3, effect="slow")
-    assert anat.speed == pytest.approx(full * 3 / 6)
+    assert walking_speed(world, e) == pytest.approx(full * 3 / 6)
     assert "speed 3 (of 6)" in world.readout(e).conditions
     world.inflict(e, severity=4, effect="slow")
-    assert anat.speed == 0.0 and sev(world, e).slow == 6
+    assert walking_speed(world, e) == 0.0 and sev(world, e).slow == 6
+    assert world.get(e, Anatomy).speed == full  # the model answers speed_factor; it never writes Anatomy.speed
 
 
 def test_a_stunned_creature_loses_its_turns() -> None:
@@ -482,3 +499,325 @@ def test_a_malformed_table_lists_every_problem(tmp_path: Path) -> None:
         build_model("severity", load_catalog(root), root)
     keys = {p.key for p in info.value.problems}
     assert {"severity.die", "cognition.offset", "cognition.offest"} <= keys
+
+
+# ------------------------------------------------------------------------------ the attack record, one attack at a time
+
+
+def armed_pair(seed: int = 5, **target: Any) -> tuple[Sandbox, int, int]:
+    """A (broadsword) and B (unarmoured unless ``armor=`` says otherwise) a metre apart."""
+    world = Sandbox(seed=seed, model="severity")
+    a = world.spawn("human", name="A", team="A", weapons=["broadsword"])
+    b = world.spawn("human", name="B", team="B", position=(1.0, 0.0), **target)
+    return world, a, b
+
+
+def queue_blow(world: Sandbox, d4s: tuple[int, ...], d3s: tuple[int, ...], effect: int | None = None) -> QueuedRng:
+    """Queue a broadsword cut's damage dice (2d4+3), its Severity d3s and the effect d6 on the injury stream."""
+    rng = QueuedRng(*(QueuedRng.die(f, 4) for f in d4s), *(QueuedRng.die(f, 3) for f in d3s),
+                    *(() if effect is None else (QueuedRng.die(effect, 6),)))
+    world.ctx.streams["injury"] = rng
+    return rng
+
+
+def only_record(world: Sandbox) -> SeverityAttack:
+    records = [entry for entry in world.log if isinstance(entry, SeverityAttack)]
+    assert len(records) == 1
+    return records[0]
+
+
+def test_a_hit_explains_itself_in_words_and_logs_its_consequences_after_it() -> None:
+    world, a, b = armed_pair()
+    world.ctx.streams["attack"] = QueuedRng(QueuedRng.die(15, 20))  # 15 + 3 = 18 against Defense 12
+    queue_blow(world, (4, 2), (3, 1, 3, 2, 1, 1, 2, 1, 2), effect=1)  # 4 + 2 + 3 = 9 points, two 3s, Weaken
+    with world.active():
+        record = model_of(world).attack(world.creatures()[a], world.creatures()[b],
+                                        world.ctx.modes["broadsword.cut"], (), world.ctx)
+    assert world.log[0] is record and record.headline and record.struck
+    assert record.roll is not None and (record.roll.natural, record.roll.total, record.roll.margin) == (15, 18, 6)
+    assert record.summary(world.names) == "A -> B: 9 damage (9 rolled): d3s 3,1,3,2,1,1,2,1,2 -> Severity 2; weaken"
+    assert record.explain(world.names) == [
+        "Tick 0: A attacks B with Broadsword Cut, unaimed",
+        "Attack roll: d20 15 +3 = 18 against Defense 12: margin 6, a hit",
+        "Damage 2d4+3 rolled 9; no armour: all 9 get through",
+        "One d3 per point: 3, 1, 3, 2, 1, 1, 2, 1, 2; each 3 is one Severity: Severity 2",
+        "Effect die: Weaken, 2 points of Brawn damage",
+        "Weaken 2: Brawn 1 -> -1",
+        "Severity 2 against Threshold 4 (as it was before the wound): not above it, wounded; Threshold now 2",
+    ]
+    # The record expands into exactly the events the attack emitted before it had a record; the wound's own
+    # events follow it in the log.
+    assert [e.to_dict() for e in world.events] == [
+        {"type": "AttackDeclared", "tick": 0, "time": 0.0, "attacker": a, "target": b, "mode": "broadsword.cut",
+         "aim": "unaimed"},
+        {"type": "D20AttackRolled", "tick": 0, "time": 0.0, "attacker": a, "target": b, "model": "severity",
+         "mode": "broadsword.cut", "natural": 15, "total": 18, "defense": 12, "margin": 6, "hit": True},
+        {"type": "DamageDealt", "tick": 0, "time": 0.0, "attacker": a, "target": b, "model": "severity",
+         "rolled": 9, "dealt": 9, "detail": "9 - armour 0 = 9; d3s 3,1,3,2,1,1,2,1,2 -> Severity 2; weaken"},
+        {"type": "ModelStateChanged", "tick": 0, "time": 0.0, "entity": b, "model": "severity", "what": "weaken",
+         "before": "brawn 1", "after": "brawn -1"},
+        {"type": "ModelStateChanged", "tick": 0, "time": 0.0, "entity": b, "model": "severity", "what": "state",
+         "before": "unhurt", "after": "wounded"},
+    ]
+    assert record.events() == world.events[:3]
+
+
+def test_a_miss_has_no_summary_and_explains_its_roll() -> None:
+    world, a, b = armed_pair()
+    world.ctx.streams["attack"] = QueuedRng(QueuedRng.die(9, 20))  # 9 + 3 = 12: margin 0
+    world.ctx.streams["injury"] = QueuedRng()  # a miss draws nothing more
+    events = world.strike(b, "broadsword.cut", attacker=a)
+    record = only_record(world)
+    assert not record.struck and record.summary(world.names) is None
+    assert record.explain(world.names) == ["Tick 0: A attacks B with Broadsword Cut, unaimed",
+                                           "Attack roll: d20 9 +3 = 12 against Defense 12: margin 0, a miss"]
+    assert [type(e).__name__ for e in events] == ["AttackDeclared", "D20AttackRolled"]
+
+
+def test_the_helpless_rule_and_armour_ignored_read_in_words() -> None:
+    world, a, b = armed_pair(armor=["full_harness", "helm"])
+    world.inflict(b, severity=5, effect="stun")  # incapacitated: cannot defend
+    world.ctx.streams["attack"] = QueuedRng(QueuedRng.die(1, 20))
+    queue_blow(world, (1, 1), (1, 1, 1, 1, 1))  # 5 points, no 3: no wound, no effect die
+    world.strike(b, "broadsword.cut", attacker=a)
+    record = only_record(world)
+    lines = record.explain(world.names)
+    assert lines[1] == ("Attack roll: d20 1 (natural 1) +3 = 4 against Defense 12: margin -8, a hit; but B cannot "
+                        "defend, and the helpless rule makes it a hit whatever the roll")
+    assert lines[2] == "Damage 2d4+3 rolled 5; B cannot defend, so its armour is ignored: all 5 get through"
+    assert lines[3] == "One d3 per point: 1, 1, 1, 1, 1; each 3 is one Severity: Severity 0, no wound"
+    assert len(lines) == 4
+    assert record.summary(world.names) == "A -> B: 5 damage (5 rolled): d3s 1,1,1,1,1 -> Severity 0; no wound"
+
+
+def test_a_wound_past_threshold_explains_the_overflow_and_the_outcome() -> None:
+    world, a, b = armed_pair(attributes={"brawn": 0})  # Threshold 3, Brawn 0: document 001's example
+    world.ctx.streams["attack"] = QueuedRng(QueuedRng.die(15, 20))
+    queue_blow(world, (4, 4), (3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1), effect=1)  # 11 points, three 3s, Weaken
+    events = world.strike(b, "broadsword.cut", attacker=a)
+    lines = only_record(world).explain(world.names)
+    assert lines[-2] == ("Weaken 3: Brawn 0 -> -1; the attribute stops at its floor, and the 2 past it are overflow, "
+                         "added to this wound's Severity against Threshold")
+    assert lines[-1] == ("Severity 3 + overflow 2 = 5 against Threshold 3 (as it was before the wound): above it, "
+                         "incapacitated (out of the fight, prone); Threshold now 2")
+    assert [(e.before, e.after) for e in events if isinstance(e, ModelStateChanged) and e.what == "state"] == [
+        ("unhurt", "incapacitated")]
+
+
+def test_a_creature_with_no_body_is_missed_off_the_body() -> None:
+    world = Sandbox(seed=5, model="severity")
+    a = world.spawn("human", name="A", team="A", weapons=["broadsword"])
+    ghost = world.spawn("spirit", name="Ghost", team="B", position=(1.0, 0.0))
+    world.ctx.streams["attack"] = QueuedRng(QueuedRng.die(20, 20))
+    world.ctx.streams["injury"] = QueuedRng()  # nothing to roll damage on
+    events = world.strike(ghost, "broadsword.cut", attacker=a)
+    record = only_record(world)
+    assert [type(e).__name__ for e in events] == ["AttackDeclared", "D20AttackRolled", "Missed"]
+    assert record.hit and not record.struck and record.summary(world.names) is None
+    assert record.explain(world.names)[-1] == "Ghost has no body to strike: the blow passes through it, a miss"
+
+
+# ----------------------------------------------------------------------------------------------- strike
+
+
+def test_strike_without_an_attacker_lands_through_armour_with_no_roll() -> None:
+    world, _, b = armed_pair(armor=["mail_hauberk"])  # Armor Value 2
+    world.ctx.streams["attack"] = QueuedRng()  # no attack roll
+    queue_blow(world, (3, 2), (3, 2, 1, 1, 3, 3), effect=6)  # 8 - 2 = 6 points, three 3s, Bloody
+    events = world.strike(b, "broadsword.cut", aim="Skull")
+    record = only_record(world)
+    assert record.attacker == -1 and record.roll is None and record.struck
+    assert [e.to_dict() for e in events[:2]] == [
+        {"type": "AttackDeclared", "tick": 0, "time": 0.0, "attacker": -1, "target": b, "mode": "broadsword.cut",
+         "aim": "Skull"},
+        {"type": "DamageDealt", "tick": 0, "time": 0.0, "attacker": -1, "target": b, "model": "severity",
+         "rolled": 8, "dealt": 6, "detail": "8 - armour 2 = 6; d3s 3,2,1,1,3,3 -> Severity 3; bloody"}]
+    assert sev(world, b).bloody == 3 and world.readout(b).health == 1
+    lines = record.explain(world.names)
+    assert lines[0] == ("Tick 0: (direct) attacks B with Broadsword Cut, aimed at the Skull (the severity model "
+                        "places no wound at a location: the aim changes nothing)")
+    assert lines[1] == "Struck directly: no attack roll, the blow lands"
+    assert lines[2] == "Damage 2d4+3 rolled 8; Armor Value 2: 8 - 2 = 6 get through"
+    assert record.summary(world.names) == "(direct) -> B: 6 damage (8 rolled): d3s 3,2,1,1,3,3 -> Severity 3; bloody"
+
+
+def test_strike_with_an_attacker_is_its_attack_as_the_loop_makes_it() -> None:
+    def attack_once(by_strike: bool) -> list[dict[str, Any]]:
+        world, a, b = armed_pair(seed=8)
+        if by_strike:
+            world.strike(b, "broadsword.cut", attacker=a)
+        else:
+            with world.active():
+                model_of(world).attack(world.creatures()[a], world.creatures()[b],
+                                       world.ctx.modes["broadsword.cut"], (), world.ctx)
+        return [e.to_dict() for e in world.events]
+
+    assert attack_once(True) == attack_once(False)  # the same draws, the same events
+
+
+def test_strike_refuses_an_aim_the_body_lacks_and_the_dead() -> None:
+    world, a, b = armed_pair()
+    with pytest.raises(SandboxError, match="no part or location 'Tail'"):
+        world.strike(b, "broadsword.cut", aim="Tail")
+    model = model_of(world)
+    with world.active(), pytest.raises(ModelError, match="Tail"):
+        model.strike(world.creatures()[b], world.ctx.modes["broadsword.cut"], "Tail", world.ctx)
+    world.inflict(b, severity=9, effect="stun")  # past twice Threshold 4: dead
+    assert not world.readout(b).alive
+    with pytest.raises(SandboxError, match="B is dead"):
+        world.strike(b, "broadsword.cut", attacker=a)
+    assert not any(isinstance(entry, SeverityAttack) for entry in world.log)  # nothing was struck
+
+
+# ------------------------------------------------------------------------------------------ speed and health
+
+
+def test_speed_factor_is_speed_left_over_speed() -> None:
+    world, (e,) = world_with("Runner")
+    model = model_of(world)
+
+    def factor() -> float:
+        with world.active():
+            return model.speed_factor(world.creatures()[e], world.ctx)
+
+    assert factor() == 1.0
+    world.inflict(e, severity=2, effect="slow")
+    assert factor() == pytest.approx(4 / 6)
+    world.inflict(e, severity=4, effect="slow")  # Speed stops at 0
+    assert factor() == 0.0
+    frozen, (f,) = world_with("Statue", speed=0)
+    with frozen.active():
+        assert model_of(frozen).speed_factor(frozen.creatures()[f], frozen.ctx) == 1.0  # no Speed to lose
+
+
+def test_health_is_the_readouts_threshold() -> None:
+    world, (e,) = world_with("Hero")
+    model = model_of(world)
+    for severity, effect in ((0, "weaken"), (1, "bloody"), (1, "weaken"), (9, "stun")):
+        world.inflict(e, severity=severity, effect=effect)
+        with world.active():
+            assert model.health(world.creatures()[e], world.ctx) == world.readout(e).health
+    assert world.readout(e).health == 0 and not world.readout(e).alive
+
+
+# -------------------------------------------------------------------------------------------------- readout
+
+
+def test_readout_lists_each_untreated_effect_as_a_wound_and_the_numbers_as_details() -> None:
+    world, (e,) = world_with("Hero", armor_value=1)
+    r = world.readout(e)
+    assert r.wounds == () and r.health_unit == ""
+    assert [p.name for p in r.parts] == [p.name for p in world.get(e, Anatomy).body.parts]
+    assert all(not p.unusable and p.penalty == 0 for p in r.parts)  # the model puts no part out of use
+    world.inflict(e, severity=2, effect="weaken")
+    world.inflict(e, severity=1, effect="bloody")
+    r = world.readout(e)
+    assert [(w.level, w.bleeding, w.treated, w.location) for w in r.wounds] == [
+        ("weaken 2", False, False, ""), ("bloody 1", True, False, "")]
+    assert r.wounds[0].text == "weaken 2: 2 points of Brawn damage (Brawn -1 of 1), untreated"
+    assert r.wounds[1].text == "bloody 1: Threshold reduced by 1 (Threshold 1 of 4, bleeding), untreated"
+    details = dict(r.details)
+    assert details["threshold"] == "1 of 4 (racial base 3 + Brawn -1 - Bloody 1)"
+    assert (details["brawn"], details["poise"], details["speed"]) == ("-1 of 1", "1 of 1", "6 of 6")
+    assert details["attack bonus"] == "+3 unhurt; now melee +1, thrown +1, missile +3"
+    assert (details["defense"], details["armor value"], details["first aid"]) == ("12 of 12", "1", "+2")
+    assert details["wounds taken"] == "2, the worst of Severity 2"
+
+
+# ----------------------------------------------------------------------------------------------- advance
+
+
+def test_advance_runs_on_the_shared_due_queue(monkeypatch: pytest.MonkeyPatch) -> None:
+    import systems.models.severity as severity_module
+    from systems.schedule import DueQueue
+
+    made: list[DueQueue] = []
+    world, (e,) = world_with("Alone")
+
+    class Spy(DueQueue):
+        def __init__(self, kinds: Any) -> None:
+            super().__init__(kinds)
+            made.append(self)
+
+        def pop_due(self, end: float, is_due: Any) -> Any:
+            assert world.ctx.due is self  # the active queue, for the rules to push on
+            yield from super().pop_due(end, is_due)
+
+    monkeypatch.setattr(severity_module, "DueQueue", Spy)
+    world.care = CarePolicy(self_care=False)
+    world.inflict(e, severity=1, effect="bloody")
+    world.advance(hours=9)
+    assert len(made) == 1 and world.ctx.due is None
+    assert _rest_times(world, e) == [8 * HOUR]
+    assert KINDS == ("stun", "aid", "rest", "recover", "exposed")
+
+
+def test_first_aid_ties_go_to_the_lower_entity_and_the_policy_names_the_healers() -> None:
+    def first_aider(care: CarePolicy) -> str:
+        world = Sandbox(seed=4, model="severity")
+        patient = world.spawn("human", name="Patient", team="Party")
+        world.spawn("human", name="Left", team="Party", attributes={"first_aid": 5})
+        world.spawn("human", name="Right", team="Party", attributes={"first_aid": 5})
+        world.spawn("human", name="Novice", team="Party", attributes={"first_aid": 1})
+        world.care = care
+        world.inflict(patient, severity=2, effect="weaken")
+        world.advance(minutes=2)
+        (aid,) = [ev.what for ev in world.events if isinstance(ev, ModelStateChanged)
+                  and ev.what.startswith("first aid")]
+        return aid.split(":")[0]
+
+    assert first_aider(CarePolicy()) == "first aid by Left"  # equal bonuses: the lower entity
+    assert first_aider(CarePolicy(healers=("Right",))) == "first aid by Right"
+    assert first_aider(CarePolicy(healers=("Novice",))) == "first aid by Novice"  # the policy over the skill
+    assert first_aider(CarePolicy(healers=("Nobody",))) == "first aid by self"
+
+
+def _hurt_party(seed: int) -> Sandbox:
+    """A wounded party (one bleeding and staggered, one incapacitated) and a wolf that faints with nobody to tend
+    it: rest, first aid, coming round, raising from a faint and death by exposure all fall due."""
+    world = Sandbox(seed=seed, model="severity")
+    a = world.spawn("human", name="A", team="Party")
+    b = world.spawn("human", name="B", team="Party", position=(2.0, 0.0))
+    wolf = world.spawn("wolf", name="Wolf", team="Wild", position=(30.0, 0.0))
+    world.inflict(a, severity=3, effect="bloody")
+    world.inflict(a, severity=2, effect="stagger")
+    world.inflict(b, severity=5, effect="stun")
+    world.inflict(wolf, severity=3, effect="bloody")
+    return world
+
+
+@settings(max_examples=30, deadline=None)
+@given(split=st.integers(min_value=0, max_value=30 * 3600), seed=st.integers(min_value=0, max_value=4))
+def test_advance_is_split_proof(split: int, seed: int) -> None:
+    """``advance(a)`` then ``advance(b)`` gives the events (and the states) of ``advance(a + b)``, wherever the
+    span is cut."""
+    whole = _hurt_party(seed)
+    whole.advance(hours=30)
+    cut = _hurt_party(seed)
+    cut.advance(split)
+    cut.advance(30 * 3600 - split)
+    assert [ev.to_dict() for ev in cut.events] == [ev.to_dict() for ev in whole.events]
+    assert [cut.readout(e) for e in cut.names] == [whole.readout(e) for e in whole.names]
+    assert cut.ctx.clock.time == whole.ctx.clock.time
+    whole.close()
+    cut.close()
+
+
+# ------------------------------------------------------------------------------------------------ invariants
+
+
+def test_the_models_invariants_hold_in_play_and_catch_a_breach() -> None:
+    world = Sandbox.from_scenario("skirmish", seed=4, model="severity", check_invariants=True)
+    world.run()
+    world.advance(days=2)
+    model = model_of(world)
+    with world.active():
+        assert all(model.invariants(c, world.ctx) == [] for c in world.creatures().values())
+    world2, (e,) = world_with("Hero")
+    world2.inflict(e, severity=5, effect="stun")  # incapacitated: out of the fight
+    sev(world2, e).down = ""  # a hand edit that forgets it
+    sev(world2, e).cognition = 99
+    with world2.active():
+        breaches = model_of(world2).invariants(world2.creatures()[e], world2.ctx)
+    assert breaches == ["Hero (1) is out of the fight while not down",
+                        "Hero (1) has 99 Cognition Points, outside its pool 0..8"]

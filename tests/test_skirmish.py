@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from components.anatomy_state import Injury
 from components.events import (
     AttackDeclared,
     Died,
@@ -19,6 +20,7 @@ from components.events import (
     ModeChanged,
     ShockChanged,
 )
+from components.state import Anatomy, Combatant, Condition, Equipment
 from sandbox.cli import app
 from sandbox.config import ConfigError, default_catalog
 from sandbox.world import Sandbox
@@ -67,7 +69,7 @@ def test_a_ranged_fighter_turns_to_another_foe_when_its_target_dies(distance: fl
     try:
         shots = [e for e in w.step() if isinstance(e, AttackDeclared)]
         assert [(e.attacker, e.target) for e in shots] == [(archer, first)]
-        w.components(first)["Condition"].dead = True
+        w.get(first, Condition).dead = True
         targets = []
         for _ in range(3):
             targets += [e.target for e in w.step() if isinstance(e, AttackDeclared) and e.attacker == archer]
@@ -154,25 +156,25 @@ def _duellists(seed: int = 1) -> tuple[Sandbox, int, int]:
 
 
 def _part(w: Sandbox, e: int, name: str) -> int:
-    return w.components(e)["Anatomy"].body.part_index(name)
+    return w.get(e, Anatomy).body.part_index(name)
 
 
 def test_unusable_weapon_hand_drops_the_weapon_and_the_creature_rearms() -> None:
     w, a, _ = _duellists()
     try:
         w.step()
-        assert w.components(a)["Equipment"].holding == {_part(w, a, "Right Arm"): "broadsword"}
-        assert w.components(a)["Combatant"].mode == "broadsword.cut"
+        assert w.get(a, Equipment).holding == {_part(w, a, "Right Arm"): "broadsword"}
+        assert w.get(a, Combatant).mode == "broadsword.cut"
         events = w.inflict(a, location="Right Forearm", level="G4")
         dropped = [e for e in events if isinstance(e, ItemDropped)]
         assert [(e.entity, e.item, e.part, e.flung) for e in dropped] == [(a, "broadsword", "Right Arm", False)]
-        equip = w.components(a)["Equipment"]
+        equip = w.get(a, Equipment)
         assert equip.holding == {} and equip.dropped == ["broadsword"]
         assert "disarmed" in w.readout(a).conditions
         events = w.step()
         picked = [e for e in events if isinstance(e, ItemPickedUp) and e.entity == a]
         switched = [e for e in events if isinstance(e, ModeChanged) and e.entity == a]
-        comb = w.components(a)["Combatant"]
+        comb = w.get(a, Combatant)
         if picked:
             # The other hand takes the sword up (it costs the turn).
             assert [(e.item, e.part) for e in picked] == [("broadsword", "Left Arm")]
@@ -185,8 +187,8 @@ def test_unusable_weapon_hand_drops_the_weapon_and_the_creature_rearms() -> None
         for _ in range(4):
             w.step()
             mode = MODES[comb.mode]
-            parts = ready_parts(w.components(a)["Anatomy"], w.components(a)["Wounds"].impairments,
-                                w.components(a)["Condition"], equip, mode)
+            parts = ready_parts(w.get(a, Anatomy), w.get(a, Injury).impairments,
+                                w.get(a, Condition), equip, mode)
             assert parts is not None and _part(w, a, "Right Arm") not in parts
     finally:
         w.close()
@@ -197,7 +199,7 @@ def test_with_no_usable_hand_left_the_creature_switches_to_a_natural_mode() -> N
     try:
         w.step()
         w.inflict(a, location="Left Forearm", level="G4")
-        assert w.components(a)["Equipment"].holding  # the sword hand is still fine
+        assert w.get(a, Equipment).holding  # the sword hand is still fine
         events = w.inflict(a, location="Right Forearm", level="G4")
         assert [e.item for e in events if isinstance(e, ItemDropped)] == ["broadsword"]
         events = w.step()
@@ -205,13 +207,13 @@ def test_with_no_usable_hand_left_the_creature_switches_to_a_natural_mode() -> N
         assert len(switched) == 1
         assert switched[0].before == "broadsword.cut"
         assert not switched[0].after.startswith("broadsword.")
-        assert w.components(a)["Combatant"].mode == switched[0].after
+        assert w.get(a, Combatant).mode == switched[0].after
         assert not [e for e in events if isinstance(e, ItemPickedUp)]
         for _ in range(4):
             events += w.step()
         modes = {e.mode for e in events if isinstance(e, AttackDeclared) and e.attacker == a}
-        assert all(MODES[m].weapon in w.components(a)["Equipment"].natural for m in modes)
-        assert w.components(a)["Equipment"].dropped == ["broadsword"]
+        assert all(MODES[m].weapon in w.get(a, Equipment).natural for m in modes)
+        assert w.get(a, Equipment).dropped == ["broadsword"]
     finally:
         w.close()
 
@@ -219,7 +221,7 @@ def test_with_no_usable_hand_left_the_creature_switches_to_a_natural_mode() -> N
 def test_immobilised_arms_keep_the_grip_but_cannot_strike() -> None:
     w, a, _ = _duellists(seed=2)
     try:
-        holding = dict(w.components(a)["Equipment"].holding)
+        holding = dict(w.get(a, Equipment).holding)
         assert holding
         w.immobilize(a, "Right Arm")
         w.immobilize(a, "Left Arm")
@@ -227,7 +229,7 @@ def test_immobilised_arms_keep_the_grip_but_cannot_strike() -> None:
         for _ in range(6):
             events = w.step()
             held_attacks += [e for e in events if isinstance(e, AttackDeclared) and e.attacker == a]
-            assert w.components(a)["Equipment"].holding == holding
+            assert w.get(a, Equipment).holding == holding
             assert not [e for e in events if isinstance(e, ItemDropped) and e.entity == a]
         assert all(MODES[e.mode].limb != "grip" for e in held_attacks), {e.mode for e in held_attacks}
         assert "disarmed" not in w.readout(a).conditions
@@ -237,7 +239,7 @@ def test_immobilised_arms_keep_the_grip_but_cannot_strike() -> None:
         for _ in range(4):
             freed += [e for e in w.step() if isinstance(e, AttackDeclared) and e.attacker == a]
         assert freed and all(e.mode.startswith("broadsword.") for e in freed)
-        assert w.components(a)["Equipment"].holding == holding
+        assert w.get(a, Equipment).holding == holding
     finally:
         w.close()
 

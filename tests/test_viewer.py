@@ -25,8 +25,11 @@ import pytest
 from typer.testing import CliRunner
 
 from components.anatomy import BodyStructure
+from components.anatomy_state import Injury
+from components.impairment import Impairment
 from components.rules import LEVEL_CODES
-from components.wounds import Impairment
+from components.state import Anatomy, Position
+from sandbox.bodymap import body_layout
 from sandbox.cli import app
 from sandbox.config import Catalog
 from sandbox.models import available_models
@@ -41,9 +44,7 @@ from sandbox.viewer.app import (
     WHOLE,
     part_colour,
 )
-from sandbox.viewer.explain import explain
-from sandbox.viewer.layout import body_layout
-from systems.combat import AttackRecord
+from systems.models.anatomy_attack import AttackRecord
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED_BODIES = ("human", "wolf", "constrictor_snake", "eagle", "fire_dragon")
@@ -195,7 +196,7 @@ def test_every_shipped_scenario_draws_with_every_fighter_in_the_field() -> None:
             field = viewer.layout()[0]
             creatures = viewer.world.creatures()
             assert viewer.creature_pos.keys() == creatures.keys()
-            fighters = [e for e, p in creatures.items() if p[1].body.locations and not p[5].dead]
+            fighters = [e for e, c in creatures.items() if c.anatomy.body.locations and not c.condition.dead]
             assert fighters, scenario
             assert all(field.collidepoint(viewer.creature_pos[e]) for e in fighters), scenario
         finally:
@@ -236,14 +237,14 @@ def test_a_click_in_the_side_panels_never_selects_a_creature_hidden_behind_them(
         viewer.draw()
         field, panel, _ = viewer.layout()
         knight, wolf = viewer.world.entity("Knight"), viewer.world.entity("Wolf")
-        pos = {e: viewer.world.components(e)["Position"] for e in (knight, wolf)}
+        pos = {e: viewer.world.get(e, Position) for e in (knight, wolf)}
         (kx, _), (wx, _) = viewer.creature_pos[knight], viewer.creature_pos[wolf]
         scale = (kx - wx) / (pos[knight].x - pos[wolf].x)
         ox = kx - pos[knight].x * scale
         oy = viewer.creature_pos[knight][1] - pos[knight].y * scale
         # the spirit (no body) is left out of the camera's fit: put it where it projects into the body panel
         spirit = viewer.world.entity("Spirit")
-        at = viewer.world.components(spirit)["Position"]
+        at = viewer.world.get(spirit, Position)
         at.x, at.y = (panel.centerx - ox) / scale, (panel.bottom - 40 - oy) / scale
         viewer.draw()
         x, y = viewer.creature_pos[spirit]
@@ -386,8 +387,7 @@ def test_clicking_a_trace_row_explains_that_blow(fought: Viewer, monkeypatch: py
         text = drawn_text(fought, monkeypatch)
         fought.draw()
         record = fought.records[index]
-        armor = fought.world.creatures()[record.target][3].pieces
-        lines = explain(record, fought.world.names, fought.world.catalog.modes, armor, fought.world.ctx.rules)
+        lines = record.explain(fought.world.names)
         shown = " ".join(" ".join(text).split())  # long lines may wrap onto several drawn rows
         for line in lines:
             assert " ".join(line.split()) in shown
@@ -423,8 +423,8 @@ def _explained(viewer: Viewer) -> list[tuple[AttackRecord, list[str]]]:
     world = viewer.world
     out = []
     for record in viewer.records:
-        armor = world.creatures()[record.target][3].pieces
-        out.append((record, explain(record, world.names, world.catalog.modes, armor, world.ctx.rules)))
+        assert isinstance(record, AttackRecord)
+        out.append((record, record.explain(world.names)))
     return out
 
 
@@ -479,11 +479,11 @@ def test_wound_lines_list_level_aspect_and_treatment(duel: Viewer, monkeypatch: 
 def test_a_bleeder_and_a_severed_location_show_in_the_wound_lines(duel: Viewer) -> None:
     bertram = duel.world.entity("Bertram")
     duel.world.inflict(bertram, "Left Thigh", "S3", "edged")
-    wounds = duel.world.components(bertram)["Wounds"]
-    wounds.injuries[0].bleeder = True
+    wounds = duel.world.get(bertram, Injury)
+    wounds.wounds[0].bleeder = True
     lines = duel.wound_lines(bertram)
     assert len(lines) == 1 and lines[0].startswith("Left Thigh: S3") and "bleeding" in lines[0]
-    body = duel.world.components(bertram)["Anatomy"].body
+    body = duel.world.get(bertram, Anatomy).body
     wounds.severed.add(body.location_index("Left Hand"))
     duel.world.refresh(bertram)
     assert duel.wound_lines(bertram)[-1] == "Left Hand: SEVERED"
@@ -502,11 +502,11 @@ def test_part_colour_by_state() -> None:
 def test_the_body_drawing_colours_each_part_by_its_state(duel: Viewer) -> None:
     world = duel.world
     bertram = world.entity("Bertram")
-    body = world.components(bertram)["Anatomy"].body
+    body = world.get(bertram, Anatomy).body
     world.inflict(bertram, "Right Forearm", "G4", "edged")  # Right Arm: unusable
     world.inflict(bertram, "Left Thigh", "S2", "edged")  # Left Leg: -10
     world.inflict(bertram, "Right Thigh", "M1", "blunt")  # Right Leg: -5
-    wounds = world.components(bertram)["Wounds"]
+    wounds = world.get(bertram, Injury)
     wounds.severed.add(body.location_index("Left Hand"))  # Left Arm: severed
     world.refresh(bertram)
     duel.selected = bertram
@@ -521,7 +521,7 @@ def test_the_body_drawing_colours_each_part_by_its_state(duel: Viewer) -> None:
 def test_the_body_drawing_follows_the_selection(duel: Viewer) -> None:
     world = duel.world
     aldric, bertram = world.entity("Aldric"), world.entity("Bertram")
-    arm = world.components(aldric)["Anatomy"].body.part_index("Right Arm")
+    arm = world.get(aldric, Anatomy).body.part_index("Right Arm")
     world.inflict(aldric, "Right Forearm", "G4", "edged")
     duel.selected = bertram
     duel.draw()

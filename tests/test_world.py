@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import esper
 import pytest
 
+from components.anatomy_state import Injury
 from components.events import (
     Died,
     Event,
@@ -14,6 +15,7 @@ from components.events import (
     ImpairmentChanged,
     Injured,
 )
+from components.state import Anatomy
 from sandbox.world import Outcome, Readout, Sandbox, SandboxError
 
 
@@ -59,12 +61,12 @@ def test_spawn_returns_an_entity_found_by_name(world: Sandbox) -> None:
     assert a != b
     assert world.entity("A") == a and world.entity("B") == b
     assert world.name_of(b) == "B"
-    comps = world.components(a)
-    assert comps["Identity"].creature == "human"
-    assert comps["Combatant"].team == "Red"
-    assert (comps["Position"].x, comps["Position"].y) == (1.0, 2.0)
-    assert [p.id for p in comps["Armor"].pieces] == ["gambeson"]
-    assert "broadsword" in comps["Equipment"].holding.values()
+    comps = world.creatures()[a]
+    assert comps.identity.creature == "human"
+    assert comps.combatant.team == "Red"
+    assert (comps.position.x, comps.position.y) == (1.0, 2.0)
+    assert [p.id for p in comps.armor.pieces] == ["gambeson"]
+    assert "broadsword" in comps.equipment.holding.values()
     with pytest.raises(SandboxError):
         world.entity("nobody")
 
@@ -92,17 +94,19 @@ def test_two_sandboxes_never_see_each_others_entities() -> None:
         a.spawn("human", name="A2", team="Blue", position=(1.0, 0.0))
         for i in range(3):
             b.spawn("wolf", name=f"W{i}", team=f"T{i}", position=(float(i), 5.0))
-        assert [p[0].name for p in a.creatures().values()] == ["A1", "A2"]
-        assert [p[0].name for p in b.creatures().values()] == ["W0", "W1", "W2"]
+        assert [c.name for c in a.creatures().values()] == ["A1", "A2"]
+        assert [c.name for c in b.creatures().values()] == ["W0", "W1", "W2"]
         with pytest.raises(SandboxError):
             a.entity("W0")
         with pytest.raises(SandboxError):
             b.entity("A1")
         # Inflicting in one world does not touch the other, even where the entity ids coincide.
         assert b.entity("W0") == a1
-        before = b.readout(a1)
+        with pytest.raises(SandboxError, match="belongs to another world"):
+            b.readout(a1)  # a's handle, handed to b
+        before = b.readout(int(a1))  # b's creature of the same number
         a.inflict(a1, location="Thorax", level="G4")
-        assert b.readout(a1) == before
+        assert b.readout(int(a1)) == before
         assert a.readout(a1).health == 1
         # Each sandbox switches back to whatever world was current around its calls.
         assert esper.current_world == "default"
@@ -152,7 +156,11 @@ def test_fresh_creature_reads_excellent(world: Sandbox) -> None:
     e = world.spawn("human", name="A")
     r = world.readout(e)
     assert isinstance(r, Readout)
-    assert r == Readout(True, True, "excellent", 100, "Excellent", "none", ())  # labels: lower case
+    assert (r.alive, r.can_act, r.label, r.health, r.band, r.shock, r.conditions) == (
+        True, True, "excellent", 100, "Excellent", "none", ())  # labels: lower case
+    assert r.wounds == () and r.severed == () and r.health_unit == "%"
+    assert [p.name for p in r.parts] == ["Head", "Right Arm", "Left Arm", "Torso", "Right Leg", "Left Leg"]
+    assert not any(p.penalty or p.unusable or p.severed for p in r.parts)
 
 
 def test_inflict_serious_limb_wound(world: Sandbox) -> None:
@@ -189,13 +197,13 @@ def test_inflict_compounds_the_worst_wound_at_the_location(world: Sandbox) -> No
     second = world.inflict(e, location="Left Thigh", level=2)
     injured = [ev for ev in second if isinstance(ev, Injured)]
     assert len(injured) == 1 and injured[0].compound
-    thigh = world.components(e)["Anatomy"].body.location_index("Left Thigh")
-    levels = sorted(i.level for i in world.components(e)["Wounds"].injuries if i.location == thigh)
+    thigh = world.get(e, Anatomy).body.location_index("Left Thigh")
+    levels = sorted(i.level for i in world.get(e, Injury).wounds if i.location == thigh)
     assert levels == [2, 3]
     # A smaller wound (1 < 3 + 2) does not compound.
     third = world.inflict(e, location="Left Thigh", level="M1")
     assert not next(ev for ev in third if isinstance(ev, Injured)).compound
-    levels = sorted(i.level for i in world.components(e)["Wounds"].injuries if i.location == thigh)
+    levels = sorted(i.level for i in world.get(e, Injury).wounds if i.location == thigh)
     assert levels == [1, 2, 3]
 
 
@@ -211,7 +219,7 @@ def test_inflict_rejects_bad_requests(world: Sandbox) -> None:
         world.inflict(e, location="Thorax", level="S2", aspect="sonic")
     with pytest.raises(SandboxError):
         world.inflict(999, location="Thorax", level="S2")
-    assert world.components(e)["Wounds"].injuries == []
+    assert world.get(e, Injury).wounds == []
     assert world.readout(e).health == 100
 
 

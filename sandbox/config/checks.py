@@ -226,9 +226,9 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     """Creatures, weapons, armour, skills and parts exist; armour fits; names are unique; everyone stands on
     the field; at least two teams."""
     problems: list[Problem] = []
-    from sandbox.models import available_models  # imported here: the model loaders read configs too
+    from systems.models import model_names  # imported here: the models are heavy and only a scenario names one
 
-    models = available_models()
+    models = model_names()
     model = text(data, "model")
     if model is not None and model not in models:
         problems.append(Problem(label, "model", text(data, "name"), f"a damage model ({', '.join(models)})",

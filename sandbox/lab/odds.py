@@ -15,18 +15,18 @@ from sandbox.blows import BlowSetup, SetupError
 from sandbox.vector_odds import vector_odds
 from sandbox.world import Sandbox
 from systems.ai import choose_mode, mode_options
-from systems.creatures import Parts
+from systems.creatures import Creature
 
 CARD_FIELDS = ["attacker", "mode", "defender", "blows", "missed", "glancing", "bleeder", "severed", "dead",
                *[f"level_{c}" for c in LEVEL_CODES], *[f"shock_{s.label}" for s in ShockState]]
 """Columns of ``odds.csv``: shares of all blows."""
 
 
-def _mode_of(world: Sandbox, parts: Parts) -> str | None:
+def _mode_of(world: Sandbox, c: Creature) -> str | None:
     """The mode the creature would strike with in melee reach (its hardest-hitting usable one)."""
-    _, anat, wounds, _, _, cond, _, _, equip = parts
     with world.active():
-        mode = choose_mode(mode_options(anat, wounds, cond, equip, world.ctx), 0.0)
+        states = world.damage_model.part_states(c)
+        mode = choose_mode(mode_options(c.anatomy, states, c.condition, c.equipment, world.ctx), 0.0)
     return mode.id if mode is not None else None
 
 
@@ -36,25 +36,25 @@ def odds_cards(scenario: str, blows: int = 100_000, seed: int = 0) -> list[dict[
     cards: list[dict[str, object]] = []
     try:
         creatures = world.creatures()
-        for parts in creatures.values():
-            mode = _mode_of(world, parts)
+        for c in creatures.values():
+            mode = _mode_of(world, c)
             if mode is None:
                 continue
             for foe in creatures.values():
-                if foe[6].team == parts[6].team or not foe[1].body.locations:
+                if foe.team == c.team or not foe.anatomy.body.locations:
                     continue
                 try:
-                    setup = BlowSetup.build(world.catalog, body=foe[1].body, mode=mode,
-                                            armor=[p.id for p in foe[3].pieces],
-                                            strength=parts[1].attributes.get("strength"),
-                                            shock_ml=foe[1].mls.get("shock"),
-                                            strength_ml=foe[1].mls.get("strength"))
+                    setup = BlowSetup.build(world.catalog, body=foe.anatomy.body, mode=mode,
+                                            armor=[p.id for p in foe.armor.pieces],
+                                            strength=c.anatomy.attributes.get("strength"),
+                                            shock_ml=foe.anatomy.mls.get("shock"),
+                                            strength_ml=foe.anatomy.mls.get("strength"))
                 except SetupError:
                     continue
                 odds = vector_odds(setup, blows, seed)
                 n = odds.n or 1
                 card: dict[str, object] = {
-                    "attacker": parts[0].name, "mode": mode, "defender": foe[0].name, "blows": odds.n,
+                    "attacker": c.name, "mode": mode, "defender": foe.name, "blows": odds.n,
                     "missed": odds.missed / n, "glancing": odds.glancing / n, "bleeder": odds.bleeder / n,
                     "severed": odds.amputation["severed"] / n, "dead": odds.dead / n,
                 }

@@ -80,7 +80,7 @@ def hit_map(path: Path, body: BodyStructure, hits: dict[str, int], title: str) -
 
     # body_layout needs no pygame, but its package imports it: keep pygame's banner off the lab's stdout.
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from sandbox.viewer.layout import body_layout
+    from sandbox.bodymap import body_layout
 
     total = sum(hits.values())
     peak = max(hits.values(), default=0)
@@ -128,11 +128,12 @@ def injury_mix(path: Path, tallies: dict[str, ModelTally]) -> Path:
 
 
 def draw_all(out: Path, tallies: dict[str, ModelTally], teams: tuple[str, ...], body: BodyStructure) -> list[Path]:
-    """Every lab plot into ``out``; the hit map only when the anatomy model ran and blows landed on the body."""
+    """Every lab plot into ``out``; the hit map for the first model whose blows landed on the body's parts."""
     written = [win_rates(out / "win_rates.png", tallies, teams), time_to_out(out / "time_to_out.png", tallies)]
-    anatomy = tallies.get("anatomy")
-    if anatomy is not None and anatomy.hits:
-        written.append(hit_map(out / "hit_locations.png", body, dict(anatomy.hits),
-                               f"{body.name}: landed blows by part (anatomy, {anatomy.runs} runs)"))
+    placed = next(((name, t) for name, t in tallies.items() if t.hits), None)
+    if placed is not None:
+        name, tally = placed
+        written.append(hit_map(out / "hit_locations.png", body, dict(tally.hits),
+                               f"{body.name}: landed blows by part ({name}, {tally.runs} runs)"))
     written.append(injury_mix(out / "injury_levels.png", tallies))
     return written

@@ -147,9 +147,9 @@ def cast_of(scenario: str) -> Cast:
     try:
         names = tuple(world.names[e] for e in sorted(world.names))
         teams, bodies = {}, {}
-        for parts in world.creatures().values():
-            teams[parts[0].name] = parts[6].team
-            bodies[parts[0].name] = parts[1].body.id
+        for c in world.creatures().values():
+            teams[c.name] = c.team
+            bodies[c.name] = c.anatomy.body.id
     finally:
         world.close()
     if not names:
@@ -200,7 +200,7 @@ def run_one(scenario: str, seed: int, model: str, run: int, first_body: str) -> 
         names = world.names
         blows = dict.fromkeys(names, 0)
         creatures = world.creatures()
-        body_of = {e: parts[1].body.id for e, parts in creatures.items()}
+        body_of = {e: c.anatomy.body.id for e, c in creatures.items()}
         hits: Counter[str] = Counter()
         injuries: Counter[str] = Counter()
         for event in world.events:
@@ -219,7 +219,7 @@ def run_one(scenario: str, seed: int, model: str, run: int, first_body: str) -> 
         for entity in sorted(names):
             name = names[entity]
             readout = world.readout(entity)
-            cond = creatures[entity][5]
+            cond = creatures[entity].condition
             record |= {f"{name}.alive": int(readout.alive), f"{name}.can_act": int(readout.can_act),
                        f"{name}.label": readout.label, f"{name}.blows_taken": blows[entity],
                        f"{name}.died": (cond.cause or "died") if cond.dead else ""}

@@ -12,18 +12,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from components.depth import CELLS, FAMILIES, CareRules, CreatureDepth, DepthTables, Injury, WeaponDepth
 from sandbox.config import Catalog, ConfigError, Problem
 from sandbox.config.loader import read_validated
-from systems.models.depth import (
-    CELLS,
-    FAMILIES,
-    CareRules,
-    CreatureDepth,
-    DepthModel,
-    DepthTables,
-    Injury,
-    WeaponDepth,
-)
+from systems.models.depth import DepthModel
 
 NAME = "depth"
 

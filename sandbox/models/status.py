@@ -12,10 +12,11 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from components.status import StatusCreature, StatusTables, StatusWeapon
 from sandbox.config import Catalog, ConfigError, Problem
 from sandbox.config.loader import read_validated
 from systems.dice import parse_dice
-from systems.models.status import DAY, HOUR, StatusCreature, StatusModel, StatusTables, StatusWeapon
+from systems.models.status import DAY, HOUR, StatusModel
 
 NAME = "status"
 FILE = Path("models") / "status.toml"

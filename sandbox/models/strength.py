@@ -13,17 +13,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from components.strength import ABILITIES, CONDITIONS, ConditionEffect, CreatureBlock, StrengthTables, WeaponDamage
 from sandbox.config import Catalog, ConfigError, Problem
 from sandbox.config.loader import read_validated
-from systems.models.strength import (
-    ABILITIES,
-    CONDITIONS,
-    ConditionEffect,
-    CreatureBlock,
-    StrengthModel,
-    StrengthTables,
-    WeaponDamage,
-)
+from systems.models.strength import StrengthModel
 
 NAME = "strength"
 

@@ -14,16 +14,15 @@ from pathlib import Path
 
 import pygame
 
-from components.events import D20AttackRolled, DamageDealt, Event
-from components.rules import LEVEL_CODES, ShockState
-from components.wounds import Impairment
+from components.events import DamageDealt, Injured
+from components.impairment import Impairment
+from components.log import AttackEntry, LogEntry
+from components.readout import Readout
+from sandbox.bodymap import body_layout
 from sandbox.files import atomic_path
 from sandbox.models import available_models
-from sandbox.viewer.explain import explain
-from sandbox.viewer.layout import body_layout
 from sandbox.world import Sandbox
-from systems.combat import AttackRecord
-from systems.creatures import Parts
+from systems.creatures import Creature
 
 SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 """Ticks of game time per wall second, by speed step."""
@@ -35,8 +34,9 @@ PANEL = (34, 37, 43)
 TEXT = (225, 228, 232)
 DIM = (140, 145, 150)
 DEAD = (95, 95, 100)
-SHOCK_RING = {ShockState.STUNNED: (250, 220, 80), ShockState.INCAPACITATED: (250, 140, 40),
-              ShockState.UNCONSCIOUS: (170, 90, 230)}
+SHOCK_RING = {"stunned": (250, 220, 80), "incapacitated": (250, 140, 40), "unconscious": (170, 90, 230),
+              "dying": (170, 90, 230)}
+"""Ring colour by the readout's shock word."""
 
 WHOLE = (88, 168, 96)
 MINOR = (214, 200, 72)
@@ -66,25 +66,19 @@ def part_colour(imp: Impairment, severed: bool) -> tuple[int, int, int]:
     return GRIEVOUS
 
 
-@dataclass(slots=True)
-class PointAttack:
-    """An attack under a point-based model, as the trace shows it: its roll and what followed.
-
-    Attributes:
-        tick: Tick of the attack.
-        attacker: Attacking entity.
-        target: Defending entity.
-        hit: The roll hit.
-        dealt: Damage dealt after armour.
-        events: The attack's typed events (the roll, the damage, state changes).
-    """
-
-    tick: int
-    attacker: int
-    target: int
-    hit: bool
-    dealt: int
-    events: list[Event]
+def blow_label(entry: LogEntry) -> tuple[str, tuple[int, int, int]] | None:
+    """The floating label of an attack that reached the body (level and location, or damage), from its events."""
+    for event in entry.events():
+        if isinstance(event, Injured):
+            if event.glancing:
+                return "glances", TEXT
+            if event.level <= 0:
+                return "no wound", TEXT
+            colour = (255, 90, 80) if event.level >= 4 else (255, 200, 90) if event.level >= 2 else TEXT
+            return f"{event.level_code} {event.location}", colour
+        if isinstance(event, DamageDealt) and event.dealt > 0:
+            return f"{event.dealt} damage", (255, 200, 90)
+    return None
 
 
 @dataclass(slots=True)
@@ -136,14 +130,16 @@ class Viewer:
         world = Sandbox.from_scenario(self.scenario, seed=self.seed, model=self.model)
         self.model = world.model
         self.labels: list[Label] = []
-        self.records: list[AttackRecord | PointAttack] = []
-        self.recent: list[AttackRecord | PointAttack] = []
+        self.records: list[AttackEntry] = []
+        self.recent: list[AttackEntry] = []
+        self._readouts: dict[int, Readout] = {}
+        self._readouts_at = -1
         self.trace_index: int | None = None
         self.seen = 0
         creatures = world.creatures()
         self.selected: int | None = next(iter(creatures), None)
         self.teams = {t: TEAM_COLOURS[i % len(TEAM_COLOURS)] for i, t in enumerate(
-            dict.fromkeys(p[6].team for p in creatures.values()))}
+            dict.fromkeys(c.team for c in creatures.values()))}
         self.finished = False
         return world
 
@@ -169,33 +165,27 @@ class Viewer:
             self.finished = True
             return
         self.world.step()
-        log = self.world.ctx.log
+        log = self.world.log
         self.recent = []
-        point: PointAttack | None = None
         for entry in log[self.seen:]:
-            if isinstance(entry, AttackRecord):
-                self.records.append(entry)
-                self.recent.append(entry)
-                blow = entry.blow
-                if blow is not None and not blow.missed:
-                    loc = entry.body.locations[blow.location].name
-                    text = ("glances" if blow.glancing else f"{LEVEL_CODES[blow.level]} {loc}" if blow.level
-                            else "no wound")
-                    colour = (255, 90, 80) if blow.level >= 4 else (255, 200, 90) if blow.level >= 2 else TEXT
-                    self.labels.append(Label(entry.target, text, colour))
+            if not isinstance(entry, AttackEntry) or not entry.headline:
                 continue
-            # Another model's log: an attack roll opens an attack; what follows belongs to it.
-            for event in entry.events() if not isinstance(entry, Event) else [entry]:
-                if isinstance(event, D20AttackRolled):
-                    point = PointAttack(event.tick, event.attacker, event.target, event.hit, 0, [event])
-                    self.records.append(point)
-                    self.recent.append(point)
-                elif point is not None:
-                    point.events.append(event)
-                    if isinstance(event, DamageDealt) and event.dealt > 0 and event.target == point.target:
-                        point.dealt += event.dealt
-                        self.labels.append(Label(point.target, f"{event.dealt} damage", (255, 200, 90)))
+            self.records.append(entry)
+            self.recent.append(entry)
+            label = blow_label(entry)
+            if label is not None:
+                self.labels.append(Label(entry.target, label[0], label[1]))
         self.seen = len(log)
+
+    def readout(self, entity: int) -> Readout:
+        """A creature's readout as of this tick (read once a tick, not once a frame)."""
+        if self._readouts_at != self.world.tick:
+            self._readouts = {}
+            self._readouts_at = self.world.tick
+        found = self._readouts.get(entity)
+        if found is None:
+            found = self._readouts[entity] = self.world.readout(entity)
+        return found
 
     def update(self, dt: float) -> None:
         """Advance wall time by ``dt`` seconds: labels age; whole ticks run at the current speed."""
@@ -308,7 +298,7 @@ class Viewer:
         surface = (font or self.font).render(text, True, colour)
         return self.surface.blit(surface, pos)
 
-    def _draw_header(self, creatures: dict[int, Parts]) -> None:
+    def _draw_header(self, creatures: dict[int, Creature]) -> None:
         spec = self.world.scenario
         name = spec.name if spec else self.scenario
         state = "PAUSED" if self.paused else f"{SPEEDS[self.speed_index]:g} ticks/s"
@@ -318,11 +308,11 @@ class Viewer:
         self._text(f"{name}   model {self.model}   seed {self.seed}   tick {self.world.tick} "
                    f"({self.world.ctx.clock.time:g} s)   {state}   {self.status}", (8, 7), TEXT, self.big)
 
-    def _field_transform(self, field: pygame.Rect, creatures: dict[int, Parts]) -> tuple[float, float, float]:
+    def _field_transform(self, field: pygame.Rect, creatures: dict[int, Creature]) -> tuple[float, float, float]:
         """Scale and origin that fit every living creature with a body (with a margin, at least 16 m across) in the
         field rectangle: the camera follows the fight, so a melee in one corner of a large field is readable."""
-        shown = [p[7] for p in creatures.values() if p[1].body.locations and not p[5].dead] or [
-            p[7] for p in creatures.values()]
+        shown = [c.position for c in creatures.values() if c.anatomy.body.locations and not c.condition.dead] or [
+            c.position for c in creatures.values()]
         xs = [pos.x for pos in shown] or [0.0]
         ys = [pos.y for pos in shown] or [0.0]
         span = max(max(xs) - min(xs), max(ys) - min(ys), 16.0) + 6.0
@@ -332,7 +322,7 @@ class Viewer:
         oy = field.centery - cy * scale
         return scale, ox, oy
 
-    def _draw_field(self, field: pygame.Rect, creatures: dict[int, Parts]) -> None:
+    def _draw_field(self, field: pygame.Rect, creatures: dict[int, Creature]) -> None:
         s = self.surface
         s.set_clip(field)
         try:
@@ -340,7 +330,7 @@ class Viewer:
         finally:
             s.set_clip(None)
 
-    def _draw_field_clipped(self, field: pygame.Rect, creatures: dict[int, Parts]) -> None:
+    def _draw_field_clipped(self, field: pygame.Rect, creatures: dict[int, Creature]) -> None:
         s = self.surface
         scale, ox, oy = self._field_transform(field, creatures)
         spec = self.world.scenario
@@ -351,22 +341,23 @@ class Viewer:
         self.creature_pos = {}
         radius = max(4, min(10, int(0.45 * scale)))
         modes = self.world.catalog.modes
-        for entity, parts in creatures.items():
-            pos = parts[7]
+        for entity, c in creatures.items():
+            pos = c.position
             self.creature_pos[entity] = (int(ox + pos.x * scale), int(oy + pos.y * scale))
         for record in self.recent:  # this tick's attacks
             a, b = self.creature_pos.get(record.attacker), self.creature_pos.get(record.target)
             if a and b:
-                hit = (record.dealt > 0 if isinstance(record, PointAttack) else
-                       record.blow is not None and not record.blow.missed)
+                hit = record.struck
                 pygame.draw.line(s, (255, 230, 120) if hit else (90, 90, 100), a, b, 2 if hit else 1)
-        for entity, (ident, _, wounds, _, shock, cond, comb, pos, equip) in creatures.items():
+        for entity, c in creatures.items():
+            ident, cond, comb, pos, equip = c.identity, c.condition, c.combatant, c.position, c.equipment
+            reading = self.readout(entity)
             x, y = self.creature_pos[entity]
             colour = DEAD if cond.dead else self.teams.get(comb.team, TEXT)
             target = creatures.get(comb.target)
             mode = modes.get(comb.mode)
             if not cond.dead and target is not None:
-                dx, dy = target[7].x - pos.x, target[7].y - pos.y
+                dx, dy = target.position.x - pos.x, target.position.y - pos.y
                 d = math.hypot(dx, dy) or 1.0
                 tip = (x + int(dx / d * (radius + 6)), y + int(dy / d * (radius + 6)))
                 pygame.draw.line(s, colour, (x, y), tip, 2)  # facing
@@ -376,10 +367,10 @@ class Viewer:
                 pygame.draw.ellipse(s, colour, pygame.Rect(x - radius - 3, y - radius // 2, 2 * radius + 6, radius))
             else:
                 pygame.draw.circle(s, colour, (x, y), radius)
-            ring = SHOCK_RING.get(shock.state)
+            ring = SHOCK_RING.get(reading.shock)
             if ring and not cond.dead:
                 pygame.draw.circle(s, ring, (x, y), radius + 3, 2)
-            if any(i.bleeder and i.level > 0 for i in wounds.injuries) and not cond.dead:
+            if any(w.bleeding for w in reading.wounds) and not cond.dead:
                 pygame.draw.circle(s, (210, 20, 30), (x + radius, y - radius), 3)
             for k, _item in enumerate(equip.dropped):
                 cx, cy = x - radius - 6 - 6 * k, y + radius + 2
@@ -403,20 +394,20 @@ class Viewer:
                 self._text(label.text, (at[0] + 8, at[1] - 18 - int(label.age * 14)), (red, green, blue),
                            self.small)
 
-    def _draw_panel(self, rect: pygame.Rect, creatures: dict[int, Parts]) -> None:
+    def _draw_panel(self, rect: pygame.Rect, creatures: dict[int, Creature]) -> None:
         s = self.surface
         pygame.draw.rect(s, PANEL, rect)
         self.part_rects = {}
         if self.selected is None or self.selected not in creatures:
             self._text("Click a creature (or Tab) to see its body and wounds.", (rect.x + 10, rect.y + 10), DIM)
             return
-        ident, anat, wounds, armor, _, _, comb, _, equip = creatures[self.selected]
-        r = self.world.readout(self.selected)
+        c = creatures[self.selected]
+        ident, anat, armor, comb, equip = c.identity, c.anatomy, c.armor, c.combatant, c.equipment
+        r = self.readout(self.selected)
         x, y = rect.x + 10, rect.y + 8
         self._text(f"{ident.name}  ({anat.kind.name}, team {comb.team})", (x, y), TEXT, self.big)
         y += 22
-        unit = "%" if self.world.model == "anatomy" else ""
-        self._text(f"{r.label}: health {r.health}{unit} ({r.band})   shock: {r.shock}", (x, y))
+        self._text(f"{r.label}: health {r.health}{r.health_unit} ({r.band})   shock: {r.shock}", (x, y))
         y += 17
         held = sorted(set(equip.holding.values())) or ["nothing"]
         self._text(f"Holds: {', '.join(held)}   worn: {', '.join(p.name for p in armor.pieces) or 'nothing'}",
@@ -428,13 +419,13 @@ class Viewer:
         y += 2
         body = anat.body
         drawing = pygame.Rect(x, y, min(190, rect.width // 2 - 20), rect.bottom - y - 32)
-        severed_parts = {body.locations[loc].part for loc in wounds.severed}
-        impairments = wounds.impairments or tuple(Impairment() for _ in body.parts)
         for pi, (ux, uy, uw, uh) in body_layout(body).items():
             part_rect = pygame.Rect(drawing.x + ux * drawing.width, drawing.y + uy * drawing.height,
                                     max(6, uw * drawing.width), max(6, uh * drawing.height))
             self.part_rects[pi] = part_rect
-            pygame.draw.rect(s, part_colour(impairments[pi], pi in severed_parts), part_rect, border_radius=4)
+            reading = r.parts[pi] if pi < len(r.parts) else None
+            imp = Impairment(reading.penalty, reading.unusable) if reading else Impairment()
+            pygame.draw.rect(s, part_colour(imp, bool(reading and reading.severed)), part_rect, border_radius=4)
             name = body.parts[pi].name
             for candidate in (name, name.replace("Right ", "R ").replace("Left ", "L "),
                               "".join(w[0] for w in name.split())):
@@ -459,25 +450,20 @@ class Viewer:
             self._text("none", (wx, wy), DIM, self.small)
 
     def wound_lines(self, entity: int) -> list[str]:
-        """The selected creature's wounds, a line each (what the body panel lists)."""
-        parts = self.world.creatures()[entity]
-        anat, wounds = parts[1], parts[2]
+        """The selected creature's wounds, a line each (what the body panel lists), from its readout."""
+        r = self.world.readout(entity)
         lines = []
-        for injury in wounds.injuries:
-            loc = anat.body.locations[injury.location].name
-            aspect = ("blunt", "edged", "piercing", "fire")[injury.aspect]
-            if injury.level <= 0:
-                lines.append(f"{loc}: healed ({LEVEL_CODES[injury.initial_level]} {aspect})")
-                continue
-            extra = [aspect]
-            if injury.bleeder:
+        for w in r.wounds:
+            extra = [w.aspect] if w.aspect else []
+            if w.bleeding:
                 extra.append("bleeding")
-            extra.append(f"HR {injury.healing_rate}" if injury.healing_rate is not None else "untreated")
-            if injury.infection_hr is not None:
-                extra.append(f"infected {injury.infection_hr}")
-            lines.append(f"{loc}: {LEVEL_CODES[injury.level]} {', '.join(extra)}")
-        for severed in sorted(wounds.severed):
-            lines.append(f"{anat.body.locations[severed].name}: SEVERED")
+            if w.location:
+                extra.append(f"HR {w.healing_rate}" if w.healing_rate is not None else "untreated")
+            if w.infection is not None:
+                extra.append(f"infected {w.infection}")
+            where = f"{w.location}: " if w.location else ""
+            lines.append(f"{where}{w.level} {', '.join(extra)}".rstrip())
+        lines += [f"{location}: SEVERED" for location in r.severed]
         return lines
 
     def _wrap(self, line: str, width: int) -> list[str]:
@@ -502,13 +488,9 @@ class Viewer:
         self.trace_rows = []
         if self.trace_index is not None and self.records:
             record = self.records[self.trace_index]
-            target = self.world.creatures().get(record.target)
-            armor = target[3].pieces if target else ()
             self._text("Blow explained (Up/Down to move, or click a line below)", (x, y), TEXT, self.small)
             y += 15
-            lines = (explain_point(record, names) if isinstance(record, PointAttack) else
-                     explain(record, names, self.world.catalog.modes, armor, self.world.ctx.rules))
-            for line in lines:
+            for line in record.explain(names):
                 for piece in self._wrap(line, rect.width - 24):
                     self._text(piece, (x, y), (250, 230, 170), self.small)
                     y += 14
@@ -519,43 +501,20 @@ class Viewer:
         start = max(0, len(self.records) - room)
         for index in range(start, len(self.records)):
             record = self.records[index]
-            if isinstance(record, PointAttack):
-                what = f"{record.dealt} damage" if record.dealt else ("no damage" if record.hit else "misses")
-                line = (f"{record.tick:>3} {names.get(record.attacker, '?')} -> {names.get(record.target, '?')}: "
-                        f"{what}")
-                colour = (255, 255, 255) if index == self.trace_index else (TEXT if record.hit else DIM)
-                self._text(line[:70], (x, y), colour, self.small)
-                self.trace_rows.append((pygame.Rect(rect.x, y, rect.width, 14), index))
-                y += 14
-                continue
-            blow = record.blow
-            if not record.landed or blow is None:
-                what = "defended"
-            elif blow.missed:
-                what = "misses the body"
-            else:
-                where = record.body.locations[blow.location].name
-                what = (f"glances off the {where}" if blow.glancing else f"{blow.level_code} {where}"
-                        if blow.level else f"no wound: {where}")
-            line = (f"{record.tick:>3} {names.get(record.attacker, '?')} -> {names.get(record.target, '?')}: "
-                    f"{what}")
-            colour = (255, 255, 255) if index == self.trace_index else (TEXT if record.landed else DIM)
-            row = self._text(line[:70], (x, y), colour, self.small)
+            line = f"{record.tick:>3} {trace_line(record, names)}"
+            colour = (255, 255, 255) if index == self.trace_index else (TEXT if record.struck else DIM)
+            self._text(line[:70], (x, y), colour, self.small)
             self.trace_rows.append((pygame.Rect(rect.x, y, rect.width, 14), index))
-            del row
             y += 14
 
 
-def explain_point(record: PointAttack, names: dict[int, str]) -> list[str]:
-    """A point-based model's attack in words: each of its events and what it carries."""
-    skip = {"type", "tick", "time", "attacker", "target", "entity", "model"}
-    lines = [f"Tick {record.tick}: {names.get(record.attacker, '?')} attacks {names.get(record.target, '?')}"]
-    for event in record.events:
-        data = event.to_dict()
-        who = names.get(data.get("entity", -1), "")
-        details = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in data.items() if k not in skip)
-        lines.append(f"{type(event).__name__}{' (' + who + ')' if who else ''}: {details}")
-    return lines
+def trace_line(record: AttackEntry, names: dict[int, str]) -> str:
+    """An attack in the combat log: who struck whom and what came of it."""
+    who = f"{names.get(record.attacker, '?')} -> {names.get(record.target, '?')}"
+    if not record.struck:
+        return f"{who}: misses"
+    label = blow_label(record)
+    return f"{who}: {label[0] if label else 'no effect'}"
 
 
 def run_window(scenario: str, seed: int = 0, model: str | None = None, size: tuple[int, int] = (1280, 800)) -> None:

@@ -1,12 +1,20 @@
 """Damage models behind one interface (``systems.models.base.DamageModel``), found by name in a registry.
 
-A model is a class implementing the interface, registered with ``register``. Adding a sixth model means writing
-its module and registering it; the combat loop, ``run``, the viewer and the lab only use the interface.
+Importing this package registers the five shipped models in the order of their documents (anatomy 000, severity
+001, depth 002, strength 003, status 004: the order ``--model all`` shows them in). A sixth
+model is a module that subclasses ``DamageModel`` and registers itself with ``register``; the combat loop,
+``run``, the viewer and the lab only use the interface.
 """
 
-from systems.models.base import DamageModel, get_model, model_names, register, unregister
+# ruff: noqa: I001 (the imports register the models: keep the documents' order, not the alphabet's)
+from systems.models import anatomy as _anatomy
+from systems.models import severity as _severity
+from systems.models import depth as _depth
+from systems.models import strength as _strength
+from systems.models import status as _status
+from systems.models.anatomy import DEFAULT_MODEL
+from systems.models.base import DamageModel, ModelError, get_model, model_names, register, unregister
 
-__all__ = ["DamageModel", "get_model", "model_names", "register", "unregister"]
+__all__ = ["DEFAULT_MODEL", "DamageModel", "ModelError", "get_model", "model_names", "register", "unregister"]
 
-# The shipped models register themselves on import (a sixth model registers the same way, from its own module).
-from systems.models import anatomy as _anatomy  # noqa: F401
+del _anatomy, _depth, _severity, _status, _strength

@@ -1,93 +1,410 @@
 """The anatomy model (document 000): hit location, injury, bleeding, shock, impairment and health.
 
-Its rules live in the other ``systems`` modules; this class only plugs them into the damage-model interface.
-Its state is the shared ``Wounds`` and ``Shock`` components every creature has.
+Its rules live in the rule modules of ``systems`` (``hit_location``, ``injury``, ``shock``, ``mishaps``,
+``impairment``, ``health``, ``blow``, ``damage``, ``aftercare``, ``recovery``); this module plugs them into the
+damage-model interface. Its state is two components only a creature under this model carries: ``Injury`` (its
+wounds) and ``Shock``, bound together in an ``AnatomyState``. The attack and its record are in
+``systems.models.anatomy_attack``, the out-of-combat ``advance`` in ``systems.models.anatomy_advance``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple, cast
 
 import esper
 
-from components.anatomy import Aspect
-from components.gear import StrikeMode
-from components.readout import Readout
-from components.rules import LEVEL_CODES, ShockState
+from components.anatomy import ASPECTS, Aspect, BodyStructure
+from components.anatomy_state import Injury, Shock, Wound
+from components.care import CarePolicy
+from components.codec import JSON, dump_fields, load_fields, restore
+from components.creature import CreatureDef
+from components.gear import ArmorPiece, StrikeMode
+from components.impairment import Impairment
+from components.log import LogEntry
+from components.readout import AftermathRow, PartReading, Readout, WoundReading
+from components.rules import LEVEL_CODES, LEVEL_WORDS, AnatomyRules, InjuryLevel, ShockState
+from systems.aftercare import BleedingProcessor
+from systems.blow import resolve_blow, roll_impact
 from systems.context import TickContext
-from systems.creatures import Parts, can_act
+from systems.creatures import Creature
+from systems.damage import DamageProcessor, apply_blow, inflict, refresh_status
 from systems.health import band
-from systems.models.base import DamageModel, register
+from systems.hit_location import target_zone_number
+from systems.impairment import body_impairments
+from systems.mastery import effective_ml
+from systems.models.anatomy_attack import AttackRecord, attack_ml, opposed, stunned
+from systems.models.base import DAY, DamageModel, ModelError, register
 from systems.phases import Phase
+from systems.recovery import RecoveryProcessor
+from systems.strike import is_off_hand
+from systems.targets import CompiledTargets, target_profile
+
+DEFAULT_MODEL = "anatomy"
+"""The model a world runs when none is named."""
+
+
+class AnatomyState(NamedTuple):
+    """A creature's state under the anatomy model, as its ``Creature`` record carries it.
+
+    Attributes:
+        injury: Its wounds and what they did to its parts.
+        shock: Its shock state.
+    """
+
+    injury: Injury
+    shock: Shock
+
+
+def anatomy_state(creature: Creature) -> AnatomyState:
+    """The anatomy state a creature of an anatomy-model world carries."""
+    return cast(AnatomyState, creature.state)
 
 
 @register
 class AnatomyModel(DamageModel):
-    """Document 000: wounds at named locations, shock, bleeding, impairment, a health ceiling."""
+    """Document 000: wounds at named locations, shock, bleeding, impairment, a health ceiling.
+
+    Args:
+        tables: The anatomy rule tables (``configs/models/anatomy.toml``; ``Catalog.rules``).
+    """
 
     name = "anatomy"
 
+    def __init__(self, tables: object = None) -> None:
+        if not isinstance(tables, AnatomyRules):
+            raise ModelError("the anatomy model needs its tables (sandbox.models.build_model('anatomy', catalog))")
+        super().__init__(tables)
+        self.rules: AnatomyRules = tables
+        self.compiled: CompiledTargets = {}
+
+    # ------------------------------------------------------------------ state
+
+    def state_types(self) -> tuple[type, ...]:
+        """``Injury`` and ``Shock``."""
+        return (Injury, Shock)
+
+    def bind(self, components: Sequence[object]) -> object:
+        """An ``AnatomyState``."""
+        injury, shock = components
+        return AnatomyState(cast(Injury, injury), cast(Shock, shock))
+
+    def spawn_state(self, kind: CreatureDef, body: BodyStructure, attributes: Mapping[str, int],
+                    armor: Sequence[ArmorPiece]) -> tuple[object, ...]:
+        """An unhurt creature (its body's permanent impairments already on its parts)."""
+        injury = Injury()
+        injury.impairments = body_impairments(body, injury, self.rules)
+        injury.dirty = False
+        return injury, Shock()
+
+    def dump_state(self, creature: Creature) -> dict[str, JSON]:
+        """``Injury`` (its wounds as tables; no caches) and ``Shock``."""
+        injury, shock = anatomy_state(creature)
+        data = dump_fields(injury, skip=("wounds", "levels", "impairments", "dirty", "dirty_parts", "profile",
+                                         "penalties"))
+        data["wounds"] = [dump_fields(w) for w in injury.wounds]
+        return {"Injury": data, "Shock": {"state": int(shock.state), "since": shock.since,
+                                          "retest_at": shock.retest_at}}
+
+    def load_state(self, data: Mapping[str, JSON], kind: CreatureDef, body: BodyStructure,
+                   armor: Sequence[ArmorPiece]) -> tuple[object, ...]:
+        """The inverse of ``dump_state``; impairments and health are recomputed from the wounds."""
+        if set(data) != {"Injury", "Shock"}:
+            raise ModelError(f"anatomy state holds Injury and Shock, not {', '.join(sorted(data)) or 'nothing'}")
+        raw = data["Injury"]
+        if not isinstance(raw, dict):
+            raise ModelError("anatomy state: Injury is not a table")
+        wounds = [load_fields(Wound, w) for w in raw["wounds"]]
+        cause = raw["shock_cause"]
+        injury = Injury(
+            wounds=wounds, severed={int(i) for i in restore(raw["severed"])},
+            unusable_parts={int(i) for i in restore(raw["unusable_parts"])},
+            permanent_impairment={int(k): int(v) for k, v in restore(raw["permanent_impairment"]).items()},
+            health=int(raw["health"]), blood_loss=int(raw["blood_loss"]), weariness=int(raw["weariness"]),
+            fatigue=int(raw["fatigue"]),
+            shock_cause=None if cause is None else (int(restore(cause)[0]), int(restore(cause)[1])),
+            extended_shock_hr=_optional_int(raw["extended_shock_hr"]), coma_hr=_optional_int(raw["coma_hr"]),
+            coma_since=float(raw["coma_since"]), next_course=float(raw["next_course"]),
+            next_coma=float(raw["next_coma"]), care_at=float(raw["care_at"]),
+            tending_until=float(raw["tending_until"]))
+        injury.reindex()
+        injury.impairments = body_impairments(body, injury, self.rules)
+        injury.dirty = False
+        s = data["Shock"]
+        shock = Shock(ShockState(int(s["state"])), int(s["since"]), float(s["retest_at"]))
+        return injury, shock
+
+    # ------------------------------------------------------------------ the loop's questions
+
+    def part_states(self, creature: Creature) -> tuple[Impairment, ...]:
+        """Each part's impairment from its wounds."""
+        injury = cast(AnatomyState, creature.state).injury
+        if not injury.impairments:
+            injury.impairments = body_impairments(creature.anatomy.body, injury, self.rules)
+        return injury.impairments
+
+    def speed_factor(self, creature: Creature, ctx: TickContext) -> float:
+        """A stunned creature moves at the stunned factor (movement is Difficult)."""
+        return ctx.combat.stunned_speed_factor if stunned(anatomy_state(creature).shock.state) else 1.0
+
+    def health(self, creature: Creature, ctx: TickContext) -> int:
+        """Health percent."""
+        return cast(AnatomyState, creature.state).injury.health
+
+    # ------------------------------------------------------------------ the tick
+
     def processors(self, ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
         """Damage settling, bleeding and course tests, shock re-tests."""
-        from systems.aftercare import BleedingProcessor
-        from systems.damage import DamageProcessor
-        from systems.recovery import RecoveryProcessor
+        return [(Phase.DAMAGE, DamageProcessor(ctx, self.rules)), (Phase.EFFECTS, BleedingProcessor(ctx, self.rules)),
+                (Phase.RECOVERY, RecoveryProcessor(ctx, self.rules))]
 
-        return [(Phase.DAMAGE, DamageProcessor(ctx)), (Phase.EFFECTS, BleedingProcessor(ctx)),
-                (Phase.RECOVERY, RecoveryProcessor(ctx))]
+    def attack(self, attacker: Creature, target: Creature, mode: StrikeMode, parts: tuple[int, ...],
+               ctx: TickContext) -> LogEntry | None:
+        """The opposed d100 test and, when it lands, the blow resolved and applied at once."""
+        comb = attacker.combatant
+        return self._attack(attacker, target, mode, parts, comb.aim if comb.aim_zone else "unaimed", comb.aim_zone,
+                            ctx)
 
-    def attack(self, entity: int, me: Parts, foe_entity: int, foe: Parts, mode: StrikeMode, ctx: TickContext,
-               parts: tuple[int, ...]) -> object:
-        """The opposed d100 test and, when it lands, the blow resolved and applied (``systems.combat.attack``)."""
-        from systems.combat import attack
+    def _attack(self, attacker: Creature, target: Creature, mode: StrikeMode, parts: tuple[int, ...], aim: str,
+                aim_zone: int, ctx: TickContext) -> AttackRecord:
+        rules = self.rules
+        combat = ctx.combat
+        me = cast(AnatomyState, attacker.state)
+        foe = cast(AnatomyState, target.state)
+        f_cond = target.condition
+        a_ml = attack_ml(attacker.anatomy, me.injury.impairments, mode, parts, me.injury.fatigue)
+        defends = (not f_cond.dead and not f_cond.out) or combat.helpless_defence
+        defence_ml = effective_ml(target.anatomy, foe.injury, combat.defence_skill, ctx.skills, 0,
+                                  f_cond.immobilized) if defends else None
+        attack_drop = combat.stunned_level_drop if me.shock.state is ShockState.STUNNED else 0
+        defence_drop = combat.stunned_level_drop if foe.shock.state is ShockState.STUNNED else 0
+        result, defence, landed = opposed(a_ml, defence_ml, defends, ctx.streams["attack"], rules.tests,
+                                          attack_drop=attack_drop, defence_drop=defence_drop)
+        blow = None
+        if landed:
+            gripping = [p for p, item in attacker.equipment.holding.items() if item == mode.weapon]
+            off = is_off_hand(attacker.anatomy.body, gripping, attacker.anatomy.kind.dominance)
+            rng = ctx.streams["injury"]
+            impact = roll_impact(mode, attacker.anatomy.attributes.get("strength"), rules, rng, off_hand=off)
+            profile = target_profile(target.anatomy, foe.injury, target.armor, rules, ctx.skills, self.compiled)
+            blow = resolve_blow(profile, impact, mode.aspect, rng, aim=aim_zone or None, spread=mode.spread)
+        clock = ctx.clock
+        record = AttackRecord(clock.tick, clock.time, attacker.entity, target.entity, mode, aim, aim_zone, a_ml,
+                              result, defence_ml, defence, landed, blow, target.anatomy.body, target.armor.pieces,
+                              rules)
+        ctx.log.append(record)
+        if blow is not None and not blow.missed:
+            apply_blow(target.entity, target.anatomy, foe.injury, foe.shock, f_cond, target.equipment, blow, rules, ctx)
+        return record
 
-        return attack(entity, me, foe_entity, foe, mode, ctx, parts)
+    def strike(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
+               attacker: Creature | None = None) -> None:
+        """The attacker's whole attack, or (no attacker) a blow that lands: the mode's impact dice (no Strength
+        modifier), hit location by the aim, protection, level and every consequence."""
+        body = target.anatomy.body
+        zone = aim_zone(body, aim)
+        if attacker is not None:
+            from systems.combat import ready_parts
 
-    def inflict(self, entity: int, me: Parts, ctx: TickContext, **kwargs: Any) -> None:
-        """``location=`` (a name), ``level=`` (1..5 or a code) and ``aspect=`` (a name): a wound recorded directly.
+            parts = ready_parts(attacker.anatomy, self.part_states(attacker), attacker.condition, attacker.equipment,
+                                mode) or ()
+            self._attack(attacker, target, mode, parts, aim, zone, ctx)
+        else:
+            rules = self.rules
+            foe = cast(AnatomyState, target.state)
+            rng = ctx.streams["injury"]
+            impact = roll_impact(mode, None, rules, rng)
+            profile = target_profile(target.anatomy, foe.injury, target.armor, rules, ctx.skills, self.compiled)
+            blow = resolve_blow(profile, impact, mode.aspect, rng, aim=zone or None, spread=mode.spread)
+            clock = ctx.clock
+            ctx.log.append(AttackRecord(clock.tick, clock.time, -1, target.entity, mode, aim, zone, None, None, None,
+                                        None, True, blow, body, target.armor.pieces, rules))
+            if not blow.missed:
+                apply_blow(target.entity, target.anatomy, foe.injury, foe.shock, target.condition, target.equipment,
+                           blow, rules, ctx)
+        self.settle(target, ctx)
+
+    def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
+        """``location=`` (a name), ``level=`` (1..5 or a code: ``S3``) and ``aspect=`` (a name; default blunt): a
+        wound recorded directly, with no shock or bleeding roll.
 
         Raises:
-            ValueError: A missing or unknown location, level or aspect.
+            ModelError: A missing or unknown location, level, aspect or option.
         """
-        from systems.damage import inflict
-
-        _, anat, wounds, _, _, cond, _, _, equip = me
-        location, level, aspect = kwargs.get("location"), kwargs.get("level"), kwargs.get("aspect", "blunt")
+        unknown = set(options) - {"location", "level", "aspect"}
+        if unknown:
+            raise ModelError(f"the anatomy model inflicts location=, level= and aspect=; not "
+                             f"{', '.join(sorted(unknown))}")
+        location, level = options.get("location"), options.get("level")
         if location is None or level is None:
-            raise ValueError("the anatomy model inflicts location=, level= and aspect=")
+            raise ModelError("the anatomy model inflicts location=, level= and aspect=")
+        body = creature.anatomy.body
         try:
-            loc = anat.body.location_index(str(location))
-        except KeyError as exc:
-            raise ValueError(str(exc.args[0])) from None
-        lv = LEVEL_CODES.index(level) if isinstance(level, str) and level in LEVEL_CODES else level
-        if not isinstance(lv, int) or isinstance(lv, bool) or not 1 <= lv <= 5:
-            raise ValueError(f"level must be 1..5 or M1/S2/S3/G4/G5, not {level!r}")
-        inflict(entity, anat, wounds, cond, equip, loc, lv, int(Aspect.parse(str(aspect))), ctx)
+            loc = body.location_index(str(location))
+        except KeyError:
+            raise ModelError(f"{body.name} has no location {location!r}; its locations: "
+                             f"{', '.join(x.name for x in body.locations)}") from None
+        if not isinstance(level, int | str):
+            raise ModelError(f"level must be 1..5 or one of {', '.join(LEVEL_CODES[1:])}, not {level!r}")
+        try:
+            lv = InjuryLevel.parse(level)
+            aspect = Aspect.parse(str(options.get("aspect", "blunt")))
+        except ValueError as exc:
+            raise ModelError(str(exc)) from None
+        state = cast(AnatomyState, creature.state)
+        inflict(creature.entity, creature.anatomy, state.injury, creature.condition, creature.equipment, loc,
+                int(lv), int(aspect), self.rules, ctx)
 
-    def readout(self, entity: int, me: Parts, ctx: TickContext) -> Readout:
-        """Health percent and band, shock state, and the conditions the wounds and gear leave."""
-        _, anat, wounds, _, shock, cond, _, _, equip = me
-        health_band = band(wounds.health, ctx.rules)
+    def settle(self, creature: Creature, ctx: TickContext) -> None:
+        """Recompute impairment and health from the wounds, and whether the creature is out of the fight from its
+        shock state (after either was edited by hand)."""
+        injury, shock = cast(AnatomyState, creature.state)
+        if not creature.condition.dead:
+            creature.condition.out = shock.state >= ShockState.INCAPACITATED
+        injury.touch()
+        refresh_status(creature.entity, creature.anatomy, injury, creature.condition, creature.equipment, self.rules,
+                       ctx)
+
+    # ------------------------------------------------------------------ reading
+
+    def readout(self, creature: Creature, ctx: TickContext) -> Readout:
+        """Health percent and band, shock state, the conditions the wounds and gear leave, every open wound."""
+        injury, shock = cast(AnatomyState, creature.state)
+        cond, equip, body = creature.condition, creature.equipment, creature.anatomy.body
+        health_band = band(injury.health, self.rules)
         conditions: list[str] = []
         if cond.prone and not cond.dead:
             conditions.append("prone")
         if equip.weapons and not equip.holding and not cond.dead:
             conditions.append("disarmed")
-        conditions += [f"immobilized: {anat.body.parts[p].name}" for p in sorted(cond.immobilized)]
-        conditions += [f"severed: {anat.body.locations[loc].name}" for loc in sorted(wounds.severed)]
+        conditions += [f"immobilized: {body.parts[p].name}" for p in sorted(cond.immobilized)]
+        conditions += [f"severed: {body.locations[loc].name}" for loc in sorted(injury.severed)]
         if not cond.dead:
-            bleeders = [anat.body.locations[i.location].name for i in wounds.injuries if i.bleeder and i.level > 0]
-            conditions += [f"bleeding: {loc}" for loc in bleeders]
-        if wounds.extended_shock_hr is not None and not cond.dead:
-            conditions.append(f"extended shock (HR {wounds.extended_shock_hr})")
-        if wounds.coma_hr is not None and not cond.dead:
-            conditions.append(f"coma (HR {wounds.coma_hr})")
-        # The label is the model's own words, lower case (issue 5): the band, and the shock state when there is one.
+            conditions += [f"bleeding: {body.locations[w.location].name}" for w in injury.wounds
+                           if w.bleeder and w.level > 0]
+            if injury.extended_shock_hr is not None:
+                conditions.append(f"extended shock (HR {injury.extended_shock_hr})")
+            if injury.coma_hr is not None:
+                conditions.append(f"coma (HR {injury.coma_hr})")
+        # The label is the model's own words, lower case: the band, and the shock state when there is one.
         if cond.dead:
             label = "dead"
         elif shock.state is not ShockState.NONE:
             label = f"{health_band.lower()}, {shock.state.label}"
         else:
             label = health_band.lower()
-        return Readout(not cond.dead, can_act(cond, shock), label, wounds.health, health_band, shock.state.label,
-                       tuple(conditions))
+        details = [("health", f"{injury.health}%"), ("band", health_band), ("shock", shock.state.label)]
+        if injury.blood_loss:
+            details.append(("blood loss", f"{injury.blood_loss} points"))
+        if injury.fatigue:
+            details.append(("fatigue", f"-{injury.fatigue} on every test"))
+        return Readout(not cond.dead, not cond.dead and not cond.out, label, injury.health, health_band,
+                       shock.state.label, tuple(conditions), wound_readings(body, injury), self.part_readings(creature),
+                       tuple(details), "%", tuple(body.locations[li].name for li in sorted(injury.severed)))
+
+    def part_readings(self, creature: Creature) -> tuple[PartReading, ...]:
+        """Each part's impairment, and whether it has been cut off."""
+        injury = cast(AnatomyState, creature.state).injury
+        body = creature.anatomy.body
+        severed = {body.locations[li].part for li in injury.severed} | injury.unusable_parts
+        return tuple(PartReading(p.name, imp.penalty, imp.unusable, i in severed)
+                     for i, (p, imp) in enumerate(zip(body.parts, self.part_states(creature), strict=True)))
+
+    def aftermath_row(self, creature: Creature, ctx: TickContext, start: float,
+                      died_at: float | None) -> AftermathRow:
+        """Died (of what, which day) or survived; days until every wound healed; permanent impairment."""
+        injury = cast(AnatomyState, creature.state).injury
+        cond, body = creature.condition, creature.anatomy.body
+        open_wounds = sum(1 for w in injury.wounds if w.level > 0)
+        healed = [w.healed_at for w in injury.wounds if w.healed_at >= 0]
+        healed_day: float | None = None
+        if not open_wounds and not cond.dead:
+            healed_day = math.ceil(max(0.0, (max(healed) - start) / DAY) * 10) / 10 if healed else 0.0
+        permanent = {body.parts[p].name: v for p, v in sorted(injury.permanent_impairment.items()) if v < 0}
+        died_day = None if died_at is None else max(0.0, (died_at - start) / DAY)
+        return AftermathRow(creature.name, not cond.dead, cond.cause, died_day, healed_day, open_wounds, permanent,
+                            injury.health, "%", self.readout(creature, ctx).label)
+
+    def invariants(self, creature: Creature, ctx: TickContext) -> list[str]:
+        """Health 1..100 alive and 0 dead; no part better than its permanent floor; parts gone for good are
+        unusable; unusable parts hold nothing; out exactly from Incapacitated on."""
+        injury, shock = cast(AnatomyState, creature.state)
+        cond, equip, body = creature.condition, creature.equipment, creature.anatomy.body
+        who = f"{creature.name} ({creature.entity})"
+        breaches = []
+        if cond.dead and injury.health != 0:
+            breaches.append(f"{who} is dead with health {injury.health}")
+        if not cond.dead and not 1 <= injury.health <= 100:
+            breaches.append(f"{who} is alive with health {injury.health}")
+        if not cond.dead and cond.out != (shock.state >= ShockState.INCAPACITATED):
+            breaches.append(f"{who} is {'out' if cond.out else 'not out'} of the fight while {shock.state.label}")
+        imps = injury.impairments
+        if len(imps) != len(body.parts):
+            breaches.append(f"{who} has {len(imps)} part impairments for {len(body.parts)} parts")
+            return breaches
+        severed_parts = {body.locations[li].part for li in injury.severed}
+        for pi, (part, imp) in enumerate(zip(body.parts, imps, strict=True)):
+            floor = min(part.permanent_impairment, injury.permanent_impairment.get(pi, 0), 0)
+            if imp.penalty > floor:
+                breaches.append(f"{who}: {part.name} at {imp.penalty}, better than its permanent floor {floor}")
+            if (part.permanently_unusable or pi in injury.unusable_parts or pi in severed_parts) and not imp.unusable:
+                breaches.append(f"{who}: {part.name} is gone for good but not unusable")
+            if imp.unusable and pi in equip.holding:
+                breaches.append(f"{who}: unusable {part.name} still holds {equip.holding[pi]!r}")
+        return breaches
+
+    # ------------------------------------------------------------------ out of combat
+
+    def advance(self, ctx: TickContext, seconds: float, care: CarePolicy) -> None:
+        """Bleeding rounds and stoppage, shock re-tests, Extended Shock and Coma courses, first aid and treatment,
+        healing periods and infection, each as it falls due (``systems.models.anatomy_advance``)."""
+        from systems.models.anatomy_advance import advance
+
+        advance(self, ctx, seconds, care)
+
+
+def _optional_int(value: JSON) -> int | None:
+    return None if value is None else int(value)
+
+
+def aim_zone(body: BodyStructure, aim: str) -> int:
+    """The zone number an aim names on ``body``: 0 for ``unaimed``, else the first zone number of the named
+    part's zone (document 000 aims by zone number: a location aims at its part's zone).
+
+    Raises:
+        ModelError: The body has no such part or location, or its zone owns no zone numbers.
+    """
+    if aim == "unaimed":
+        return 0
+    try:
+        part = body.part_index(aim)
+    except KeyError:
+        try:
+            part = body.locations[body.location_index(aim)].part
+        except KeyError:
+            raise ModelError(f"{body.name} has no part or location {aim!r}; its parts: "
+                             f"{', '.join(p.name for p in body.parts)}") from None
+    try:
+        return target_zone_number(body, part)
+    except ValueError as exc:
+        raise ModelError(str(exc)) from None
+
+
+def wound_readings(body: BodyStructure, injury: Injury) -> tuple[WoundReading, ...]:
+    """Every open wound in names, in the order received."""
+    out = []
+    for w in injury.wounds:
+        if w.level <= 0:
+            continue
+        loc = body.locations[w.location]
+        aspect = ASPECTS[w.aspect]
+        words = [f"{LEVEL_CODES[w.level]} {aspect} ({LEVEL_WORDS[w.level]})"]
+        if w.bleeder:
+            words.append("bleeding")
+        words.append("untreated" if w.healing_rate is None else f"HR {w.healing_rate}")
+        if w.infection_hr is not None:
+            words.append(f"infected (HR {w.infection_hr})")
+        out.append(WoundReading(loc.name, body.parts[loc.part].name, LEVEL_CODES[w.level], aspect, w.bleeder,
+                                w.healing_rate, w.infection_hr, w.healing_rate is not None, ", ".join(words)))
+    return tuple(out)

@@ -1,32 +1,53 @@
 """The damage-model interface and its registry.
 
-A model decides what a landed attack does and what state that leaves. It declares:
+A model decides what a landed attack does and what state that leaves. The shared loop (intent, movement, the
+attack phase's turn order, the end of a fight) knows nothing else about it: it asks the model.
 
-- the components it adds to a spawned creature (its own state, from the creature's config block);
-- its attack procedure (whether a strike lands and what it does), applied at once;
-- direct damage (``inflict``) for set-up and tests;
-- its periodic processors (bleeding, recovery ...), by phase;
-- the ``Readout`` of a creature's state;
-- optionally, what happens out of combat when time jumps (``advance``).
+A model declares:
 
-The shared components (position, equipment, conditions) and the skirmish loop (intent, movement, the attack
-phase's turn order) are the same for every model. A model marks a creature taken out of the fight with
-``Condition.out`` and a dead one with ``Condition.dead`` (``systems.damage.kill``).
+- its state: the components it adds to a creature (``state_types``), how they travel in a ``Creature`` record
+  (``bind``), how a new creature gets them (``spawn_state``), how a save holds them (``dump_state``,
+  ``load_state``);
+- the loop's questions: what each part can do (``part_states``), how fast the creature walks (``speed_factor``),
+  how hale it is (``health``, what the ``weakest`` policy compares); whether it can act is ``Condition.out``,
+  which the model keeps current;
+- its attack procedure (``attack``), applied at once, and a real blow struck from outside the loop (``strike``);
+- direct damage for set-up and tests (``inflict``), and settling its derived state after a hand edit
+  (``settle``);
+- its periodic processors (bleeding, recovery ...), by phase, and what happens when time jumps out of combat
+  (``advance``);
+- what a creature reads as (``readout``), how it came through an aftermath (``aftermath_row``) and its own
+  invariants (``invariants``).
+
+A model marks a dead creature with ``Condition.dead`` (``systems.conditions.kill``) and one taken out of the fight
+with ``Condition.out``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import esper
 
+from components.anatomy import BodyStructure
+from components.care import CarePolicy
+from components.codec import JSON, dump_fields, load_fields
 from components.creature import CreatureDef
 from components.gear import ArmorPiece, StrikeMode
-from components.readout import Readout
+from components.impairment import SOUND, Impairment
+from components.log import LogEntry
+from components.readout import AftermathRow, PartReading, Readout
 from systems.context import TickContext
-from systems.creatures import Parts
+from systems.creatures import Creature
 from systems.phases import Phase
+
+DAY = 86400.0
+
+
+class ModelError(ValueError):
+    """A request a damage model cannot honour (an unknown location, a missing or bad option); the message names
+    the bad value and the valid ones."""
 
 
 class DamageModel:
@@ -39,49 +60,158 @@ class DamageModel:
 
     name: ClassVar[str] = ""
 
-    def __init__(self, tables: Any = None) -> None:
+    def __init__(self, tables: object = None) -> None:
         self.tables = tables
+        self._sound: dict[str, tuple[BodyStructure, tuple[Impairment, ...]]] = {}
+
+    # ------------------------------------------------------------------ state
 
     def state_types(self) -> tuple[type, ...]:
         """The component types this model adds to every creature (saved and restored with the world)."""
         return ()
 
-    def spawn_state(self, kind: CreatureDef, attributes: Mapping[str, int], armor: Sequence[ArmorPiece]
-                    ) -> tuple[object, ...]:
-        """The model's own components for a new creature of ``kind`` (``attributes`` override its config)."""
+    def bind(self, components: Sequence[object]) -> object:
+        """The model's state as a ``Creature`` record carries it, from its components (in ``state_types``
+        order): by default the one component itself, ``None`` for none, a tuple for several."""
+        if not components:
+            return None
+        return components[0] if len(components) == 1 else tuple(components)
+
+    def spawn_state(self, kind: CreatureDef, body: BodyStructure, attributes: Mapping[str, int],
+                    armor: Sequence[ArmorPiece]) -> tuple[object, ...]:
+        """The model's own components for a new creature of ``kind`` (``attributes`` override its config).
+
+        Raises:
+            ModelError: The creature cannot exist under this model (a missing table entry).
+        """
         return ()
+
+    def dump_state(self, creature: Creature) -> dict[str, JSON]:
+        """The creature's model state as JSON, by component type name (what a save holds)."""
+        types = self.state_types()
+        state = creature.state
+        components = (state,) if len(types) == 1 else tuple(state) if isinstance(state, tuple) else ()
+        return {type(c).__name__: dump_fields(c) for c in components}
+
+    def load_state(self, data: Mapping[str, JSON], kind: CreatureDef, body: BodyStructure,
+                   armor: Sequence[ArmorPiece]) -> tuple[object, ...]:
+        """The model's components from ``dump_state`` output.
+
+        Raises:
+            ModelError: State of a type the model does not use, or a component missing.
+            TypeError: A component's fields do not match.
+        """
+        by_name = {t.__name__: t for t in self.state_types()}
+        unknown = sorted(set(data) - set(by_name))
+        if unknown:
+            raise ModelError(f"state {', '.join(map(repr, unknown))}, which the {self.name!r} model does not use")
+        missing = sorted(set(by_name) - set(data))
+        if missing:
+            raise ModelError(f"no {', '.join(map(repr, missing))} state, which the {self.name!r} model needs")
+        out = []
+        for t in self.state_types():
+            values = data[t.__name__]
+            if not isinstance(values, dict):
+                raise ModelError(f"{t.__name__} state is not a table")
+            out.append(load_fields(t, values))
+        return tuple(out)
+
+    # ------------------------------------------------------------------ the shared loop's questions
+
+    def part_states(self, creature: Creature) -> tuple[Impairment, ...]:
+        """What each part of the creature can do now (which limbs can wield a strike mode; how the walk slows).
+        The default: every part sound."""
+        body = creature.anatomy.body
+        entry = self._sound.get(body.id)
+        if entry is None or entry[0] is not body:
+            entry = self._sound[body.id] = (body, tuple(SOUND for _ in body.parts))
+        return entry[1]
+
+    def speed_factor(self, creature: Creature, ctx: TickContext) -> float:
+        """The model's own slowing of the creature's walk (1.0: none); impaired mobility parts slow it as well,
+        through ``part_states``."""
+        return 1.0
+
+    def health(self, creature: Creature, ctx: TickContext) -> int:
+        """How hale the creature is, higher is haler (what the ``weakest`` target policy compares)."""
+        return self.readout(creature, ctx).health
+
+    # ------------------------------------------------------------------ the tick
 
     def processors(self, ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
         """The model's processors besides the shared loop, with their phases."""
         return []
 
-    def attack(self, entity: int, me: Parts, foe_entity: int, foe: Parts, mode: StrikeMode, ctx: TickContext,
-               parts: tuple[int, ...]) -> object:
-        """Resolve one attack and apply what it does at once; append a record to ``ctx.log``; return it."""
+    def attack(self, attacker: Creature, target: Creature, mode: StrikeMode, parts: tuple[int, ...],
+               ctx: TickContext) -> LogEntry | None:
+        """Resolve one attack of ``attacker`` on ``target`` with ``mode`` (wielded by ``parts``) and apply what it
+        does at once; append its record to ``ctx.log`` and return it (``None``: nothing was attempted)."""
         raise NotImplementedError
 
-    def disabled_parts(self, entity: int) -> frozenset[int]:
-        """Parts the model's own state puts out of use (depth's broken limbs): the shared intent AI wields no
-        strike mode with them, so the creature switches to what it can still use. Called inside the world.
+    def strike(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
+               attacker: Creature | None = None) -> None:
+        """A real blow from outside the loop (``Sandbox.strike``), through the model's whole procedure.
 
-        The default is none: the anatomy model's impairment lives in ``Wounds.impairments``, which the shared loop
-        reads itself.
+        With ``attacker``, its attack as the loop would make it (its roll may miss). Without, the blow lands (no
+        attack roll) and the mode's own numbers decide what it does.
+
+        Args:
+            target: Who is struck.
+            mode: The strike mode.
+            aim: ``unaimed`` or the name of a part of the target's body.
+            ctx: The world.
+            attacker: Who strikes, or ``None``.
+
+        Raises:
+            ModelError: An aim the target's body does not have.
         """
-        return frozenset()
-
-    def inflict(self, entity: int, me: Parts, ctx: TickContext, **kwargs: Any) -> None:
-        """Apply damage directly (scenario set-up and tests), as the model applies a landed blow."""
         raise NotImplementedError
 
-    def readout(self, entity: int, me: Parts, ctx: TickContext) -> Readout:
+    def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
+        """Apply damage directly (scenario set-up and tests), as the model applies a landed blow.
+
+        Raises:
+            ModelError: Options the model does not take, or bad values.
+        """
+        raise NotImplementedError
+
+    def settle(self, creature: Creature, ctx: TickContext) -> None:
+        """Recompute what the model derives from its state (after its components were edited by hand)."""
+
+    # ------------------------------------------------------------------ reading
+
+    def readout(self, creature: Creature, ctx: TickContext) -> Readout:
         """What the creature's state reads as."""
         raise NotImplementedError
 
-    def advance(self, ctx: TickContext, creatures: dict[int, Parts], seconds: float, care: Any) -> None:
+    def part_readings(self, creature: Creature) -> tuple[PartReading, ...]:
+        """Each part's state in names (from ``part_states``)."""
+        body = creature.anatomy.body
+        return tuple(PartReading(p.name, imp.penalty, imp.unusable)
+                     for p, imp in zip(body.parts, self.part_states(creature), strict=True))
+
+    def aftermath_row(self, creature: Creature, ctx: TickContext, start: float,
+                      died_at: float | None) -> AftermathRow:
+        """How the creature came through the time since ``start`` (``died_at``: when it died, if it did)."""
+        r = self.readout(creature, ctx)
+        cond = creature.condition
+        died_day = None if died_at is None else max(0.0, (died_at - start) / DAY)
+        still_open = sum(1 for w in r.wounds if not w.treated)
+        healed = 0.0 if not still_open and r.alive else None
+        return AftermathRow(creature.name, r.alive, cond.cause, died_day, healed, still_open, {}, r.health,
+                            r.health_unit, r.label)
+
+    def invariants(self, creature: Creature, ctx: TickContext) -> list[str]:
+        """Breaches of the model's own invariants for the creature (``systems.invariants``); none by default."""
+        return []
+
+    # ------------------------------------------------------------------ out of combat
+
+    def advance(self, ctx: TickContext, seconds: float, care: CarePolicy) -> None:
         """Move game time on by ``seconds`` out of combat (rest, first aid, healing, as the model has them).
 
-        The default only moves the clock. ``care`` is the world's care policy
-        (``sandbox.scenario_def.CarePolicy``: ``healers``, ``self_care``, ``first_aid_delay``).
+        The default only moves the clock. Every model's ``advance`` is split-proof: two calls of ``a`` and ``b``
+        seconds give the events of one call of ``a + b``.
         """
         ctx.clock.seconds += seconds
 

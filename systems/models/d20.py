@@ -3,7 +3,8 @@
 
 ``d20 + attack bonus (+ modifiers)`` against the target's Defense; the margin is the total minus Defense and the
 attack hits when the margin is at least 1. A natural 20 and a natural 1 are reported so each model can apply its
-own crit and mishap rules.
+own crit and mishap rules. Each model's attack record embeds the ``D20Roll`` it made; the roll gives the
+record's opening events and its line of explanation.
 """
 
 from __future__ import annotations
@@ -32,6 +33,26 @@ class D20Roll:
     margin: int
     hit: bool
 
+    @property
+    def bonus(self) -> int:
+        """What was added to the die (bonus and modifiers)."""
+        return self.total - self.natural
+
+    def events(self, tick: int, time: float, attacker: int, target: int, model: str, mode: str, aim: str = "unaimed",
+               hit: bool | None = None) -> list[Event]:
+        """How an attack with this roll opens in the log: declared (with its aim), then the roll (``hit``: the
+        model's verdict, when its rules overrule the margin)."""
+        return [AttackDeclared(tick, time, attacker, target, mode, aim),
+                D20AttackRolled(tick, time, attacker, target, model, mode, self.natural, self.total, self.defense,
+                                self.margin, self.hit if hit is None else hit)]
+
+    def describe(self, hit: bool | None = None) -> str:
+        """``d20 14 + 3 = 17 against Defense 15: margin 2, a hit``."""
+        verdict = self.hit if hit is None else hit
+        natural = " (natural 20)" if self.natural == 20 else " (natural 1)" if self.natural == 1 else ""
+        return (f"d20 {self.natural}{natural} {self.bonus:+d} = {self.total} against Defense {self.defense}: "
+                f"margin {self.margin}, {'a hit' if verdict else 'a miss'}")
+
 
 def d20_attack(bonus: int, defense: int, rng: Rng, modifier: int = 0) -> D20Roll:
     """Roll d20 + ``bonus`` + ``modifier`` against ``defense``."""
@@ -39,10 +60,3 @@ def d20_attack(bonus: int, defense: int, rng: Rng, modifier: int = 0) -> D20Roll
     total = natural + bonus + modifier
     margin = total - defense
     return D20Roll(natural, total, defense, margin, margin >= 1)
-
-
-def unaimed_attack_events(tick: int, time: float, attacker: int, target: int, model: str, mode: str, natural: int,
-                          total: int, defense: int, margin: int, hit: bool) -> list[Event]:
-    """How an attack of a model with no hit location opens in the trace: declared (unaimed), then its d20 roll."""
-    return [AttackDeclared(tick, time, attacker, target, mode, "unaimed"),
-            D20AttackRolled(tick, time, attacker, target, model, mode, natural, total, defense, margin, hit)]

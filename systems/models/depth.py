@@ -19,173 +19,69 @@ One d20 roll answers whether the blow landed and how deep it went:
   a death clock (rounds), or kill outright.
 - Untreated wound penalties apply to the creature's own rolls; when they reach the collapse limit the creature
   goes down (blood loss, a sandbox rule).
-- Out of combat (``advance``), a tender (team healer or the creature itself) treats one wound per attempt:
-  d20 + skill bonus + its own wound penalty (+ the self-care modifier) against the injury's treatment DC.
+- Out of combat (``advance``), a tender (the care circle's pick: a team healer or the creature itself) treats one
+  wound per attempt: d20 + skill bonus + its own wound penalty (+ the self-care modifier) against the injury's
+  treatment DC. Attempts and deaths run from the shared due queue (``systems.schedule``).
 
-A strike mode wielded by a broken or lost part cannot be used: ``disabled_parts`` names those parts, so the
-shared intent AI strikes with the limbs that still work (the other hand, a kick), and ``attack`` refuses such a
-mode (records nothing) should one reach it.
+A broken or lost part is ``UNUSABLE`` in ``part_states``, so the shared loop wields no strike mode with it (the
+intent AI strikes with the limbs that still work: the other hand, a kick); ``attack`` refuses a mode wielded by
+such a part (records nothing) should one reach it.
 
 The readout: label ``unhurt`` / ``wounded`` / ``down`` / ``dying`` / ``dead``; health = the penalty the creature
 can still take before it collapses (0 when down or dead); band = the deepest tier it has taken.
+
+The tables and the state component are in ``components.depth``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar, cast
 
 import esper
 
 from components.anatomy import BodyStructure
+from components.care import CarePolicy
 from components.creature import CreatureDef
-from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Event, Missed, ModelStateChanged
+from components.depth import (
+    ASPECT_FAMILY,
+    CELLS,
+    FAMILIES,
+    TIERS,
+    CreatureDepth,
+    DepthState,
+    DepthTables,
+    Injury,
+    WeaponDepth,
+    Wound,
+)
+from components.events import AttackDeclared, DamageDealt, Event, Missed, ModelStateChanged
 from components.gear import ArmorPiece, StrikeMode
-from components.readout import Readout
-from components.state import Anatomy, Condition
+from components.impairment import SOUND, UNUSABLE, Impairment
+from components.log import Names
+from components.readout import PartReading, Readout, WoundReading
+from components.state import Condition
+from systems.care import CareCircle
+from systems.conditions import kill
 from systems.context import TickContext
-from systems.creatures import Parts, can_act
-from systems.damage import kill
+from systems.creatures import Creature, can_act
 from systems.dice import Rng
 from systems.hit_location import MISS, HitTable, build_hit_table, locate, location_in_zone
-from systems.models.base import DamageModel, register
-from systems.models.d20 import d20_attack
+from systems.models.base import DamageModel, ModelError, register
+from systems.models.d20 import D20Roll, d20_attack
 from systems.phases import Phase
+from systems.schedule import Due, DueQueue
 
 NAME = "depth"
-FAMILIES: tuple[str, ...] = ("blunt", "cutting", "piercing", "fire")
-"""The damage-type families, in the order per-family tuples use."""
-TIERS: tuple[str, ...] = ("none", "skin", "flesh", "bone", "organ")
-"""Depth tiers by index (0: no wound)."""
-CELLS: tuple[str, ...] = ("skin", "flesh", "bone", "organ_core", "organ_limb")
-"""The rows of the injury table: organ wounds split by whether the part is Vital or Core."""
-ASPECT_FAMILY: dict[str, str] = {"blunt": "blunt", "edged": "cutting", "cutting": "cutting", "piercing": "piercing",
-                                 "fire": "fire"}
-"""Family of an anatomy aspect name (``edged`` is the cutting family)."""
+
+KINDS: tuple[str, ...] = ("care", "die")
+"""The due rules out of combat, in the order they run when due at the same time (a treatment before a death)."""
 
 
-# ----------------------------------------------------------------------------------------------- rule tables
-
-
-@dataclass(frozen=True, slots=True)
-class Injury:
-    """One cell of the injury table: what a wound of a depth and damage type does.
-
-    Attributes:
-        name: What it is ("a laceration").
-        penalty: Added to the creature's rolls while the wound is untreated (<= 0): bleeding and pain.
-        breaks: The part stops working until the wound is treated (set).
-        lost: The part is lost for good (treatment saves the creature, not the part).
-        down: The creature is down (out of the fight) until the wound is treated.
-        dies_after: Rounds (ticks) until the creature dies unless the wound is treated (0: never).
-        kills: The creature dies at once.
-        treat_dc: The treatment check's DC (0: the wound needs no treatment).
-    """
-
-    name: str
-    penalty: int = 0
-    breaks: bool = False
-    lost: bool = False
-    down: bool = False
-    dies_after: int = 0
-    kills: bool = False
-    treat_dc: int = 0
-
-    @property
-    def lasting(self) -> bool:
-        """The wound has an effect that lasts until treated (or for good)."""
-        return bool(self.penalty or self.breaks or self.lost or self.down or self.dies_after or self.kills)
-
-
-@dataclass(frozen=True, slots=True)
-class WeaponDepth:
-    """A strike mode under this model: its damage-type family and depth bonus."""
-
-    family: str
-    depth_bonus: int
-
-
-@dataclass(frozen=True, slots=True)
-class CreatureDepth:
-    """A creature kind's entry: fixed Defense, modifier overrides and its anatomy note.
-
-    Attributes:
-        defense: A fixed Defense replacing 10 + Dexterity modifier (armour worn still adds), or ``None``.
-        strength_modifier: Replaces the modifier computed from Strength, or ``None``.
-        dexterity_modifier: Replaces the modifier computed from Dexterity, or ``None``.
-        reduction: Depth reduction per family (``FAMILIES`` order): what its hide, scales or bulk turn.
-        note: The anatomy note, in words.
-    """
-
-    defense: int | None = None
-    strength_modifier: int | None = None
-    dexterity_modifier: int | None = None
-    reduction: tuple[int, int, int, int] = (0, 0, 0, 0)
-    note: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class CareRules:
-    """Treatment out of combat.
-
-    Attributes:
-        skill: The skill a tender's bonus comes from (its ML on the d100 scale).
-        skill_divisor: Bonus = ML // divisor.
-        self_care_modifier: Added when a creature tends itself.
-        first_aid_delay: Seconds after ``advance`` starts before a tender gets to the wounded (when the care policy
-            names none).
-        attempt_seconds: How long one treatment attempt takes (the next one follows after it).
-    """
-
-    skill: str = "physician"
-    skill_divisor: int = 10
-    self_care_modifier: int = -4
-    first_aid_delay: float = 60.0
-    attempt_seconds: float = 60.0
-
-
-@dataclass(frozen=True, slots=True)
-class DepthTables:
-    """Every number of the model (from ``configs/models/depth.toml``).
-
-    Attributes:
-        melee_ability: The attribute whose modifier melee attacks add (``strength``).
-        ranged_ability: The attribute whose modifier missile and thrown attacks add (``dexterity``).
-        defense_ability: The attribute whose modifier Defense adds (``dexterity``).
-        ability_base: Score with modifier 0.
-        ability_step: Points of score per point of modifier: ``(score - base) // step``.
-        defense_base: Defense before the Dexterity modifier and armour (10).
-        called_shot_modifier: To hit on a called shot (-5).
-        natural_20_hits: A natural 20 always hits (with at least margin 1).
-        natural_1_misses: A natural 1 always misses.
-        mishap_penalty: A natural 1's penalty on the attacker's next roll (-1).
-        tiers: Lowest depth margin of skin, flesh, bone and organ (1, 4, 8, 12).
-        collapse_at: The creature goes down when its untreated wound penalty reaches ``-collapse_at``.
-        injuries: ``(cell, family) -> (ordinary, worst)``; cells from ``CELLS``.
-        weapons: Per strike mode id.
-        armor: Armour rating per armour piece id.
-        creatures: Per creature id.
-        care: Treatment rules.
-    """
-
-    melee_ability: str
-    ranged_ability: str
-    defense_ability: str
-    ability_base: int
-    ability_step: int
-    defense_base: int
-    called_shot_modifier: int
-    natural_20_hits: bool
-    natural_1_misses: bool
-    mishap_penalty: int
-    tiers: tuple[int, int, int, int]
-    collapse_at: int
-    injuries: Mapping[tuple[str, str], tuple[Injury, Injury]]
-    weapons: Mapping[str, WeaponDepth]
-    armor: Mapping[str, int]
-    creatures: Mapping[str, CreatureDepth]
-    care: CareRules = field(default_factory=CareRules)
+def depth_state(creature: Creature) -> DepthState:
+    """The wound-depth state a creature of a depth-model world carries."""
+    return cast(DepthState, creature.state)
 
 
 # ----------------------------------------------------------------------------------------------- pure rules
@@ -290,104 +186,29 @@ def injury_for(tables: DepthTables, tier: int, family: str, critical_part: bool,
     return worst_injury if worst else ordinary
 
 
-# --------------------------------------------------------------------------------------------- model state
-
-# A wound as stored in the state component: a plain tuple (the state is saved generically).
-# (location, part, tier, family, name, penalty, breaks, lost, down, dies_at, kills, treat_dc, time, worst, treated)
-
-
-@dataclass(frozen=True, slots=True)
-class Wound:
-    """One wound on a creature (stored in ``DepthState.wounds`` as a plain tuple, see ``as_tuple``).
-
-    Attributes:
-        location: Location index on the creature's body.
-        part: Part index.
-        tier: Depth tier (1..4).
-        family: Damage-type family.
-        name: The injury's name.
-        penalty: Roll penalty while untreated.
-        breaks: The part stops working while untreated.
-        lost: The part is lost for good.
-        down: The creature is down while untreated.
-        dies_at: Game time (seconds) the creature dies unless the wound is treated (-1: never).
-        kills: The wound killed outright.
-        treat_dc: DC of the treatment check (0: needs none).
-        time: When it was dealt.
-        worst: It was a natural 20's worst result.
-        treated: It has been treated.
-    """
-
-    location: int
-    part: int
-    tier: int
-    family: str
-    name: str
-    penalty: int
-    breaks: bool
-    lost: bool
-    down: bool
-    dies_at: float
-    kills: bool
-    treat_dc: int
-    time: float
-    worst: bool
-    treated: bool = False
-
-    def as_tuple(self) -> tuple[Any, ...]:
-        """The wound as stored."""
-        return (self.location, self.part, self.tier, self.family, self.name, self.penalty, self.breaks, self.lost,
-                self.down, self.dies_at, self.kills, self.treat_dc, self.time, self.worst, self.treated)
-
-    @classmethod
-    def of(cls, row: tuple[Any, ...] | list[Any]) -> Wound:
-        """A stored wound."""
-        return cls(*row)
-
-    @property
-    def open(self) -> bool:
-        """Untreated and still needing treatment."""
-        return not self.treated and self.treat_dc > 0
-
-    @property
-    def lasting(self) -> bool:
-        """The wound still has an effect (untreated with an effect, or a lost part)."""
-        if self.lost:
-            return True
-        return not self.treated and bool(self.penalty or self.breaks or self.down or self.dies_at >= 0)
+def injury_words(injury: Injury) -> str:
+    """What an injury does, in words: ``-1 on its rolls until treated; treatment DC 10``."""
+    words = []
+    if injury.kills:
+        words.append("kills outright")
+    if injury.penalty:
+        words.append(f"{injury.penalty} on its rolls until treated")
+    if injury.lost:
+        words.append("the part is lost for good")
+    elif injury.breaks:
+        words.append("the part stops working until set")
+    if injury.down:
+        words.append("down until treated")
+    if injury.dies_after:
+        words.append(f"dies in {injury.dies_after} rounds unless treated")
+    if not words:
+        words.append("no lasting effect")
+    if injury.treat_dc:
+        words.append(f"treatment DC {injury.treat_dc}")
+    return "; ".join(words)
 
 
-@dataclass(slots=True)
-class DepthState:
-    """A creature's state under the wound-depth model (saved with the world).
-
-    Attributes:
-        defense: Its Defense (fixed at spawn: base or its entry's, Dexterity, armour).
-        strength_mod: Modifier its melee attacks add.
-        dexterity_mod: Modifier its missile and thrown attacks add.
-        wounds: Every wound taken, as ``Wound.as_tuple`` rows, in order.
-        penalty: Sum of the untreated wounds' penalties (on its own rolls).
-        broken: Parts that do not work (broken and not yet set, or lost).
-        lost: Parts lost for good.
-        down: Out of the fight: a down wound untreated, or collapsed (penalty at the collapse limit).
-        dies_at: Game time it dies unless treated (-1: not dying).
-        mishap: Penalty on its next attack roll (a natural 1's mishap), or 0.
-        worst_tier: The deepest tier it has taken (0..4).
-        care_at: Game time a tender next sees to it out of combat (-1: none due).
-    """
-
-    defense: int = 10
-    strength_mod: int = 0
-    dexterity_mod: int = 0
-    wounds: list[tuple[Any, ...]] = field(default_factory=list)
-    penalty: int = 0
-    broken: set[int] = field(default_factory=set)
-    lost: set[int] = field(default_factory=set)
-    down: bool = False
-    dies_at: float = -1.0
-    mishap: int = 0
-    worst_tier: int = 0
-    care_at: float = -1.0
+# --------------------------------------------------------------------------------------------- state rules
 
 
 def wounds_of(state: DepthState) -> list[Wound]:
@@ -470,29 +291,35 @@ def roll_d20(rng: Rng) -> int:
 
 @dataclass(slots=True)
 class DepthAttackRecord:
-    """One attack under the wound-depth model, compactly (``events`` expands it).
+    """One attack under the wound-depth model, compactly (``events`` expands it, ``explain`` words it).
 
     Attributes:
         tick: Tick of the attack.
         time: Game time.
-        attacker: Attacking entity.
+        attacker: Attacking entity (-1: a blow struck or damage applied directly).
         target: Target entity.
-        mode: Strike mode id.
-        aim: The called part, or ``unaimed``.
-        natural: The d20.
-        total: Die + bonus + modifiers.
-        defense: The target's Defense.
-        margin: Total - Defense.
+        mode: Strike mode id (``inflict`` for damage applied directly).
+        aim: The called part (or location), or ``unaimed``.
+        roll: The d20 attack roll (``None``: no roll, the blow was struck or applied directly).
         hit: Whether it hit.
         mishap: A natural 1's mishap (the attacker's next roll is penalised).
+        mode_name: The strike mode's name ("" for damage applied directly).
+        ability_name: The attribute whose modifier the roll added.
+        ability: That modifier.
+        penalty: The attacker's untreated-wound penalty on the roll.
+        pending: The penalty of an earlier mishap on this roll.
+        called: The called-shot modifier (0: not a called shot).
         location: Location struck ("" when it missed, or found nothing to strike).
         part: Part struck.
         family: Damage-type family.
+        depth_bonus: The weapon's depth bonus.
+        reduction: The target's depth reduction for the family.
         raw: Margin + depth bonus.
         depth: Depth margin after the target's reduction.
         tier: Depth tier reached (0..4).
         worst: A natural 20's worst result.
         injury: The injury's name ("" for none).
+        effect: The injury-table cell the wound opened, or ``None``.
         direct: Damage applied directly (``inflict``): no attack, only the damage event.
     """
 
@@ -502,30 +329,68 @@ class DepthAttackRecord:
     target: int
     mode: str
     aim: str
-    natural: int
-    total: int
-    defense: int
-    margin: int
+    roll: D20Roll | None
     hit: bool
     mishap: bool
+    mode_name: str = ""
+    ability_name: str = ""
+    ability: int = 0
+    penalty: int = 0
+    pending: int = 0
+    called: int = 0
     location: str = ""
     part: str = ""
     family: str = ""
+    depth_bonus: int = 0
+    reduction: int = 0
     raw: int = 0
     depth: int = 0
     tier: int = 0
     worst: bool = False
     injury: str = ""
+    effect: Injury | None = None
     direct: bool = False
+
+    headline: ClassVar[bool] = True
+
+    # ------------------------------------------------------------------ the roll, for callers that read it
+
+    @property
+    def natural(self) -> int:
+        """The d20 (0 without a roll)."""
+        return self.roll.natural if self.roll is not None else 0
+
+    @property
+    def total(self) -> int:
+        """Die + bonus + modifiers (0 without a roll)."""
+        return self.roll.total if self.roll is not None else 0
+
+    @property
+    def defense(self) -> int:
+        """The target's Defense (0 without a roll)."""
+        return self.roll.defense if self.roll is not None else 0
+
+    @property
+    def margin(self) -> int:
+        """Total - Defense (0 without a roll)."""
+        return self.roll.margin if self.roll is not None else 0
+
+    @property
+    def struck(self) -> bool:
+        """The blow hit and found something to strike (it may still have gone no deeper than the hide)."""
+        return self.hit and bool(self.location)
+
+    # ------------------------------------------------------------------ LogEntry
 
     def events(self) -> list[Event]:
         """The typed events of this attack: declared, rolled, then missed or the damage, and a mishap."""
         t, time, a, d = self.tick, self.time, self.attacker, self.target
         if self.direct:
             return [DamageDealt(t, time, a, d, NAME, self.raw, self.depth, self.detail())]
-        out: list[Event] = [AttackDeclared(t, time, a, d, self.mode, self.aim),
-                            D20AttackRolled(t, time, a, d, NAME, self.mode, self.natural, self.total, self.defense,
-                                            self.margin, self.hit)]
+        if self.roll is not None:
+            out = self.roll.events(t, time, a, d, NAME, self.mode, self.aim, self.hit)
+        else:
+            out = [AttackDeclared(t, time, a, d, self.mode, self.aim)]
         if not self.hit:
             out.append(Missed(t, time, a, d, "natural 1" if self.natural == 1 else "short of Defense"))
         elif not self.location:
@@ -543,6 +408,81 @@ class DepthAttackRecord:
             return f"{crit}no wound to the {self.location} ({self.part}): the {self.family} blow goes no deeper"
         return (f"{crit}{TIERS[self.tier]} {self.family} wound to the {self.location} ({self.part}): "
                 f"{self.injury}")
+
+    def summary(self, names: Names) -> str | None:
+        """``Aldric -> Grey: Punch: d20 14 +2 = 16 vs Defense 12, margin 4: flesh blunt wound to the Thorax
+        (Thorax): a crushed muscle``; ``None`` when it missed or found nothing to strike."""
+        if not self.struck:
+            return None
+        who = f"{_who(names, self.attacker)} -> {_who(names, self.target)}"
+        if self.direct:
+            return f"{who}: depth margin {self.raw} applied directly: {self.detail()}"
+        if self.roll is None:
+            return f"{who}: {self.mode_name} struck directly: {self.detail()}"
+        roll = self.roll
+        return (f"{who}: {self.mode_name}: d20 {roll.natural} {roll.bonus:+d} = {roll.total} vs Defense "
+                f"{roll.defense}, margin {roll.margin}: {self.detail()}")
+
+    def explain(self, names: Names) -> list[str]:
+        """The attack step by step, in words: the roll, the location, the depth, the injury, a mishap."""
+        attacker, target = _who(names, self.attacker), _who(names, self.target)
+        if self.direct:
+            lines = [f"Tick {self.tick}: a {self.family} blow of depth margin {self.raw} is applied to {target} "
+                     "directly (no attack roll)"]
+        else:
+            aim = "unaimed" if self.aim == "unaimed" else f"a called shot at the {self.aim}"
+            lines = [f"Tick {self.tick}: {attacker} attacks {target} with {self.mode_name} ({self.family}, depth "
+                     f"bonus {self.depth_bonus:+d}), {aim}"]
+            roll = self.roll
+            if roll is None:
+                lines.append("Struck directly: no attack roll; the blow counts as a bare hit (margin 1)")
+            else:
+                parts = [f"{self.ability_name} {self.ability:+d}"]
+                if self.penalty:
+                    parts.append(f"its untreated wounds {self.penalty:+d}")
+                if self.pending:
+                    parts.append(f"an earlier mishap {self.pending:+d}")
+                if self.called:
+                    parts.append(f"the called shot {self.called:+d}")
+                lines.append(f"Attack bonus: {', '.join(parts)} = {roll.bonus:+d}")
+                verdict = roll.describe(self.hit)
+                if self.hit and not roll.hit:
+                    verdict += " (a natural 20 always hits, as margin 1)"
+                elif not self.hit and roll.hit:
+                    verdict += " (a natural 1 always misses)"
+                lines.append(verdict.replace("d20 ", "Roll: d20 ", 1))
+            if not self.hit:
+                if self.mishap:
+                    lines.append("The natural 1 is a mishap: -1 on the attacker's next roll")
+                return lines
+            if not self.location:
+                lines.append(f"It hits, but {target}'s body has nothing to strike")
+                return lines
+            where = "in the called part, the location by weight" if self.aim != "unaimed" else \
+                "drawn from the anatomy"
+            lines.append(f"It lands on the {self.location} ({self.part}; {where})")
+        reduced = f"less {self.reduction} for the target's {self.family} reduction = {self.depth}"
+        if self.direct:
+            lines.append(f"Depth margin {self.raw}, {reduced}")
+        else:
+            lines.append(f"Depth margin: margin {self.raw - self.depth_bonus} + depth bonus {self.depth_bonus} = "
+                         f"{self.raw}, {reduced}")
+        if self.worst:
+            tier = TIERS[self.tier] if self.tier else "none"
+            lines.append(f"The natural 20 takes it one tier deeper, to {tier}, and the worst result at that depth")
+        if self.tier == 0:
+            lines.append("No wound: the blow goes no deeper than the hide")
+        else:
+            lines.append(f"A {TIERS[self.tier]} {self.family} wound: {self.injury}")
+            if self.effect is not None:
+                lines.append(f"Injury: {injury_words(self.effect)}")
+        if self.mishap:
+            lines.append("The natural 1 is a mishap: -1 on the attacker's next roll")
+        return lines
+
+
+def _who(names: Names, entity: int) -> str:
+    return names.get(entity, "?") if entity >= 0 else "(direct)"
 
 
 # ------------------------------------------------------------------------------------------------- the model
@@ -568,15 +508,6 @@ def refresh(entity: int, state: DepthState, cond: Condition, before: str, before
         ctx.emit(ModelStateChanged(clock.tick, clock.time, entity, NAME, "state", before, after_label))
 
 
-def _hit_table(body: BodyStructure, ctx: TickContext) -> HitTable:
-    key = ("depth_hits", body.id)
-    entry = ctx.cache.get(key)
-    if entry is None or entry[0] is not body:
-        entry = ctx.cache[key] = (body, build_hit_table(body))
-    table: HitTable = entry[1]
-    return table
-
-
 def strike_location(body: BodyStructure, table: HitTable, called_part: int | None, aim_zone: int,
                     rng: Rng) -> int:
     """Where a hit lands: on the called part (location by weight within it), in the aimed zone (by the anatomy's
@@ -599,17 +530,49 @@ def strike_location(body: BodyStructure, table: HitTable, called_part: int | Non
     return locate(table, None, 1, rng)[1]
 
 
+def _death_cause(state: DepthState, body: BodyStructure) -> str:
+    due = [w for w in wounds_of(state) if not w.treated and w.dies_at >= 0]
+    if not due:
+        return "wounds"
+    w = min(due, key=lambda w: w.dies_at)
+    return f"{w.name} ({body.locations[w.location].name}), untreated"
+
+
+class DyingProcessor(esper.Processor):
+    """EFFECTS phase: a creature whose death clock has run out dies."""
+
+    def __init__(self, ctx: TickContext) -> None:
+        self.ctx = ctx
+
+    def process(self) -> None:
+        """Kill the creatures whose time has come, in entity order."""
+        ctx = self.ctx
+        now = ctx.clock.time + 1e-9
+        for c in ctx.current().creatures.values():
+            state = depth_state(c)
+            if 0 <= state.dies_at <= now and not c.condition.dead:
+                kill(c.entity, c.condition, _death_cause(state, c.anatomy.body), ctx)
+                state.care_at = -1.0
+
+
 @register
 class DepthModel(DamageModel):
     """Document 002: one d20 roll decides whether a blow lands and how deep it goes; depth x damage type picks
-    the injury."""
+    the injury.
+
+    Args:
+        tables: The model's tables (``configs/models/depth.toml``; ``sandbox.models.depth.load``).
+    """
 
     name = NAME
-    tables: DepthTables
 
-    def __init__(self, tables: DepthTables) -> None:
+    def __init__(self, tables: object = None) -> None:
+        if not isinstance(tables, DepthTables):
+            raise ModelError("the depth model needs its tables (sandbox.models.build_model('depth', catalog))")
         super().__init__(tables)
-        self.tables = tables
+        self.tables: DepthTables = tables
+        self._hit_tables: dict[str, tuple[BodyStructure, HitTable]] = {}
+        self._states: dict[tuple[str, frozenset[int]], tuple[BodyStructure, tuple[Impairment, ...]]] = {}
 
     # ---------------------------------------------------------------- state
 
@@ -617,8 +580,8 @@ class DepthModel(DamageModel):
         """``DepthState``."""
         return (DepthState,)
 
-    def spawn_state(self, kind: CreatureDef, attributes: Mapping[str, int], armor: Iterable[ArmorPiece]
-                    ) -> tuple[object, ...]:
+    def spawn_state(self, kind: CreatureDef, body: BodyStructure, attributes: Mapping[str, int],
+                    armor: Sequence[ArmorPiece]) -> tuple[object, ...]:
         """Defense and attack modifiers from the creature's entry, attributes and armour."""
         t = self.tables
         entry = t.creatures.get(kind.id, CreatureDepth())
@@ -641,69 +604,100 @@ class DepthModel(DamageModel):
         defense = defense_of(defense_dex, (t.armor.get(p.id, 0) for p in armor), t.defense_base, entry.defense)
         return (DepthState(defense, strength, dexterity),)
 
+    # ---------------------------------------------------------------- the loop's questions
+
+    def part_states(self, creature: Creature) -> tuple[Impairment, ...]:
+        """Broken (not yet set) and lost parts are ``UNUSABLE``; every other part is sound."""
+        broken = depth_state(creature).broken
+        if not broken:
+            return super().part_states(creature)
+        body = creature.anatomy.body
+        key = (body.id, frozenset(broken))
+        entry = self._states.get(key)
+        if entry is None or entry[0] is not body:
+            entry = self._states[key] = (body, tuple(UNUSABLE if p in broken else SOUND
+                                                     for p in range(len(body.parts))))
+        return entry[1]
+
+    def health(self, creature: Creature, ctx: TickContext) -> int:
+        """The penalty the creature can still take before it collapses (0 when down or dead)."""
+        return health_of(depth_state(creature), creature.condition.dead, self.tables.collapse_at)
+
     def processors(self, ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
         """The death clock of the dying."""
         return [(Phase.EFFECTS, DyingProcessor(ctx))]
 
+    def _hit_table(self, body: BodyStructure) -> HitTable:
+        entry = self._hit_tables.get(body.id)
+        if entry is None or entry[0] is not body:
+            entry = self._hit_tables[body.id] = (body, build_hit_table(body))
+        return entry[1]
+
     # ---------------------------------------------------------------- attack
 
-    def disabled_parts(self, entity: int) -> frozenset[int]:
-        """Broken (not yet set) and lost parts: the AI strikes with the limbs that still work."""
-        broken = esper.component_for_entity(entity, DepthState).broken
-        return frozenset(broken) if broken else frozenset()
-
-    def attack(self, entity: int, me: Parts, foe_entity: int, foe: Parts, mode: StrikeMode, ctx: TickContext,
-               parts: tuple[int, ...]) -> object:
+    def attack(self, attacker: Creature, target: Creature, mode: StrikeMode, parts: tuple[int, ...],
+               ctx: TickContext) -> DepthAttackRecord | None:
         """The d20 attack roll and, on a hit, the wound applied at once. A mode wielded by a broken or lost part
         is refused: nothing is rolled or recorded (returns ``None``)."""
+        comb = attacker.combatant
+        called_part: int | None = None
+        if comb.aim_zone > 0:
+            try:
+                called_part = target.anatomy.body.part_index(comb.aim)
+            except KeyError:
+                called_part = None  # "random" or a location: the AI picked a zone, not a part
+        return self._attack(attacker, target, mode, parts, comb.aim, comb.aim_zone, called_part, None, ctx)
+
+    def _attack(self, attacker: Creature, target: Creature, mode: StrikeMode, parts: tuple[int, ...], aim: str,
+                aim_zone: int, called_part: int | None, called_location: int | None,
+                ctx: TickContext) -> DepthAttackRecord | None:
         t = self.tables
-        state = esper.component_for_entity(entity, DepthState)
+        state = depth_state(attacker)
         if state.broken and any(p in state.broken for p in parts):
             return None
-        foe_state = esper.component_for_entity(foe_entity, DepthState)
-        comb = me[6]
-        f_anat = foe[1]
-        body = f_anat.body
+        foe_state = depth_state(target)
+        body = target.anatomy.body
         weapon = t.weapons[mode.id]
-        ability = state.strength_mod if mode.kind == "melee" else state.dexterity_mod
-        called_part: int | None = None
-        aim = "unaimed"
-        modifier = state.penalty + state.mishap
-        if comb.aim_zone > 0:
-            modifier += t.called_shot_modifier
-            aim = comb.aim
-            try:
-                called_part = body.part_index(comb.aim)
-            except KeyError:
-                called_part = None  # "random": the AI picked a zone, not a part
+        melee = mode.kind == "melee"
+        ability = state.strength_mod if melee else state.dexterity_mod
+        called = t.called_shot_modifier if aim_zone > 0 else 0
+        modifier = state.penalty + state.mishap + called
         roll = d20_attack(ability, foe_state.defense, ctx.streams["attack"], modifier)
         hit = roll.hit
         if roll.natural == 20 and t.natural_20_hits:
             hit = True
         if roll.natural == 1 and t.natural_1_misses:
             hit = False
+        pending = state.mishap
         state.mishap = t.mishap_penalty if roll.natural == 1 else 0
         clock = ctx.clock
         mishap = roll.natural == 1 and t.mishap_penalty != 0
-        record = DepthAttackRecord(clock.tick, clock.time, entity, foe_entity, mode.id, aim, roll.natural,
-                                   roll.total, roll.defense, roll.margin, hit, mishap)
+        record = DepthAttackRecord(clock.tick, clock.time, attacker.entity, target.entity, mode.id,
+                                   aim if aim_zone > 0 else "unaimed", roll, hit, mishap, mode.name,
+                                   _ability_words(t.melee_ability if melee else t.ranged_ability), ability,
+                                   state.penalty, pending, called, family=weapon.family,
+                                   depth_bonus=weapon.depth_bonus)
         ctx.log.append(record)  # its events are read later: the wound fills it in below
         if not hit:
             return record
         rng = ctx.streams["injury"]
-        location = strike_location(body, _hit_table(body, ctx), called_part, comb.aim_zone, rng)
+        if called_location is not None and body.locations[called_location].weight > 0 \
+                and body.part_hittable(body.locations[called_location].part):
+            location = called_location
+        else:
+            location = strike_location(body, self._hit_table(body), called_part, aim_zone, rng)
         if location == MISS:
             return record
         # A natural 20 that hits on a margin below 1 counts margin 1.
-        self._wound(foe_entity, foe, foe_state, location, max(roll.margin, 1), weapon, roll.natural == 20, record,
-                    ctx)
+        self._wound(target, location, max(roll.margin, 1), weapon, roll.natural == 20, record, ctx)
         return record
 
-    def _wound(self, entity: int, me: Parts, state: DepthState, location: int, margin: int, weapon: WeaponDepth,
-               natural_20: bool, record: DepthAttackRecord, ctx: TickContext) -> None:
+    def _wound(self, creature: Creature, location: int, margin: int, weapon: WeaponDepth, natural_20: bool,
+               record: DepthAttackRecord, ctx: TickContext) -> None:
         """Apply a landed blow (or a direct one) at ``location``: fill in ``record`` and change the state."""
         t = self.tables
-        anat, cond = me[1], me[5]
+        state = depth_state(creature)
+        anat, cond = creature.anatomy, creature.condition
         body = anat.body
         loc = body.locations[location]
         part = body.parts[loc.part]
@@ -712,8 +706,10 @@ class DepthModel(DamageModel):
         depth = wound_depth(margin, weapon.depth_bonus, reduction, natural_20, t.tiers)
         injury = injury_for(t, depth.tier, weapon.family, part.critical, depth.worst)
         record.location, record.part, record.family = loc.name, part.name, weapon.family
+        record.depth_bonus, record.reduction = weapon.depth_bonus, reduction
         record.raw, record.depth, record.tier, record.worst = depth.raw, depth.margin, depth.tier, depth.worst
         record.injury = injury.name if injury is not None else ""
+        record.effect = injury
         if injury is None:
             return
         clock = ctx.clock
@@ -725,13 +721,61 @@ class DepthModel(DamageModel):
         state.wounds.append(wound.as_tuple())
         state.worst_tier = max(state.worst_tier, depth.tier)
         if injury.lasting:
-            refresh(entity, state, cond, before, before_broken, body, t.collapse_at, ctx)
+            refresh(creature.entity, state, cond, before, before_broken, body, t.collapse_at, ctx)
         if injury.kills and not cond.dead:
-            kill(entity, cond, f"{injury.name} ({loc.name})", ctx)
+            kill(creature.entity, cond, f"{injury.name} ({loc.name})", ctx)
+
+    def strike(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
+               attacker: Creature | None = None) -> None:
+        """The attacker's whole attack (a called shot when ``aim`` names a part or location: -5, and the blow
+        lands in that part by weight, or on that location), or (no attacker) a blow that hits with no roll: a
+        bare hit (margin 1) plus the mode's depth bonus, at the aim or drawn from the anatomy.
+
+        Raises:
+            ModelError: An aim the target's body does not have, a mode the model has no entry for, or (with an
+                attacker) a mode only broken or lost limbs could wield.
+        """
+        from systems.ai import choose_aim
+        from systems.combat import ready_parts
+
+        body = target.anatomy.body
+        called_part, called_location = _aim_of(body, aim)
+        weapon = self.tables.weapons.get(mode.id)
+        if weapon is None:
+            raise ModelError(f"the depth model has no entry for strike mode {mode.id!r}; its modes: "
+                             f"{', '.join(sorted(self.tables.weapons))}")
+        if attacker is not None:
+            states = self.part_states(attacker)
+            parts = ready_parts(attacker.anatomy, states, attacker.condition, attacker.equipment, mode)
+            if parts is None:
+                sound = DamageModel.part_states(self, attacker)
+                if ready_parts(attacker.anatomy, sound, attacker.condition, attacker.equipment, mode) is not None:
+                    broken = ", ".join(attacker.anatomy.body.parts[p].name
+                                       for p in sorted(depth_state(attacker).broken))
+                    raise ModelError(f"{attacker.name} cannot strike with {mode.name}: the limbs that wield it are "
+                                     f"broken or lost ({broken})")
+                parts = ()
+            zone = choose_aim(aim, body, ctx.streams["ai"]) if aim != "unaimed" else 0
+            if not zone:  # nothing there can be aimed at: an unaimed blow, as the loop would make it
+                called_part = called_location = None
+            self._attack(attacker, target, mode, parts, aim, zone, called_part, called_location, ctx)
+            return
+        clock = ctx.clock
+        record = DepthAttackRecord(clock.tick, clock.time, -1, target.entity, mode.id, aim, None, True, False,
+                                   mode.name, family=weapon.family, depth_bonus=weapon.depth_bonus)
+        ctx.log.append(record)
+        rng = ctx.streams["injury"]
+        if called_location is not None and body.locations[called_location].weight > 0 \
+                and body.part_hittable(body.locations[called_location].part):
+            location = called_location
+        else:
+            location = strike_location(body, self._hit_table(body), called_part, 0, rng)
+        if location != MISS:
+            self._wound(target, location, 1, weapon, False, record, ctx)
 
     # ---------------------------------------------------------------- direct damage
 
-    def inflict(self, entity: int, me: Parts, ctx: TickContext, **kwargs: Any) -> None:
+    def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
         """A blow applied directly, as a landed one is.
 
         Keywords:
@@ -743,60 +787,72 @@ class DepthModel(DamageModel):
             critical: A natural 20 (one tier deeper, worst result).
 
         Raises:
-            ValueError: A missing or bad depth, an unknown location or damage type, or nothing to strike.
+            ModelError: A missing or bad depth, an unknown location or damage type, or nothing to strike.
         """
         t = self.tables
-        unknown = set(kwargs) - {"damage", "level", "location", "aspect", "critical"}
+        unknown = set(options) - {"damage", "level", "location", "aspect", "critical"}
         if unknown:
-            raise ValueError(f"the depth model does not take {', '.join(sorted(unknown))}; it takes damage= (a depth "
+            raise ModelError(f"the depth model does not take {', '.join(sorted(unknown))}; it takes damage= (a depth "
                              "margin) or level= (skin/flesh/bone/organ), location=, aspect=, critical=")
-        damage, level = kwargs.get("damage"), kwargs.get("level")
+        damage, level = options.get("damage"), options.get("level")
         if level is not None:
             if isinstance(level, str) and level in TIERS[1:]:
                 tier = TIERS.index(level)
             elif isinstance(level, int) and not isinstance(level, bool) and 1 <= level <= 4:
                 tier = level
             else:
-                raise ValueError(f"level must be skin, flesh, bone, organ or 1..4, not {level!r}")
+                raise ModelError(f"level must be skin, flesh, bone, organ or 1..4, not {level!r}")
             margin = t.tiers[tier - 1]
         elif isinstance(damage, int) and not isinstance(damage, bool) and damage >= 0:
             margin = damage
         else:
-            raise ValueError(f"the depth model inflicts damage=N (a depth margin >= 0), not {damage!r}")
-        family = ASPECT_FAMILY.get(str(kwargs.get("aspect", "blunt")))
+            raise ModelError(f"the depth model inflicts damage=N (a depth margin >= 0), not {damage!r}")
+        family = ASPECT_FAMILY.get(str(options.get("aspect", "blunt")))
         if family is None:
-            raise ValueError(f"unknown damage type {kwargs.get('aspect')!r}; expected one of {', '.join(FAMILIES)}")
-        body = me[1].body
-        location_name = kwargs.get("location")
+            raise ModelError(f"unknown damage type {options.get('aspect')!r}; expected one of "
+                             f"{', '.join(FAMILIES)} (or edged)")
+        body = creature.anatomy.body
+        location_name = options.get("location")
         if location_name is not None:
             try:
                 location = body.location_index(str(location_name))
-            except KeyError as exc:
-                raise ValueError(str(exc.args[0])) from None
+            except KeyError:
+                raise ModelError(f"{body.name} has no location {location_name!r}; its locations: "
+                                 f"{', '.join(x.name for x in body.locations)}") from None
         else:
-            location = locate(_hit_table(body, ctx), None, 1, ctx.streams["injury"])[1]
+            location = locate(self._hit_table(body), None, 1, ctx.streams["injury"])[1]
             if location == MISS:
-                raise ValueError(f"{body.name} has nothing to strike")
-        state = esper.component_for_entity(entity, DepthState)
+                raise ModelError(f"{body.name} has nothing to strike")
         clock = ctx.clock
-        record = DepthAttackRecord(clock.tick, clock.time, -1, entity, "inflict", "unaimed", 0, 0, 0, 0, True, False,
-                                   direct=True)
+        record = DepthAttackRecord(clock.tick, clock.time, -1, creature.entity, "inflict", "unaimed", None, True,
+                                   False, family=family, direct=True)
         ctx.log.append(record)
         # The depth margin stands for margin + depth bonus: a weapon of bonus 0 and margin N.
-        self._wound(entity, me, state, location, margin, WeaponDepth(family, 0), bool(kwargs.get("critical", False)),
+        self._wound(creature, location, margin, WeaponDepth(family, 0), bool(options.get("critical", False)),
                     record, ctx)
+
+    def settle(self, creature: Creature, ctx: TickContext) -> None:
+        """Recompute penalty, broken and lost parts, down and the death clock from the wounds (after a hand edit),
+        and report what changed."""
+        state = depth_state(creature)
+        cond = creature.condition
+        before = label_of(state, cond.dead)
+        refresh(creature.entity, state, cond, before, set(state.broken), creature.anatomy.body,
+                self.tables.collapse_at, ctx)
 
     # ---------------------------------------------------------------- reading
 
-    def readout(self, entity: int, me: Parts, ctx: TickContext) -> Readout:
-        """Label, health (penalty headroom before collapse), the deepest tier taken (band), and the conditions
-        (bleeding, broken, lost, dying or bleeding out, collapsed, a pending mishap)."""
-        state = esper.component_for_entity(entity, DepthState)
-        body, shock, cond = me[1].body, me[4], me[5]
+    def readout(self, creature: Creature, ctx: TickContext) -> Readout:
+        """Label, health (penalty headroom before collapse), the deepest tier taken (band), the conditions
+        (bleeding, broken, lost, dying or bleeding out, collapsed, a pending mishap), every open or lasting
+        wound, the parts and the model's own numbers."""
+        state = depth_state(creature)
+        body, cond = creature.anatomy.body, creature.condition
         label = label_of(state, cond.dead)
+        wounds = wounds_of(state)
         conditions: list[str] = []
         if not cond.dead:
-            for w in wounds_of(state):
+            for w in wounds:
                 if w.treated:
                     continue
                 loc = body.locations[w.location].name
@@ -808,142 +864,217 @@ class DepthModel(DamageModel):
                 rounds = max(0, round((state.dies_at - ctx.clock.time) / ctx.clock.seconds_per_tick))
                 conditions.append(f"{'dying' if state.down else 'bleeding out'} ({rounds} rounds)")
             elif state.down:
-                conditions.append("collapsed" if not any(w.down and not w.treated for w in wounds_of(state))
-                                  else "down")
+                conditions.append("collapsed" if not any(w.down and not w.treated for w in wounds) else "down")
             if state.mishap:
                 conditions.append(f"mishap ({state.mishap} on the next roll)")
         shock_word = {"dead": "dead", "dying": "dying", "down": "incapacitated"}.get(label, "none")
         health = health_of(state, cond.dead, self.tables.collapse_at)
-        return Readout(not cond.dead, can_act(cond, shock), label, health, TIERS[state.worst_tier], shock_word,
-                       tuple(conditions))
+        return Readout(not cond.dead, can_act(cond), label, health, TIERS[state.worst_tier], shock_word,
+                       tuple(conditions), wound_readings(body, wounds), self.part_readings(creature),
+                       self._details(creature, ctx))
+
+    def part_readings(self, creature: Creature) -> tuple[PartReading, ...]:
+        """Each part: unusable while broken or lost; a lost part reads as cut off."""
+        lost = depth_state(creature).lost
+        body = creature.anatomy.body
+        return tuple(PartReading(p.name, imp.penalty, imp.unusable, i in lost)
+                     for i, (p, imp) in enumerate(zip(body.parts, self.part_states(creature), strict=True)))
+
+    def _details(self, creature: Creature, ctx: TickContext) -> tuple[tuple[str, str], ...]:
+        t = self.tables
+        state = depth_state(creature)
+        collapse = f"down at {-t.collapse_at}" if t.collapse_at > 0 else "no collapse limit"
+        details = [("Defense", str(state.defense)),
+                   ("attack", f"{_ability_words(t.melee_ability)} {state.strength_mod:+d} (melee), "
+                              f"{_ability_words(t.ranged_ability)} {state.dexterity_mod:+d} (missile and thrown)"),
+                   ("wound penalty", f"{state.penalty:+d} on its own rolls ({collapse})"),
+                   ("deepest wound", TIERS[state.worst_tier])]
+        if state.dies_at >= 0 and not creature.condition.dead:
+            details.append(("death clock", f"dies at {state.dies_at:g} s unless treated"))
+        if state.mishap:
+            details.append(("mishap", f"{state.mishap:+d} on its next roll"))
+        entry = t.creatures.get(creature.anatomy.kind.id)
+        if entry is not None and entry.note:
+            details.append(("anatomy note", entry.note))
+        return tuple(details)
+
+    def invariants(self, creature: Creature, ctx: TickContext) -> list[str]:
+        """The derived fields agree with the wounds; lost parts are broken; out exactly while down."""
+        state = depth_state(creature)
+        cond = creature.condition
+        who = f"{creature.name} ({creature.entity})"
+        breaches = []
+        if not state.lost <= state.broken:
+            breaches.append(f"{who}: lost parts {sorted(state.lost)} are not all broken {sorted(state.broken)}")
+        if cond.dead:
+            return breaches
+        fresh = DepthState(wounds=list(state.wounds))
+        settle(fresh, self.tables.collapse_at)
+        for name in ("penalty", "broken", "lost", "down", "dies_at"):
+            if getattr(fresh, name) != getattr(state, name):
+                breaches.append(f"{who}: {name} {getattr(state, name)!r} but its wounds make {getattr(fresh, name)!r}")
+        if cond.out != state.down:
+            breaches.append(f"{who} is {'out' if cond.out else 'not out'} of the fight while "
+                            f"{'down' if state.down else 'not down'}")
+        return breaches
 
     # ---------------------------------------------------------------- out of combat
 
-    def advance(self, ctx: TickContext, creatures: dict[int, Parts], seconds: float, care: Any) -> None:
+    def advance(self, ctx: TickContext, seconds: float, care: CarePolicy) -> None:
         """Move game time on: tenders treat wounds (one attempt per wound at a time), the dying die on time.
 
-        Due items run in time order; at equal times a treatment comes before a death, then by entity.
+        Due items run from the shared due queue in time order; at equal times a treatment comes before a death,
+        then by entity.
         """
-        advance_care(self.tables, ctx, creatures, seconds, care)
+        advance_care(self.tables, ctx, seconds, care)
 
 
-def _death_cause(state: DepthState, body: BodyStructure) -> str:
-    due = [w for w in wounds_of(state) if not w.treated and w.dies_at >= 0]
-    if not due:
-        return "wounds"
-    w = min(due, key=lambda w: w.dies_at)
-    return f"{w.name} ({body.locations[w.location].name}), untreated"
+def _ability_words(attribute: str) -> str:
+    return attribute.replace("_", " ").capitalize()
 
 
-class DyingProcessor(esper.Processor):
-    """EFFECTS phase: a creature whose death clock has run out dies."""
+def _aim_of(body: BodyStructure, aim: str) -> tuple[int | None, int | None]:
+    """The called part, or the called location, an aim names (both ``None`` for ``unaimed``).
 
-    def __init__(self, ctx: TickContext) -> None:
-        self.ctx = ctx
+    Raises:
+        ModelError: The body has no such part or location.
+    """
+    if aim == "unaimed":
+        return None, None
+    try:
+        return body.part_index(aim), None
+    except KeyError:
+        pass
+    try:
+        return None, body.location_index(aim)
+    except KeyError:
+        raise ModelError(f"{body.name} has no part or location {aim!r}; its parts: "
+                         f"{', '.join(p.name for p in body.parts)}") from None
 
-    def process(self) -> None:
-        """Kill the creatures whose time has come."""
-        ctx = self.ctx
-        now = ctx.clock.time + 1e-9
-        for entity, state in esper.get_component(DepthState):
-            if 0 <= state.dies_at <= now:
-                anat = esper.component_for_entity(entity, Anatomy)
-                cond = esper.component_for_entity(entity, Condition)
-                if not cond.dead:
-                    kill(entity, cond, _death_cause(state, anat.body), ctx)
-                    state.care_at = -1.0
+
+def wound_readings(body: BodyStructure, wounds: Iterable[Wound]) -> tuple[WoundReading, ...]:
+    """Every wound that still needs treatment or still has an effect (a lost part), in names, in the order
+    received."""
+    out = []
+    for w in wounds:
+        if not (w.open or w.lasting):
+            continue
+        loc = body.locations[w.location]
+        tier = TIERS[w.tier]
+        words = [f"{tier} {w.family} wound: {w.name}"]
+        bleeding = w.penalty < 0 and not w.treated
+        if bleeding:
+            words.append(f"bleeding ({w.penalty})")
+        if w.lost:
+            words.append("part lost")
+        elif w.breaks and not w.treated:
+            words.append("part broken")
+        if w.dies_at >= 0 and not w.treated:
+            words.append(f"fatal at {w.dies_at:g} s unless treated")
+        words.append("treated" if w.treated else f"untreated (DC {w.treat_dc})")
+        out.append(WoundReading(loc.name, body.parts[loc.part].name, tier, w.family, bleeding, None, None,
+                                w.treated, ", ".join(words)))
+    return tuple(out)
 
 
 # ------------------------------------------------------------------------------------------------------- care
 
 
-def _tender(tables: DepthTables, creatures: Mapping[int, Parts], states: Mapping[int, DepthState], patient: int,
-            care: Any) -> tuple[int, int] | None:
-    """Who tends ``patient`` and at what bonus: the team-mate able to act with the best bonus (the care policy's
-    healers only, when it names them), else the patient itself when it can act and self-care is allowed."""
-    c = tables.care
-    healers = getattr(care, "healers", None)
-    team = creatures[patient][6].team
-    best: tuple[int, int] | None = None
-    for entity, parts in creatures.items():
-        ident, anat, _, _, shock, cond, comb, _, _ = parts
-        if entity == patient or comb.team != team or not can_act(cond, shock):
-            continue
-        if healers is not None and ident.name not in healers:
-            continue
-        ml = anat.mls.get(c.skill)
-        if ml is None:
-            continue
-        bonus = ml // c.skill_divisor + states[entity].penalty
-        if best is None or bonus > best[1]:
-            best = (entity, bonus)
-    if best is not None:
-        return best
-    _, anat, _, _, shock, cond, _, _, _ = creatures[patient]
-    if getattr(care, "self_care", True) and can_act(cond, shock):
-        ml = anat.mls.get(c.skill, 0)
-        return patient, ml // c.skill_divisor + states[patient].penalty + c.self_care_modifier
-    return None
+def advance_care(tables: DepthTables, ctx: TickContext, seconds: float, care: CarePolicy) -> None:
+    """Out of combat for ``seconds``: treatment attempts and deaths in time order (see ``DepthModel.advance``).
 
+    The wounded are first seen to after the care policy's first-aid delay. Each attempt, the care circle's tender
+    (the best team-mate able to act, else the creature itself) treats the most urgent wound it can treat at all;
+    the next attempt follows after ``attempt_seconds``. With nobody at hand, or nothing the tender can do, the
+    creature waits until a treatment on its team succeeds (a tender may then be back on its feet or steadier).
 
-def advance_care(tables: DepthTables, ctx: TickContext, creatures: Mapping[int, Parts], seconds: float,
-                 care: Any) -> None:
-    """Out of combat for ``seconds``: treatment attempts and deaths in time order (see ``DepthModel.advance``)."""
+    Raises:
+        ModelError: A negative span.
+    """
+    if seconds < 0:
+        raise ModelError(f"time only moves forward, not by {seconds:g} s")
+    rules = tables.care
     clock = ctx.clock
     end = clock.seconds + seconds
-    delay = getattr(care, "first_aid_delay", None)
-    delay = tables.care.first_aid_delay if delay is None else float(delay)
-    states = {e: esper.component_for_entity(e, DepthState) for e in sorted(creatures)}
-    for e, st in states.items():
-        if not creatures[e][5].dead and st.care_at < 0 and any(w.open for w in wounds_of(st)):
+    delay = rules.first_aid_delay if care.first_aid_delay is None else float(care.first_aid_delay)
+    creatures = ctx.creatures()
+    queue = DueQueue(KINDS)
+    for e, c in creatures.items():
+        st = depth_state(c)
+        if c.condition.dead:
+            continue
+        if st.care_at < 0 and any(w.open for w in wounds_of(st)):
             st.care_at = clock.seconds + delay
-    rng = ctx.streams["healing"]
-    while True:
-        due: tuple[float, int, int] | None = None
-        for e, st in states.items():
-            if creatures[e][5].dead:
-                continue
-            for when, kind in ((st.care_at, 0), (st.dies_at, 1)):
-                if 0 <= when <= end and (due is None or (when, kind, e) < due):
-                    due = (when, kind, e)
-        if due is None:
-            break
-        when, kind, e = due
-        clock.seconds = max(clock.seconds, when)
-        parts = creatures[e]
-        st = states[e]
-        if kind == 1:
-            kill(e, parts[5], _death_cause(st, parts[1].body), ctx)
-            st.care_at = -1.0
-            continue
-        tender = _tender(tables, creatures, states, e, care)
-        if tender is None:
-            st.care_at = -1.0  # nobody at hand; re-armed when a team-mate gets back on its feet
-            continue
-        wounds = wounds_of(st)
-        # The most urgent wound this tender can treat at all (a DC beyond d20 + bonus is not attempted).
-        order = [i for i in treatment_order(wounds) if 20 + tender[1] >= wounds[i].treat_dc]
-        if not order:
-            st.care_at = -1.0  # nothing this tender can do; re-armed when a treatment on its team succeeds
-            continue
-        index = order[0]
-        wound = wounds[index]
-        natural = roll_d20(rng)
-        success = treatment_check(natural, tender[1], wound.treat_dc)
-        loc = parts[1].body.locations[wound.location].name
-        verdict = "treated" if success else "untreated"
-        ctx.emit(ModelStateChanged(clock.tick, clock.time, e, NAME, f"treatment: {wound.name} ({loc})",
-                                   "untreated", f"{verdict} (d20 {natural} {tender[1]:+d} vs DC {wound.treat_dc})"))
-        if success:
-            cond = parts[5]
-            before, before_broken = label_of(st, cond.dead), set(st.broken)
-            st.wounds[index] = (*st.wounds[index][:-1], True)
-            refresh(e, st, cond, before, before_broken, parts[1].body, tables.collapse_at, ctx)
-            team = parts[6].team
-            for other, ost in states.items():  # a tender may be back on its feet or steadier: re-arm the waiting
-                if (other != e and creatures[other][6].team == team and ost.care_at < 0
-                        and not creatures[other][5].dead and any(w.open for w in wounds_of(ost))):
-                    ost.care_at = clock.seconds
-        st.care_at = clock.seconds + tables.care.attempt_seconds if any(w.open for w in wounds_of(st)) else -1.0
-    clock.seconds = end
+        queue.push("care", e, st.care_at)
+        queue.push("die", e, st.dies_at)
 
+    def skill(c: Creature, on_self: bool) -> int:
+        ml = c.anatomy.mls.get(rules.skill, 0)
+        bonus = ml // rules.skill_divisor + depth_state(c).penalty
+        return bonus + rules.self_care_modifier if on_self else bonus
+
+    def eligible(c: Creature, on_self: bool) -> bool:
+        return on_self or c.anatomy.mls.get(rules.skill) is not None
+
+    circle = CareCircle(creatures, care, skill, eligible)
+    waiting: dict[str, set[int]] = {}  # per team, the wounded whose care lapsed (nobody could help them)
+
+    def is_due(due: Due) -> bool:
+        c = creatures[due.entity]
+        if c.condition.dead:
+            return False
+        st = depth_state(c)
+        return (st.care_at if due.kind == "care" else st.dies_at) == due.time
+
+    rng = ctx.streams["healing"]
+    ctx.due = queue
+    try:
+        for due in queue.pop_due(end, is_due):
+            e = due.entity
+            c = creatures[e]
+            st = depth_state(c)
+            cond, body = c.condition, c.anatomy.body
+            clock.seconds = max(clock.seconds, due.time)
+            if due.kind == "die":
+                kill(e, cond, _death_cause(st, body), ctx)
+                st.care_at = -1.0
+                circle.update(e)
+                continue
+            tender = circle.tender_for(e)
+            wounds = wounds_of(st)
+            # The most urgent wound this tender can treat at all (a DC beyond d20 + bonus is not attempted).
+            order = [] if tender is None or tender.skill is None else \
+                [i for i in treatment_order(wounds) if 20 + tender.skill >= wounds[i].treat_dc]
+            if tender is None or tender.skill is None or not order:
+                st.care_at = -1.0  # re-armed when a treatment on its team succeeds
+                waiting.setdefault(c.team, set()).add(e)
+                continue
+            bonus = tender.skill
+            index = order[0]
+            wound = wounds[index]
+            natural = roll_d20(rng)
+            success = treatment_check(natural, bonus, wound.treat_dc)
+            loc = body.locations[wound.location].name
+            verdict = "treated" if success else "untreated"
+            ctx.emit(ModelStateChanged(clock.tick, clock.time, e, NAME, f"treatment: {wound.name} ({loc})",
+                                       "untreated", f"{verdict} (d20 {natural} {bonus:+d} vs DC {wound.treat_dc})"))
+            if success:
+                before, before_broken, dies_before = label_of(st, cond.dead), set(st.broken), st.dies_at
+                st.wounds[index] = (*st.wounds[index][:-1], True)
+                refresh(e, st, cond, before, before_broken, body, tables.collapse_at, ctx)
+                if st.dies_at != dies_before:
+                    queue.push("die", e, st.dies_at)
+                team = waiting.get(c.team, set())
+                for other in sorted(team - {e}):  # a tender may be back on its feet or steadier: re-arm the waiting
+                    oc = creatures[other]
+                    ost = depth_state(oc)
+                    if ost.care_at < 0 and not oc.condition.dead and any(w.open for w in wounds_of(ost)):
+                        ost.care_at = clock.seconds
+                        queue.push("care", other, ost.care_at)
+                    team.discard(other)
+            st.care_at = clock.seconds + rules.attempt_seconds if any(w.open for w in wounds_of(st)) else -1.0
+            queue.push("care", e, st.care_at)
+            circle.update(e)
+    finally:
+        ctx.due = None
+    clock.seconds = end

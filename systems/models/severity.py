@@ -7,34 +7,40 @@ with X = Severity, and the effects stack. A wound whose Severity (plus overflow 
 above Threshold incapacitates; above twice Threshold it kills; at Threshold 0 any wound kills, and a creature
 whose Threshold falls to 0 faints.
 
-The pure rule functions come first (what an embedding game calls), then the turn processor (stun) and the
-``SeverityModel`` that plugs them into the damage-model interface. The attack roll is document 002's
+The pure rule functions come first (what an embedding game calls), then the attack record, the turn processor
+(stun), the out-of-combat ``advance`` and the ``SeverityModel`` that plugs them into the damage-model interface.
+The model's tables and its state component are in ``components.severity``. The attack roll is document 002's
 (``systems.models.d20``), as decisions.md says. The rules as implemented: ``docs/models/severity.md``.
 """
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar, cast
 
 import esper
 
+from components.anatomy import BodyStructure
+from components.care import CarePolicy
 from components.creature import CreatureDef
-from components.events import DamageDealt, Missed, ModelStateChanged
+from components.events import AttackDeclared, DamageDealt, Event, Missed, ModelStateChanged
 from components.gear import ArmorPiece, StrikeMode
-from components.readout import Readout
-from components.severity import ATTRIBUTE_OF, EFFECTS, SeverityRules, SeverityState
-from components.state import Anatomy, Combatant, Condition
-from components.wounds import Wounds
+from components.log import Names
+from components.readout import Readout, WoundReading
+from components.severity import ANTI_ARMOR, ATTRIBUTE_OF, EFFECTS, SeverityRules, SeverityState, SeverityWeapon
+from components.state import Condition
+from systems.care import CareCircle
+from systems.conditions import kill
 from systems.context import TickContext
-from systems.creatures import Parts, can_act, query_creatures
-from systems.damage import kill
+from systems.creatures import Creature, able
 from systems.dice import Rng, roll_dice, roll_die
-from systems.models.base import DamageModel, register
-from systems.models.d20 import d20_attack, unaimed_attack_events
+from systems.models.base import DamageModel, ModelError, register
+from systems.models.d20 import D20Roll, d20_attack
 from systems.phases import Phase
+from systems.schedule import Due, DueQueue
+
+MODEL = "severity"
 
 # ----------------------------------------------------------------------------------------------- reading state
 
@@ -300,31 +306,290 @@ def effects_text(state: SeverityState) -> str:
     return ", ".join(parts) if parts else "none"
 
 
+_EFFECT_WORDS: Mapping[str, str] = {
+    "weaken": "{x} point{s} of Brawn damage", "stagger": "{x} point{s} of Poise damage",
+    "daze": "{x} point{s} of Wit damage", "slow": "Speed reduced by {x}", "stun": "{x} turn{s} of stun",
+    "bloody": "Threshold reduced by {x}"}
+
+
+def effect_words(effect: str, x: int) -> str:
+    """What an effect of ``x`` does, in document 001's words (``weaken``, 2: ``2 points of Brawn damage``)."""
+    return _EFFECT_WORDS[effect].format(x=x, s="" if x == 1 else "s")
+
+
+def effect_readings(state: SeverityState) -> tuple[WoundReading, ...]:
+    """Every untreated wound effect as a wound in words, in the order of the effect table (the model keeps the
+    effects, not the wounds that caused them: two Bloody wounds of 1 read as one ``bloody 2``)."""
+    out = []
+    for name in EFFECTS:
+        x: int = getattr(state, name)
+        if x <= 0:
+            continue
+        if name in ATTRIBUTE_OF:
+            attr = ATTRIBUTE_OF[name]
+            now = f"{attr.capitalize()} {attribute(state, attr)} of {getattr(state, attr)}"
+        elif name == "slow":
+            now = f"Speed {attribute(state, 'speed')} of {state.speed}"
+        elif name == "stun":
+            now = f"{x} turn{'s' if x != 1 else ''} left"
+        else:
+            now = f"Threshold {threshold(state)} of {full_threshold(state)}, bleeding"
+        out.append(WoundReading("", "", f"{name} {x}", bleeding=name == "bloody",
+                                text=f"{name} {x}: {effect_words(name, x)} ({now}), untreated"))
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------------------------- a blow
+
+
+@dataclass(frozen=True, slots=True)
+class SeverityDamage:
+    """What a blow's damage came to: armour, the Severity dice and the effect (before the wound is applied).
+
+    Attributes:
+        rolled: Damage rolled (or given).
+        armor_value: The target's Armor Value (natural and worn) that could apply.
+        anti_armor: ``none``, ``halve`` (Halve Armor) or ``negate`` (Negate Armor).
+        helpless: The target could not defend (its armour is ignored unless the damage is indirect).
+        indirect: Indirect damage (armour applies even to a helpless target).
+        applied: The Armor Value that applied.
+        dealt: Damage left after armour.
+        severity: The wound's Severity (0: no wound).
+        dice: The Severity dice, one per point dealt (none when the Severity was given).
+        effect: The wound's effect, or "" for no wound.
+        die: Faces of the Severity die (3).
+        face: The face that counts one Severity (3).
+    """
+
+    rolled: int
+    armor_value: int
+    anti_armor: str
+    helpless: bool
+    indirect: bool
+    applied: int
+    dealt: int
+    severity: int
+    dice: tuple[int, ...]
+    effect: str
+    die: int = 3
+    face: int = 3
+
+    def how(self) -> str:
+        """``d3s 3,1,3 -> Severity 2`` (``Severity 2`` when the Severity was given, ``Severity 0`` for no damage)."""
+        if self.dice:
+            return f"d{self.die}s {','.join(map(str, self.dice))} -> Severity {self.severity}"
+        return f"Severity {self.severity}"
+
+    def detail(self) -> str:
+        """The damage in a few words, as ``DamageDealt.detail`` holds it: ``9 - armour 4 = 5; d3s 3,1,2,3,1 ->
+        Severity 2; bloody``."""
+        if self.helpless and not self.indirect:
+            armour = "armour ignored (helpless)"
+        else:
+            armour = f"armour {self.applied}" + (f" ({self.anti_armor} armor)" if self.anti_armor != "none" else "")
+        wound = f"; {self.effect}" if self.severity > 0 else "; no wound"
+        return f"{self.rolled} - {armour} = {self.dealt}; {self.how()}{wound}"
+
+    def armour_words(self, target: str) -> str:
+        """How much got through the target's armour, in words."""
+        if self.helpless and not self.indirect:
+            return f"{target} cannot defend, so its armour is ignored: all {self.dealt} get through"
+        if self.armor_value == 0:
+            return f"no armour: all {self.dealt} get through"
+        if self.anti_armor == "negate":
+            armour = f"Armor Value {self.armor_value}, negated (Negate Armor)"
+        elif self.anti_armor == "halve":
+            armour = f"Armor Value {self.armor_value}, halved to {self.applied} (Halve Armor, rounding down)"
+        else:
+            armour = f"Armor Value {self.armor_value}"
+        if self.helpless:
+            armour += f" (indirect damage meets armour even though {target} cannot defend)"
+        if self.dealt == 0 and self.rolled > 0:
+            return f"{armour}: it stops them all"
+        return f"{armour}: {self.rolled} - {self.applied} = {self.dealt} get through"
+
+    def severity_words(self) -> str:
+        """How the damage became a Severity, in words."""
+        if not self.dice:
+            return f"No damage got through: Severity {self.severity}, no wound" if self.severity == 0 \
+                else f"Severity {self.severity}, given"
+        words = f"One d{self.die} per point: {', '.join(map(str, self.dice))}; each {self.face} is one Severity: " \
+                f"Severity {self.severity}"
+        return words + ("" if self.severity else ", no wound")
+
+
+def resolve_damage(rolled: int, armor_value: int, anti_armor: str, rules: SeverityRules, rng: Rng, *,
+                   helpless: bool = False, indirect: bool = False, severity: int | None = None,
+                   effect: str | None = None) -> SeverityDamage:
+    """The damage of a blow through armour, its Severity (one d3 per point left) and its effect (the d6), unless
+    ``severity`` and ``effect`` are given. Draws from ``rng`` in that order; changes nothing."""
+    dealt, applied = damage_after_armor(rolled, armor_value, anti_armor, helpless=helpless, indirect=indirect)
+    dice: tuple[int, ...] = ()
+    if severity is None:
+        severity, dice = roll_severity(dealt, rules, rng)
+    if severity > 0 and effect is None:
+        effect = roll_effect(rules, rng)
+    return SeverityDamage(rolled, armor_value, anti_armor, helpless, indirect, applied, dealt, severity, dice,
+                          effect or "", rules.severity_die, rules.severity_face)
+
+
+_VALUE_WORDS: Mapping[str, str] = {"brawn": "Brawn", "poise": "Poise", "wit": "Wit", "speed": "Speed",
+                                   "stun": "turns of stun", "threshold": "Threshold"}
+
+
+def wound_words(result: WoundResult) -> list[str]:
+    """What a wound did, in words: the effect on the creature, then the Severity against Threshold."""
+    if result.outcome == "none":
+        return []
+    effect = result.effect
+    name, _, was = result.before.partition(" ")
+    now = result.after.removeprefix(f"{name} ").split(",")[0]
+    line = f"{effect.capitalize()} {result.severity}: {_VALUE_WORDS.get(name, name)} {was} -> {now}"
+    if result.overflow:
+        line += (f"; the attribute stops at its floor, and the {result.overflow} past it "
+                 f"{'is' if result.overflow == 1 else 'are'} overflow, added to this wound's Severity against "
+                 "Threshold")
+    elif result.applied < result.severity:
+        line += f"; only {result.applied} can take effect (the natural limit)"
+    severity = (f"Severity {result.severity} + overflow {result.overflow} = {result.effective}" if result.overflow
+                else f"Severity {result.severity}")
+    against = f"{severity} against Threshold {result.threshold} (as it was before the wound)"
+    if result.outcome == "dead":
+        verdict = f"{against}: dead ({result.cause})" if result.threshold else \
+            "Threshold was already 0: any wound is lethal, dead"
+    elif result.outcome == "fainted":
+        verdict = f"{against}; Threshold falls to 0: faints (out of the fight, and the next wound kills)"
+    elif result.outcome == "incapacitated":
+        verdict = f"{against}: above it, incapacitated (out of the fight, prone); Threshold now " \
+                  f"{result.threshold_after}"
+    else:
+        verdict = f"{against}: not above it, wounded; Threshold now {result.threshold_after}"
+    return [line, verdict]
+
+
+@dataclass(slots=True)
+class SeverityAttack:
+    """One attack under the severity model: the d20 roll and, when it hit, the damage and the wound.
+
+    Attributes:
+        tick: Tick of the attack.
+        time: Game time in seconds.
+        attacker: The attacking entity (-1: a blow struck directly, with no attack roll).
+        target: The entity attacked.
+        mode: The strike mode.
+        aim: ``unaimed`` or the part aimed at (the model places no wound at a location).
+        roll: The d20 attack roll (``None``: struck directly).
+        hit: The attack hit (the roll's margin, or the helpless rule).
+        helpless: The target could not defend.
+        weapon: The mode's numbers under this model (``None`` until the blow reached a body).
+        off_body: The target has no body to strike: the blow passed through.
+        damage: What the damage came to, when the blow reached the body.
+        wound: What the wound did once applied (``None`` before, and when nothing reached the body).
+    """
+
+    tick: int
+    time: float
+    attacker: int
+    target: int
+    mode: StrikeMode
+    aim: str
+    roll: D20Roll | None
+    hit: bool
+    helpless: bool
+    weapon: SeverityWeapon | None = None
+    off_body: bool = False
+    damage: SeverityDamage | None = None
+    wound: WoundResult | None = None
+
+    headline: ClassVar[bool] = True
+
+    @property
+    def struck(self) -> bool:
+        """The attack hit and reached the body (it may still have left no wound)."""
+        return self.hit and not self.off_body
+
+    def events(self) -> list[Event]:
+        """Declared and rolled, then the miss off the body or the damage (the wound's own events follow the
+        record in the log)."""
+        t, time, a, d = self.tick, self.time, self.attacker, self.target
+        if self.roll is not None:
+            out = self.roll.events(t, time, a, d, MODEL, self.mode.id, self.aim, self.hit)
+        else:
+            out = [AttackDeclared(t, time, a, d, self.mode.id, self.aim)]
+        if not self.hit:
+            return out
+        if self.off_body:
+            out.append(Missed(t, time, a, d, "off the body"))
+        elif self.damage is not None:
+            damage = self.damage
+            out.append(DamageDealt(t, time, a, d, MODEL, damage.rolled, damage.dealt, damage.detail()))
+        return out
+
+    def summary(self, names: Names) -> str | None:
+        """``Aldric -> Grey: 7 damage (9 rolled): d3s 3,1,3,2,1,2,1 -> Severity 2; weaken``; ``None`` for a miss."""
+        damage = self.damage
+        if not self.struck or damage is None:
+            return None
+        return (f"{_who(names, self.attacker)} -> {_who(names, self.target)}: {damage.dealt} damage "
+                f"({damage.rolled} rolled): {damage.how()}; {damage.effect or 'no wound'}")
+
+    def explain(self, names: Names) -> list[str]:
+        """The attack step by step, in words: the roll, armour, the Severity dice, the effect, and what the wound
+        did against Threshold."""
+        attacker, target = _who(names, self.attacker), _who(names, self.target)
+        aim = "unaimed" if self.aim == "unaimed" else \
+            f"aimed at the {self.aim} (the severity model places no wound at a location: the aim changes nothing)"
+        lines = [f"Tick {self.tick}: {attacker} attacks {target} with {self.mode.name}, {aim}"]
+        roll = self.roll
+        if roll is None:
+            lines.append("Struck directly: no attack roll, the blow lands")
+        else:
+            line = f"Attack roll: {roll.describe(self.hit)}"
+            if self.hit and not roll.hit:
+                line += f"; but {target} cannot defend, and the helpless rule makes it a hit whatever the roll"
+            lines.append(line)
+        if not self.hit:
+            return lines
+        if self.off_body:
+            lines.append(f"{target} has no body to strike: the blow passes through it, a miss")
+            return lines
+        damage = self.damage
+        if damage is None:
+            return lines
+        dice = f" {self.weapon.damage}" if self.weapon is not None else ""
+        lines.append(f"Damage{dice} rolled {damage.rolled}; {damage.armour_words(target)}")
+        lines.append(damage.severity_words())
+        if damage.severity > 0:
+            lines.append(f"Effect die: {damage.effect.capitalize()}, {effect_words(damage.effect, damage.severity)}")
+        if self.wound is not None:
+            lines += wound_words(self.wound)
+        return lines
+
+
+def _who(names: Names, entity: int) -> str:
+    return names.get(entity, "?") if entity >= 0 else "(direct)"
+
+
 # ---------------------------------------------------------------------------------------- applying to a world
 
 
-def state_of(entity: int) -> SeverityState:
-    """The severity state of ``entity`` in the current esper world."""
-    return esper.component_for_entity(entity, SeverityState)
-
-
-def sync(state: SeverityState, anat: Anatomy, wounds: Wounds, cond: Condition) -> None:
-    """Recalculate what other components derive from the state: walking speed follows Speed left / Speed (the
-    ``weakest`` target policy reads the model's readout, so the anatomy's ``Wounds`` are left alone)."""
-    if state.move < 0:
-        state.move = anat.speed
-    anat.speed = state.move * (attribute(state, "speed") / state.speed if state.speed > 0 else 1.0)
+def severity_state(creature: Creature) -> SeverityState:
+    """The severity state a creature of a severity-model world carries."""
+    return cast(SeverityState, creature.state)
 
 
 def _changed(ctx: TickContext, entity: int, what: str, before: str, after: str) -> None:
-    ctx.emit(ModelStateChanged(ctx.clock.tick, ctx.clock.time, entity, "severity", what, before, after))
+    ctx.emit(ModelStateChanged(ctx.clock.tick, ctx.clock.time, entity, MODEL, what, before, after))
 
 
-def wound(entity: int, parts: Parts, severity: int, effect: str, rules: SeverityRules, ctx: TickContext
-          ) -> WoundResult:
-    """Apply a wound to a creature of the world: the effect, then down (incapacitated, fainted) or dead, logged."""
-    state = state_of(entity)
-    _, anat, wounds, _, _, cond, _, _, _ = parts
+def wound(creature: Creature, severity: int, effect: str, rules: SeverityRules, ctx: TickContext) -> WoundResult:
+    """Apply a wound to a creature of the world: the effect, then down (incapacitated, fainted) or dead, logged.
+
+    A wound restarts the care after a fight: first aid is due again, and rest starts over.
+    """
+    state = severity_state(creature)
+    cond = creature.condition
+    entity = creature.entity
     was = label(state, cond)
     result = apply_wound(state, severity, effect, rules)
     if result.outcome == "none":
@@ -343,23 +608,22 @@ def wound(entity: int, parts: Parts, severity: int, effect: str, rules: Severity
         cond.out = True
         cond.reeling = True
         cond.prone = True
-    sync(state, anat, wounds, cond)
     now = label(state, cond)
     if now != was:
         _changed(ctx, entity, "state", was, now)
     return result
 
 
-def come_round(entity: int, parts: Parts, ctx: TickContext) -> None:
+def come_round(creature: Creature, ctx: TickContext) -> None:
     """A downed creature gets up (its Threshold is above 0 again and its incapacitation has passed)."""
-    state = state_of(entity)
-    cond = parts[5]
+    state = severity_state(creature)
+    cond = creature.condition
     was = label(state, cond)
     state.down = ""
     state.down_since = -1.0
     state.exposed_at = -1.0
     cond.out = False
-    _changed(ctx, entity, "state", was, label(state, cond))
+    _changed(ctx, creature.entity, "state", was, label(state, cond))
 
 
 def _raise_from_faint(state: SeverityState) -> None:
@@ -377,92 +641,71 @@ class SeverityTurnProcessor(esper.Processor):
         self.rules = rules
 
     def process(self) -> None:
-        """Spend stun turns; interrupt rest; bring round the recovered."""
+        """Spend stun turns; interrupt rest; bring round the recovered (in entity order)."""
         ctx = self.ctx
         now = ctx.clock.time
         rules = self.rules
-        for entity, (state, comb, cond) in esper.get_components(SeverityState, Combatant, Condition):
-            if cond.dead:
+        for c in ctx.current().creatures.values():
+            if c.condition.dead:
                 continue
+            state = severity_state(c)
             state.rest_at = -1.0  # combat interrupts rest
             if state.stun > 0:
                 state.stun_at = -1.0
                 if not state.down:
-                    comb.action = "stunned"  # no movement or attack matches it: the turn is lost
+                    c.combatant.action = "stunned"  # no movement or attack matches it: the turn is lost
                 state.stun -= 1
                 if state.stun == 0:
-                    _changed(ctx, entity, "stun", "stun 1", "stun 0")
+                    _changed(ctx, c.entity, "stun", "stun 1", "stun 0")
             if state.down == "incapacitated" and now >= state.down_since + rules.recovery and threshold(state) > 0:
-                come_round(entity, query_creatures()[entity], ctx)
+                come_round(c, ctx)
 
 
 # ------------------------------------------------------------------------------------------------ out of combat
 
 
-@dataclass(frozen=True, slots=True)
-class Tender:
-    """Who gives a patient first aid: the entity, its first-aid bonus, and whether it is the patient."""
-
-    entity: int
-    skill: int
-    on_self: bool
+KINDS = ("stun", "aid", "rest", "recover", "exposed")
+"""The due rules out of combat, in the order they run when due at the same time."""
 
 
-def tender_for(creatures: Mapping[int, Parts], states: Mapping[int, SeverityState], patient: int,
-               healers: Sequence[str] | None, self_care: bool) -> Tender | None:
-    """The patient's team-mate able to act with the best first-aid bonus (only ``healers``, when given; ties: the
-    lower entity); else the patient itself when it can act, has the skill and self-care is allowed; else nobody."""
-    team = creatures[patient][6].team
-    best: Tender | None = None
-    for entity, parts in creatures.items():
-        ident, _, _, _, shock, cond, comb, _, _ = parts
-        if entity == patient or comb.team != team or not can_act(cond, shock):
-            continue
-        if healers is not None and ident.name not in healers:
-            continue
-        skill = states[entity].first_aid
-        if skill is not None and (best is None or skill > best.skill):
-            best = Tender(entity, skill, False)
-    if best is not None:
-        return best
-    _, _, _, _, shock, cond, _, _, _ = creatures[patient]
-    skill = states[patient].first_aid
-    if self_care and skill is not None and can_act(cond, shock):
-        return Tender(patient, skill, True)
-    return None
+def aid_circle(creatures: Mapping[int, Creature], care: CarePolicy) -> CareCircle:
+    """Who gives whom first aid: the team-mate able to act with the best first-aid bonus (ties: the lower
+    entity; only the policy's healers, when it names them); else the patient itself when it can act, has the
+    skill and self-care is allowed. A creature with no first-aid bonus (an animal) tends no one."""
+
+    def bonus(c: Creature, on_self: bool) -> int | None:
+        return severity_state(c).first_aid
+
+    def has_skill(c: Creature, on_self: bool) -> bool:
+        return severity_state(c).first_aid is not None
+
+    return CareCircle(creatures, care, bonus, has_skill)
 
 
-_KINDS = {"stun": 0, "aid": 1, "rest": 2, "recover": 3, "exposed": 4}
-
-
-def advance_severity(ctx: TickContext, creatures: dict[int, Parts], seconds: float, care: Any,
-                     rules: SeverityRules) -> None:
+def advance_severity(ctx: TickContext, seconds: float, care: CarePolicy, rules: SeverityRules) -> None:
     """Move game time on by ``seconds`` out of combat: stun wears off, first aid after the fight, rest healing
     (one effect point every 8 hours, three times as fast with a doctor at hand: a team-mate the care policy picks
     as tender), the incapacitated come round, and a fainted creature nobody can tend dies of exposure.
 
-    Due times live in the state, so two advances in a row give the same events as one of their total length.
+    The due times live in the state and run from the shared due queue (``systems.schedule``), so two advances in
+    a row give the same events as one of their total length.
     """
     clock = ctx.clock
     end = clock.seconds + seconds
-    healers = getattr(care, "healers", None)
-    self_care = bool(getattr(care, "self_care", True))
-    delay = getattr(care, "first_aid_delay", None)
-    aid_delay = rules.aid_delay if delay is None else float(delay)
-    states = {e: state_of(e) for e in creatures}
+    aid_delay = rules.aid_delay if care.first_aid_delay is None else float(care.first_aid_delay)
+    creatures = ctx.creatures()
     rng = ctx.streams["healing"]
-    heap: list[tuple[float, int, int, str]] = []
+    queue = DueQueue(KINDS)
+    circle = aid_circle(creatures, care)
 
-    def tender(e: int) -> Tender | None:
-        return tender_for(creatures, states, e, healers, self_care)
-
-    def schedule(e: int) -> None:
+    def schedule(c: Creature) -> None:
         """Set the due times the creature's state calls for now, and queue them."""
-        state, cond = states[e], creatures[e][5]
-        if cond.dead:
+        state = severity_state(c)
+        if c.condition.dead:
             return
+        e = c.entity
         now = clock.seconds
-        helper = tender(e)
+        helper = circle.tender_for(e)
         if state.stun > 0 and state.stun_at < 0:
             state.stun_at = now + state.stun * clock.seconds_per_tick
         if state.aid_left > 0 and state.effect_points > 0 and state.aid_at < 0 and helper is not None:
@@ -478,112 +721,131 @@ def advance_severity(ctx: TickContext, creatures: dict[int, Parts], seconds: flo
                 state.exposed_at = max(now, state.down_since + rules.exposed_death)
         else:
             state.exposed_at = -1.0
-        for kind, due in (("stun", state.stun_at), ("aid", state.aid_at), ("rest", state.rest_at),
-                          ("exposed", state.exposed_at)):
-            if due >= 0:
-                heapq.heappush(heap, (due, _KINDS[kind], e, kind))
+        queue.push("stun", e, state.stun_at)
+        queue.push("aid", e, state.aid_at)
+        queue.push("rest", e, state.rest_at)
+        queue.push("exposed", e, state.exposed_at)
         if state.down == "incapacitated" and threshold(state) > 0:
-            heapq.heappush(heap, (max(now, state.down_since + rules.recovery), _KINDS["recover"], e, "recover"))
+            queue.push("recover", e, max(now, state.down_since + rules.recovery))
 
-    def current(e: int, kind: str) -> float:
-        state = states[e]
-        if creatures[e][5].dead:
-            return -1.0
-        if kind == "recover":
-            ok = state.down == "incapacitated" and threshold(state) > 0
-            return max(clock.seconds, state.down_since + rules.recovery) if ok else -1.0
-        return {"stun": state.stun_at, "aid": state.aid_at, "rest": state.rest_at,
-                "exposed": state.exposed_at}[kind]
+    def is_due(due: Due) -> bool:
+        c = creatures[due.entity]
+        if c.condition.dead:
+            return False
+        state = severity_state(c)
+        if due.kind == "recover":  # due once the recovery time has passed: any entry at or after it will do
+            return state.down == "incapacitated" and threshold(state) > 0 and \
+                max(clock.seconds, state.down_since + rules.recovery) <= due.time
+        held = {"stun": state.stun_at, "aid": state.aid_at, "rest": state.rest_at, "exposed": state.exposed_at}
+        return held[due.kind] == due.time  # else stale: already run or rescheduled
 
-    for e in creatures:
-        schedule(e)
-    while heap and heap[0][0] <= end:
-        due, _, e, kind = heapq.heappop(heap)
-        if kind == "recover":
-            if current(e, kind) < 0 or current(e, kind) > due:
-                continue
-        elif current(e, kind) != due:
-            continue  # stale: already run or rescheduled
-        clock.seconds = max(clock.seconds, due)
-        state, parts = states[e], creatures[e]
-        _, anat, wounds, _, _, cond, _, _, _ = parts
-        structural = False  # someone went down, died or got up: who can tend whom may have changed
-        if kind == "stun":
-            _changed(ctx, e, "stun", f"stun {state.stun}", "stun 0")
-            state.stun, state.stun_at = 0, -1.0
-        elif kind == "aid":
-            state.aid_at = -1.0
-            helper = tender(e)
-            while helper is not None and state.aid_left > 0 and state.effect_points > 0:
-                state.aid_left -= 1
+    ctx.due = queue
+    try:
+        for c in creatures.values():
+            schedule(c)
+        for due in queue.pop_due(end, is_due):
+            e, kind = due.entity, due.kind
+            clock.seconds = max(clock.seconds, due.time)
+            c = creatures[e]
+            state, cond = severity_state(c), c.condition
+            structural = False  # someone went down, died or got up: who can tend whom may have changed
+            if kind == "stun":
+                _changed(ctx, e, "stun", f"stun {state.stun}", "stun 0")
+                state.stun, state.stun_at = 0, -1.0
+            elif kind == "aid":
+                state.aid_at = -1.0
+                helper = circle.tender_for(e)
+                while helper is not None and state.aid_left > 0 and state.effect_points > 0:
+                    state.aid_left -= 1
+                    before = effects_text(state)
+                    # The circle offers only creatures with a first-aid bonus.
+                    result = first_aid(state, cast(int, helper.skill), helper.on_self, rules, rng)
+                    tended_by = "self" if helper.on_self else creatures[helper.entity].name
+                    what = f"first aid by {tended_by}: d20 {'/'.join(map(str, result.rolls))} -> {result.total}"
+                    _changed(ctx, e, what, before, effects_text(state))
+                state.aid_left = 0 if helper is not None else state.aid_left
+            elif kind == "rest":
+                state.rest_at = -1.0
                 before = effects_text(state)
-                result = first_aid(state, helper.skill, helper.on_self, rules, rng)
-                tended_by = "self" if helper.on_self else creatures[helper.entity][0].name
-                what = f"first aid by {tended_by}: d20 {'/'.join(map(str, result.rolls))} -> {result.total}"
-                _changed(ctx, e, what, before, effects_text(state))
-            state.aid_left = 0 if helper is not None else state.aid_left
-        elif kind == "rest":
-            state.rest_at = -1.0
-            before = effects_text(state)
-            reduced = reduce_effect(state, rules)
-            if rules.rest_refills_cognition:
-                state.cognition = cognition_pool(attribute(state, "wit"), rules)
-            if reduced is not None:
-                _changed(ctx, e, "rest", before, effects_text(state))
-        elif kind == "recover":
-            come_round(e, parts, ctx)
-            structural = True
-        elif kind == "exposed":
-            state.exposed_at = -1.0
-            kill(e, cond, "fainted and left untended", ctx)
-            cond.reeling = False
-            structural = True
-        if state.down == "fainted" and threshold(state) > 0:
-            was = label(state, cond)
-            _raise_from_faint(state)
-            _changed(ctx, e, "state", was, label(state, cond))
-            structural = True
-        sync(state, anat, wounds, cond)
-        for other in creatures if structural else (e,):
-            schedule(other)
-    clock.seconds = end
+                reduced = reduce_effect(state, rules)
+                if rules.rest_refills_cognition:
+                    state.cognition = cognition_pool(attribute(state, "wit"), rules)
+                if reduced is not None:
+                    _changed(ctx, e, "rest", before, effects_text(state))
+            elif kind == "recover":
+                come_round(c, ctx)
+                structural = True
+            elif kind == "exposed":
+                state.exposed_at = -1.0
+                kill(e, cond, "fainted and left untended", ctx)
+                cond.reeling = False
+                structural = True
+            if state.down == "fainted" and threshold(state) > 0:
+                was = label(state, cond)
+                _raise_from_faint(state)
+                _changed(ctx, e, "state", was, label(state, cond))
+                structural = True
+            circle.update(e)
+            for other in creatures.values() if structural else (c,):
+                schedule(other)
+        clock.seconds = end
+    finally:
+        ctx.due = None
 
 
 # ------------------------------------------------------------------------------------------------- the model
+
+
+def _check_aim(body: BodyStructure, aim: str) -> None:
+    """Refuse an aim that names no part or location of ``body``."""
+    if aim == "unaimed":
+        return
+    try:
+        body.part_index(aim)
+    except KeyError:
+        try:
+            body.location_index(aim)
+        except KeyError:
+            raise ModelError(f"{body.name} has no part or location {aim!r}; aim unaimed or at one of its parts: "
+                             f"{', '.join(p.name for p in body.parts)}") from None
 
 
 @register
 class SeverityModel(DamageModel):
     """Document 001: Severity from d3s, stacking wound effects, Threshold, first aid and rest.
 
-    ``tables`` is the model's ``SeverityRules`` (``configs/models/severity.toml``).
+    Args:
+        tables: The model's ``SeverityRules`` (``configs/models/severity.toml``).
     """
 
-    name = "severity"
+    name = MODEL
 
-    def __init__(self, tables: Any = None) -> None:
+    def __init__(self, tables: object = None) -> None:
         if not isinstance(tables, SeverityRules):
-            raise ValueError("the severity model needs its tables (sandbox.models.build_model('severity', ...))")
+            raise ModelError("the severity model needs its tables (sandbox.models.build_model('severity', catalog))")
         super().__init__(tables)
         self.rules: SeverityRules = tables
-        self._strikable: dict[str, bool] = {}
+        self._strikable: dict[str, tuple[BodyStructure, bool]] = {}
+
+    # ------------------------------------------------------------------ state
 
     def state_types(self) -> tuple[type, ...]:
         """One ``SeverityState`` per creature."""
         return (SeverityState,)
 
-    def spawn_state(self, kind: CreatureDef, attributes: Mapping[str, int], armor: Sequence[ArmorPiece]
-                    ) -> tuple[object, ...]:
+    def spawn_state(self, kind: CreatureDef, body: BodyStructure, attributes: Mapping[str, int],
+                    armor: Sequence[ArmorPiece]) -> tuple[object, ...]:
         """The creature's block, with ``attributes`` overriding it (``brawn``, ``poise``, ``wit``, ``speed``,
         ``threshold`` (racial base), ``attack_bonus``, ``defense``, ``armor_value``, ``first_aid``); worn armour adds
         its Armor Value to the natural one.
 
         Raises:
-            ValueError: The creature has no severity block.
+            ModelError: The creature has no severity block.
         """
         block = self.rules.creatures.get(kind.id)
         if block is None:
-            raise ValueError(f"creature {kind.id!r} has no block in configs/models/severity.toml")
+            raise ModelError(f"creature {kind.id!r} has no block in configs/models/severity.toml; its blocks: "
+                             f"{', '.join(sorted(self.rules.creatures))}")
 
         def pick(name: str, default: int) -> int:
             return int(attributes.get(name, default))
@@ -595,74 +857,107 @@ class SeverityModel(DamageModel):
             poise=pick("poise", block.poise), wit=pick("wit", block.wit), speed=pick("speed", block.speed),
             attack_bonus=pick("attack_bonus", block.attack_bonus), defense=pick("defense", block.defense),
             armor_value=pick("armor_value", block.armor_value) + worn,
-            first_aid=None if first_aid_bonus is None else int(first_aid_bonus), move=-1.0)
+            first_aid=None if first_aid_bonus is None else int(first_aid_bonus))
         state.cognition = cognition_pool(state.wit, self.rules)
         return (state,)
+
+    # ------------------------------------------------------------------ the loop's questions
+
+    def speed_factor(self, creature: Creature, ctx: TickContext) -> float:
+        """Speed left / Speed (Slow lowers Speed; at Speed 0 the creature cannot walk)."""
+        state = severity_state(creature)
+        return attribute(state, "speed") / state.speed if state.speed > 0 else 1.0
+
+    def health(self, creature: Creature, ctx: TickContext) -> int:
+        """Threshold now (0 when dead)."""
+        return 0 if creature.condition.dead else threshold(severity_state(creature))
+
+    # ------------------------------------------------------------------ the tick
 
     def processors(self, ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
         """The turn processor (stun, rest interrupted, coming round)."""
         return [(Phase.INTENT, SeverityTurnProcessor(ctx, self.rules))]
 
-    def _can_be_struck(self, anat: Anatomy) -> bool:
-        body = anat.body
+    def _can_be_struck(self, body: BodyStructure) -> bool:
         known = self._strikable.get(body.id)
-        if known is None:
-            known = any(body.zone_hittable(z) for z in range(len(body.zones)))
-            self._strikable[body.id] = known
-        return known
+        if known is None or known[0] is not body:
+            known = self._strikable[body.id] = (body, not body.incorporeal)
+        return known[1]
 
-    def attack(self, entity: int, me: Parts, foe_entity: int, foe: Parts, mode: StrikeMode, ctx: TickContext,
-               parts: tuple[int, ...]) -> object:
+    def _weapon(self, mode: StrikeMode) -> SeverityWeapon:
+        weapon = self.rules.weapons.get(mode.id)
+        if weapon is None:
+            raise ModelError(f"strike mode {mode.id!r} has no entry in configs/models/severity.toml")
+        return weapon
+
+    def attack(self, attacker: Creature, target: Creature, mode: StrikeMode, parts: tuple[int, ...],
+               ctx: TickContext) -> SeverityAttack:
         """The d20 roll against Defense; when it lands, the weapon's damage through armour becomes a wound.
 
         A target that cannot defend is hit whatever the roll (the helpless rule, when ``helpless_hits``) and its
         armour is ignored unless the damage is indirect. A creature with no body to strike (a spirit) is missed.
-        Returns the wound (``WoundResult``) or ``None`` for a miss.
+        The record is logged before the wound is applied, so the wound's events follow it.
+
+        Raises:
+            ModelError: The strike mode has no entry in the model's tables.
         """
+        return self._attack(attacker, target, mode, "unaimed", ctx)
+
+    def _attack(self, attacker: Creature, target: Creature, mode: StrikeMode, aim: str,
+                ctx: TickContext) -> SeverityAttack:
         rules = self.rules
         clock = ctx.clock
-        mine, theirs = state_of(entity), state_of(foe_entity)
-        helpless = not can_act(foe[5], foe[4])
+        mine, theirs = severity_state(attacker), severity_state(target)
+        helpless = not able(target)
         roll = d20_attack(attack_bonus(mine, mode.kind, rules), defense(theirs, rules), ctx.streams["attack"])
         hit = roll.hit or (helpless and rules.helpless_hits)
-        for event in unaimed_attack_events(clock.tick, clock.time, entity, foe_entity, "severity", mode.id,
-                                           roll.natural, roll.total, roll.defense, roll.margin, hit):
-            ctx.emit(event)
-        if not hit:
-            return None
-        if not self._can_be_struck(foe[1]):
-            ctx.emit(Missed(clock.tick, clock.time, entity, foe_entity, "off the body"))
-            return None
-        weapon = rules.weapons.get(mode.id)
-        if weapon is None:
-            raise ValueError(f"strike mode {mode.id!r} has no entry in configs/models/severity.toml")
+        record = SeverityAttack(clock.tick, clock.time, attacker.entity, target.entity, mode, aim, roll, hit,
+                                helpless)
+        if hit:
+            self._blow(record, target, mode, ctx)
+        else:
+            ctx.log.append(record)
+        return record
+
+    def _blow(self, record: SeverityAttack, target: Creature, mode: StrikeMode, ctx: TickContext) -> None:
+        """A blow that hit: the damage through armour becomes a wound (the record is logged first)."""
+        if not self._can_be_struck(target.anatomy.body):
+            record.off_body = True
+            ctx.log.append(record)
+            return
+        rules = self.rules
+        weapon = record.weapon = self._weapon(mode)
         rng = ctx.streams["injury"]
         rolled = max(0, roll_dice(weapon.damage, rng))
-        return self._damage(foe_entity, foe, rolled, theirs.armor_value, weapon.anti_armor, helpless,
-                            weapon.indirect, ctx, rng, attacker=entity)
+        damage = record.damage = resolve_damage(rolled, severity_state(target).armor_value, weapon.anti_armor,
+                                                rules, rng, helpless=record.helpless, indirect=weapon.indirect)
+        ctx.log.append(record)
+        record.wound = wound(target, damage.severity, damage.effect, rules, ctx)
 
-    def _damage(self, entity: int, parts: Parts, rolled: int, armor_value: int, anti_armor: str, helpless: bool,
-                indirect: bool, ctx: TickContext, rng: Rng, attacker: int = -1, severity: int | None = None,
-                effect: str | None = None) -> WoundResult:
-        rules = self.rules
-        dealt, applied = damage_after_armor(rolled, armor_value, anti_armor, helpless=helpless, indirect=indirect)
-        if severity is None:
-            severity, dice = roll_severity(dealt, rules, rng)
-            how = f"d3s {','.join(map(str, dice))} -> Severity {severity}" if dice else "Severity 0"
-        else:
-            how = f"Severity {severity}"
-        if severity > 0 and effect is None:
-            effect = roll_effect(rules, rng)
-        armour = f"armour {applied}" + (f" ({anti_armor} armor)" if anti_armor != "none" else "")
-        if helpless and not indirect:
-            armour = "armour ignored (helpless)"
-        detail = f"{rolled} - {armour} = {dealt}; {how}" + (f"; {effect}" if severity > 0 else "; no wound")
+    def strike(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
+               attacker: Creature | None = None) -> None:
+        """The attacker's whole attack (its d20 roll may miss), or (no attacker) a blow that lands: the mode's
+        damage dice through the target's armour (ignored when it cannot defend, unless the damage is indirect),
+        the Severity dice, the effect and what the wound does. The aim is declared but changes nothing: the model
+        places no wound at a location.
+
+        Raises:
+            ModelError: An aim the target's body does not have, a dead target or attacker, or a strike mode with
+                no entry in the model's tables.
+        """
+        _check_aim(target.anatomy.body, aim)
+        for who in (target, attacker):
+            if who is not None and who.condition.dead:
+                raise ModelError(f"{who.name} is dead: a blow needs a living attacker and target")
+        if attacker is not None:
+            self._attack(attacker, target, mode, aim, ctx)
+            return
         clock = ctx.clock
-        ctx.emit(DamageDealt(clock.tick, clock.time, attacker, entity, "severity", rolled, dealt, detail))
-        return wound(entity, parts, severity, effect or "", rules, ctx)
+        record = SeverityAttack(clock.tick, clock.time, -1, target.entity, mode, aim, None, True, not able(target))
+        self._blow(record, target, mode, ctx)
 
-    def inflict(self, entity: int, me: Parts, ctx: TickContext, **kwargs: Any) -> None:
-        """Direct damage (set-up and tests), as a landed blow applies it.
+    def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
+        """Direct damage (set-up and tests), as a landed blow applies it; a dead creature takes none.
 
         Keywords:
             damage: Points of damage, after armour (unless ``indirect``): one d3 each.
@@ -672,45 +967,54 @@ class SeverityModel(DamageModel):
             anti_armor: ``halve`` or ``negate`` (with ``indirect``).
 
         Raises:
-            ValueError: Neither damage nor severity, a negative value, an unknown effect or keyword.
+            ModelError: Neither damage nor severity, a negative value, an unknown effect or keyword.
         """
-        unknown = set(kwargs) - {"damage", "severity", "effect", "indirect", "anti_armor"}
+        unknown = set(options) - {"damage", "severity", "effect", "indirect", "anti_armor"}
         if unknown:
-            raise ValueError(f"the severity model inflicts damage=, severity=, effect=, indirect=, anti_armor=; "
+            raise ModelError(f"the severity model inflicts damage=, severity=, effect=, indirect=, anti_armor=; "
                              f"not {', '.join(sorted(unknown))}")
-        damage, severity, effect = kwargs.get("damage"), kwargs.get("severity"), kwargs.get("effect")
+        damage, severity, effect = options.get("damage"), options.get("severity"), options.get("effect")
         if (damage is None) == (severity is None):
-            raise ValueError("the severity model inflicts damage=N (d3s rolled) or severity=S (and effect=)")
+            raise ModelError("the severity model inflicts damage=N (d3s rolled) or severity=S (and effect=)")
         value = damage if damage is not None else severity
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ValueError(f"damage and severity are whole numbers >= 0, not {value!r}")
-        if isinstance(effect, int) and not isinstance(effect, bool):
-            if not 1 <= effect <= len(self.rules.effects):
-                raise ValueError(f"effect die faces are 1..{len(self.rules.effects)}, not {effect}")
-            effect = self.rules.effects[effect - 1]
-        if effect is not None and effect not in EFFECTS:
-            raise ValueError(f"unknown wound effect {effect!r}; known: {', '.join(EFFECTS)}")
-        anti_armor = str(kwargs.get("anti_armor", "none"))
-        if anti_armor not in ("none", "halve", "negate"):
-            raise ValueError(f"anti_armor is none, halve or negate, not {anti_armor!r}")
-        indirect = bool(kwargs.get("indirect", False))
-        if me[5].dead:
-            return
-        state = state_of(entity)
-        armor_value = state.armor_value if indirect else 0
-        self._damage(entity, me, value if damage is not None else 0, armor_value, anti_armor, False, indirect, ctx,
-                     ctx.streams["injury"], severity=severity, effect=effect)
-
-    def readout(self, entity: int, me: Parts, ctx: TickContext) -> Readout:
-        """Label (unhurt, wounded, stunned, incapacitated, fainted, dead), Threshold as the number, the effects as
-        the band, and the derived values as conditions."""
-        state = state_of(entity)
+            raise ModelError(f"damage and severity are whole numbers >= 0, not {value!r}")
         rules = self.rules
-        cond, shock = me[5], me[4]
+        if isinstance(effect, int) and not isinstance(effect, bool):
+            if not 1 <= effect <= len(rules.effects):
+                raise ModelError(f"effect die faces are 1..{len(rules.effects)}, not {effect}")
+            effect = rules.effects[effect - 1]
+        if effect is not None and effect not in EFFECTS:
+            raise ModelError(f"unknown wound effect {effect!r}; known: {', '.join(EFFECTS)}")
+        anti_armor = str(options.get("anti_armor", "none"))
+        if anti_armor not in ANTI_ARMOR:
+            raise ModelError(f"anti_armor is {', '.join(ANTI_ARMOR)}, not {anti_armor!r}")
+        indirect = bool(options.get("indirect", False))
+        if creature.condition.dead:
+            return
+        state = severity_state(creature)
+        given = cast(int, severity) if damage is None else None
+        result = resolve_damage(value if damage is not None else 0, state.armor_value if indirect else 0, anti_armor,
+                                rules, ctx.streams["injury"], indirect=indirect, severity=given,
+                                effect=effect)
+        clock = ctx.clock
+        ctx.emit(DamageDealt(clock.tick, clock.time, -1, creature.entity, MODEL, result.rolled, result.dealt,
+                             result.detail()))
+        wound(creature, result.severity, result.effect, rules, ctx)
+
+    # ------------------------------------------------------------------ reading
+
+    def readout(self, creature: Creature, ctx: TickContext) -> Readout:
+        """Label (unhurt, wounded, stunned, incapacitated, fainted, dead), Threshold as the number, the effects as
+        the band and as wounds, the derived values as conditions, and the creature's numbers as details."""
+        state = severity_state(creature)
+        rules = self.rules
+        cond = creature.condition
         word = label(state, cond)
         level = {"dead": "dead", "fainted": "incapacitated", "incapacitated": "incapacitated",
                  "stunned": "stunned"}.get(word, "none")
         conditions: list[str] = []
+        pool = cognition_pool(attribute(state, "wit"), rules)
         if not cond.dead:
             for name in ("brawn", "poise", "wit"):
                 if damage_of(state, name):
@@ -721,15 +1025,54 @@ class SeverityModel(DamageModel):
                 conditions.append(f"stunned: {state.stun} turn{'s' if state.stun != 1 else ''}")
             if state.bloody:
                 conditions.append(f"bloody: threshold -{state.bloody}")
-            pool = cognition_pool(attribute(state, "wit"), rules)
             if state.daze or state.cognition < pool:
                 conditions.append(f"cognition {state.cognition}/{pool}")
             if threshold(state) == 0:
                 conditions.append("threshold 0: the next wound is lethal")
-        return Readout(not cond.dead, can_act(cond, shock), word, 0 if cond.dead else threshold(state),
-                       effects_text(state), level, tuple(conditions))
+        return Readout(not cond.dead, able(creature), word, 0 if cond.dead else threshold(state),
+                       effects_text(state), level, tuple(conditions), effect_readings(state),
+                       self.part_readings(creature), self._details(state, pool))
 
-    def advance(self, ctx: TickContext, creatures: dict[int, Parts], seconds: float, care: Any) -> None:
-        """Out of combat: stun wears off, first aid, rest healing (tripled with a doctor), coming round, exposure."""
-        advance_severity(ctx, creatures, seconds, care, self.rules)
+    def _details(self, state: SeverityState, pool: int) -> tuple[tuple[str, str], ...]:
+        rules = self.rules
+        attack = ", ".join(f"{kind} {attack_bonus(state, kind, rules):+d}" for kind in rules.attack_attribute)
+        details = [
+            ("threshold", f"{threshold(state)} of {full_threshold(state)} (racial base {state.threshold_base} + "
+                          f"Brawn {attribute(state, 'brawn')}" + (f" - Bloody {state.bloody}" if state.bloody else "")
+             + ")"),
+            *((name.lower(), f"{attribute(state, name)} of {getattr(state, name)}")
+              for name in ("brawn", "poise", "wit", "speed")),
+            ("cognition points", f"{state.cognition} of {pool}"),
+            ("attack bonus", f"{state.attack_bonus:+d} unhurt; now {attack}" if attack else f"{state.attack_bonus:+d}"),
+            ("defense", f"{defense(state, rules)} of {state.defense}"),
+            ("armor value", str(state.armor_value)),
+            ("first aid", "none" if state.first_aid is None else f"{state.first_aid:+d}"),
+            ("wounds taken", f"{state.wounds}" + (f", the worst of Severity {state.worst}" if state.wounds else "")),
+        ]
+        if state.down:
+            details.append(("down", f"{state.down} since {state.down_since:g} s"))
+        return tuple(details)
 
+    def invariants(self, creature: Creature, ctx: TickContext) -> list[str]:
+        """No effect below 0; a living creature is out of the fight exactly while it is down (incapacitated or
+        fainted); its usable Cognition Points are within its pool."""
+        state = severity_state(creature)
+        cond = creature.condition
+        who = f"{creature.name} ({creature.entity})"
+        breaches = [f"{who} has {name} {getattr(state, name)}" for name in EFFECTS if getattr(state, name) < 0]
+        if state.down not in ("", "incapacitated", "fainted"):
+            breaches.append(f"{who} is down as {state.down!r}, not incapacitated or fainted")
+        if not cond.dead and cond.out != bool(state.down):
+            breaches.append(f"{who} is {'out' if cond.out else 'not out'} of the fight while "
+                            f"{state.down or 'not down'}")
+        pool = cognition_pool(attribute(state, "wit"), self.rules)
+        if not 0 <= state.cognition <= pool:
+            breaches.append(f"{who} has {state.cognition} Cognition Points, outside its pool 0..{pool}")
+        return breaches
+
+    # ------------------------------------------------------------------ out of combat
+
+    def advance(self, ctx: TickContext, seconds: float, care: CarePolicy) -> None:
+        """Out of combat: stun wears off, first aid, rest healing (tripled with a doctor), coming round, exposure
+        (``advance_severity``)."""
+        advance_severity(ctx, seconds, care, self.rules)

@@ -9,8 +9,8 @@ healthy -> slightly wounded -> wounded -> seriously wounded -> critically wounde
 - **Death.** A wound that would push a creature past "mortally wounded" kills it on the spot; any damage (at
   least one HP after armour) to a mortally wounded creature kills it.
 - **Penalties.** Each rung has a roll penalty (0/-2/-4/-6/-8/-10) on every roll the creature makes (the attack
-  roll here) and on its walking speed. An ability that reduces the penalty can never bring it below half the
-  table value (``penalty``).
+  roll here) and on its walking speed (``speed_factor``). An ability that reduces the penalty can never bring it
+  below half the table value (``penalty``).
 - **Passing out.** A seriously wounded creature that loses at least one more rung, or a critically wounded one
   that takes any damage, tests: d20 > Constitution passes out (``Condition.out``, and it falls prone). Sandbox
   rule: it tests again every ``come_round_seconds`` of game time and comes round on d20 <= Constitution.
@@ -21,39 +21,50 @@ healthy -> slightly wounded -> wounded -> seriously wounded -> critically wounde
   days of rest that grow with the rung; a mortally wounded creature that nobody tends dies an hour after the
   wound.
 
-Every number is in ``configs/models/status.toml``; the code only reads the tables (``StatusTables``).
+Every number is in ``configs/models/status.toml``; the ladder, the tables (``StatusTables``) and the state
+component (``StatusState``) are pure data in ``components.status``; this module holds the rules, the attack
+record, the coming-round processor and the ``StatusModel`` that plugs them into the damage-model interface.
 """
 
 from __future__ import annotations
 
-import heapq
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar, cast
 
 import esper
 
+from components.anatomy import BodyStructure
+from components.care import CarePolicy
 from components.creature import CreatureDef
-from components.events import DamageDealt, Event, FellProne, ModelStateChanged
-from components.gear import ArmorPiece, Dice, StrikeMode
-from components.readout import Readout
-from components.state import Anatomy, Condition
+from components.events import AttackDeclared, DamageDealt, Event, FellProne, ModelStateChanged
+from components.gear import ArmorPiece, StrikeMode
+from components.log import Names
+from components.readout import Readout, WoundReading
+from components.state import Condition
+from components.status import (
+    CRITICALLY,
+    DEAD,
+    HEALTHY,
+    LEVELS,
+    MORTALLY,
+    SERIOUSLY,
+    StatusState,
+    StatusTables,
+    StatusWeapon,
+)
+from systems.care import CareCircle
+from systems.conditions import kill
 from systems.context import TickContext
-from systems.creatures import Parts, can_act, query_creatures
-from systems.damage import kill
+from systems.creatures import Creature, able
 from systems.dice import Rng, roll_dice, roll_die
-from systems.models.base import DamageModel, register
-from systems.models.d20 import d20_attack, unaimed_attack_events
+from systems.models.base import DamageModel, ModelError, register
+from systems.models.d20 import D20Roll, d20_attack
 from systems.phases import Phase
+from systems.schedule import Due, DueQueue
 
 MODEL = "status"
-
-LEVELS: tuple[str, ...] = ("healthy", "slightly wounded", "wounded", "seriously wounded", "critically wounded",
-                           "mortally wounded", "dead")
-"""The status ladder, best first: the readout's words."""
-
-HEALTHY, SLIGHTLY, WOUNDED, SERIOUSLY, CRITICALLY, MORTALLY, DEAD = range(len(LEVELS))
 
 HOUR = 3600.0
 DAY = 86400.0
@@ -61,116 +72,6 @@ OVERRIDE_BOUNDS: dict[str, tuple[int | None, int | None]] = {
     "constitution": (0, 100), "endurance": (1, None), "defense": (0, None), "armor": (0, None),
     "penalty_reduction": (0, None)}
 """The bounds of a creature's numbers in ``configs/models/status.toml``; a spawn's overrides are kept inside them."""
-
-
-# --------------------------------------------------------------------------------------------- the tables
-
-
-@dataclass(frozen=True, slots=True)
-class StatusWeapon:
-    """A strike mode under this model.
-
-    Attributes:
-        damage: Damage dice in HP.
-        attack_bonus: Added to the attack roll with this mode.
-    """
-
-    damage: Dice
-    attack_bonus: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class StatusCreature:
-    """A creature kind's numbers under this model.
-
-    Attributes:
-        constitution: Tested on d20 to stay conscious (d20 > Constitution passes out).
-        endurance: HP per damage level.
-        attack_bonus: Added to its d20 attack roll.
-        defense: What an attack roll must beat.
-        armor: Natural armour value (hide, scales), subtracted from damage like worn armour.
-        penalty_reduction: How much an ability reduces its damage penalties (never below half the table value).
-    """
-
-    constitution: int
-    endurance: int
-    attack_bonus: int
-    defense: int
-    armor: int = 0
-    penalty_reduction: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class StatusTables:
-    """Every number of the model (``configs/models/status.toml``).
-
-    Attributes:
-        penalties: Roll penalty of each living rung, healthy .. mortally wounded (0, -2, -4, -6, -8, -10).
-        penalty_to_damage: Whether the attacker's penalty also lowers its damage roll.
-        passing_out_die: The die of the passing-out test (passes out when the roll exceeds Constitution).
-        come_round_die: The die of the coming-round test (comes round when the roll is at most Constitution).
-        come_round_seconds: Game seconds between coming-round tests.
-        speed_loss_per_point: Fraction of walking speed lost per point of (reduced) penalty.
-        min_speed_factor: Walking speed never falls below this fraction of the creature's own.
-        minor_heal_seconds: Rest that clears the minor-injury tally.
-        heal_seconds: Rest that heals one rung, from slightly .. mortally wounded (five values).
-        mortal_untended_seconds: A mortally wounded creature nobody tends dies this long after the wound.
-        weapons: By qualified strike-mode id.
-        armor: Armour value by armour piece id.
-        creatures: By creature id.
-    """
-
-    penalties: tuple[int, ...]
-    penalty_to_damage: bool
-    passing_out_die: int
-    come_round_die: int
-    come_round_seconds: float
-    speed_loss_per_point: float
-    min_speed_factor: float
-    minor_heal_seconds: float
-    heal_seconds: tuple[float, ...]
-    mortal_untended_seconds: float
-    weapons: Mapping[str, StatusWeapon]
-    armor: Mapping[str, int]
-    creatures: Mapping[str, StatusCreature]
-
-
-# --------------------------------------------------------------------------------------------- the state
-
-
-@dataclass(slots=True)
-class StatusState:
-    """A creature's place on the ladder and what it needs to play by it.
-
-    Attributes:
-        constitution: Its Constitution (from its creature block).
-        endurance: HP per damage level.
-        attack_bonus: Added to its attack roll.
-        defense: What an attack roll must beat.
-        armor: Armour value: the worn pieces' values plus its natural armour.
-        penalty_reduction: How much its damage penalties are reduced (never below half).
-        level: Its rung (0 healthy .. 6 dead).
-        minor: Minor injuries noted (HP short of the next rung).
-        base_speed: Its own walking speed (kept when a rung first slows it; -1: not yet slowed).
-        come_round_at: Game time of its next coming-round test while passed out (-1: none).
-        dies_at: Game time a mortally wounded creature dies unless tended (-1: none).
-        heal_at: Game time its next rung heals while resting (-1: not resting).
-        minor_heal_at: Game time its minor injuries fade while resting (-1: not resting).
-    """
-
-    constitution: int = 10
-    endurance: int = 8
-    attack_bonus: int = 0
-    defense: int = 10
-    armor: int = 0
-    penalty_reduction: int = 0
-    level: int = HEALTHY
-    minor: int = 0
-    base_speed: float = -1.0
-    come_round_at: float = -1.0
-    dies_at: float = -1.0
-    heal_at: float = -1.0
-    minor_heal_at: float = -1.0
 
 
 # --------------------------------------------------------------------------------------------- the rules
@@ -305,6 +206,31 @@ def describe(wound: Wound, endurance: int, test: tuple[int, int, bool] | None) -
     return text
 
 
+def wound_words(wound: Wound, endurance: int) -> str:
+    """What a wound did to the ladder, in words."""
+    if wound.damage <= 0:
+        return f"No HP get through: no effect, still {LEVELS[wound.before]}"
+    if wound.before == MORTALLY:
+        return f"{wound.damage} HP while mortally wounded: any damage kills, dead"
+    lost = f"{wound.levels} level{'s' if wound.levels != 1 else ''} lost" if wound.levels else "no level lost"
+    text = (f"{wound.damage} HP + {wound.minor_before} HP of minor injuries = {wound.total}, against Endurance "
+            f"{endurance} HP a level: {lost}")
+    if wound.killed:
+        return f"{text}, past mortally wounded in one wound: dead"
+    if wound.after != wound.before:
+        return (f"{text}, {LEVELS[wound.before]} -> {LEVELS[wound.after]}; the minor injuries are erased and the "
+                f"remainder, {wound.minor_after} HP, is noted")
+    return f"{text}, still {LEVELS[wound.after]}; {wound.minor_after} HP of minor injuries noted"
+
+
+def _test_words(wound: Wound, test: tuple[int, int, bool]) -> str:
+    roll, con, out = test
+    called = "seriously wounded and losing a level" if wound.before == SERIOUSLY else \
+        "critically wounded and hurt again"
+    verdict = "above it: passes out (out of the fight, prone)" if out else "not above it: stays awake"
+    return f"Passing-out test ({called}): d20 {roll} against Constitution {con}, {verdict}"
+
+
 # --------------------------------------------------------------------------------------------- the log
 
 
@@ -315,47 +241,129 @@ class StatusAttackRecord:
     Attributes:
         tick: Tick of the attack.
         time: Game time in seconds.
-        attacker: Attacking entity.
+        attacker: Attacking entity (-1: a blow struck directly, with no attack roll).
         target: Defending entity.
-        mode: Qualified strike mode id.
-        natural: The d20.
-        total: d20 + attack bonus + penalty.
-        defense: The target's Defense.
-        hit: The margin was at least 1.
+        mode: The strike mode.
+        aim: ``unaimed`` or the part aimed at (the ladder has no hit location).
+        roll: The d20 attack roll, its bonus including the status penalty (``None``: struck directly).
+        weapon: The mode's numbers under this model.
+        penalty: The attacker's status penalty on the roll (0 when struck directly).
+        attacker_level: The attacker's rung (-1 when struck directly).
+        damage_penalty: The penalty taken off the damage roll (``penalty_to_damage``; else 0).
         rolled: Damage rolled (0 on a miss).
         dealt: Damage after armour.
-        detail: What the wound came to, in words.
+        armor: The target's armour value.
+        endurance: The target's Endurance (HP a level).
+        wound: What the damage did to the ladder (``None`` on a miss).
+        test: The passing-out test the wound called: (d20, Constitution, passed out), or ``None``.
     """
 
     tick: int
     time: float
     attacker: int
     target: int
-    mode: str
-    natural: int
-    total: int
-    defense: int
-    hit: bool
-    rolled: int
-    dealt: int
-    detail: str
+    mode: StrikeMode
+    aim: str
+    roll: D20Roll | None
+    weapon: StatusWeapon
+    penalty: int = 0
+    attacker_level: int = -1
+    damage_penalty: int = 0
+    rolled: int = 0
+    dealt: int = 0
+    armor: int = 0
+    endurance: int = 1
+    wound: Wound | None = None
+    test: tuple[int, int, bool] | None = None
+
+    headline: ClassVar[bool] = True
+
+    @property
+    def hit(self) -> bool:
+        """The attack hit (a blow struck directly always does)."""
+        return self.roll is None or self.roll.hit
+
+    @property
+    def struck(self) -> bool:
+        """The attack hit the target (its damage may still be stopped by armour)."""
+        return self.hit and self.wound is not None
 
     def events(self) -> list[Event]:
-        """The roll and, on a hit, the damage."""
+        """Declared and rolled and, on a hit, the damage (the wound's own events follow the record in the log)."""
         t, time, a, d = self.tick, self.time, self.attacker, self.target
-        out = unaimed_attack_events(t, time, a, d, MODEL, self.mode, self.natural, self.total, self.defense,
-                                    self.total - self.defense, self.hit)
-        if self.hit:
-            out.append(DamageDealt(t, time, a, d, MODEL, self.rolled, self.dealt, self.detail))
+        if self.roll is not None:
+            out = self.roll.events(t, time, a, d, MODEL, self.mode.id, self.aim)
+        else:
+            out = [AttackDeclared(t, time, a, d, self.mode.id, self.aim)]
+        if self.hit and self.wound is not None:
+            out.append(DamageDealt(t, time, a, d, MODEL, self.rolled, self.dealt,
+                                   describe(self.wound, self.endurance, self.test)))
         return out
+
+    def summary(self, names: Names) -> str | None:
+        """``Aldric -> Bertram: 10 HP (15 rolled): healthy -> slightly wounded, 5 minor``; ``None`` for a miss."""
+        wound = self.wound
+        if not self.struck or wound is None:
+            return None
+        head = f"{_who(names, self.attacker)} -> {_who(names, self.target)}: "
+        if wound.damage <= 0:
+            return f"{head}0 HP after armour ({self.rolled} rolled): no effect"
+        line = f"{head}{self.dealt} HP ({self.rolled} rolled): "
+        if wound.after != wound.before:
+            line += f"{LEVELS[wound.before]} -> {LEVELS[wound.after]}"
+            if not wound.killed:
+                line += f", {wound.minor_after} minor"
+        else:
+            line += f"{wound.minor_after} minor, still {LEVELS[wound.after]}"
+        if self.test is not None:
+            roll, con, out = self.test
+            line += f"; d20 {roll} vs Constitution {con}: {'passes out' if out else 'stays awake'}"
+        return line
+
+    def explain(self, names: Names) -> list[str]:
+        """The attack step by step, in words: the roll and what went into it, the damage through armour, and what
+        the wound did to the ladder."""
+        attacker, target = _who(names, self.attacker), _who(names, self.target)
+        aim = "unaimed" if self.aim == "unaimed" else \
+            f"aimed at the {self.aim} (the status ladder has no hit location: the aim changes nothing)"
+        lines = [f"Tick {self.tick}: {attacker} attacks {target} with {self.mode.name}, {aim}"]
+        roll = self.roll
+        if roll is None:
+            lines.append("Struck directly: no attack roll, the blow lands")
+        else:
+            creature = roll.bonus - self.weapon.attack_bonus - self.penalty
+            lines.append(f"Attack roll: {roll.describe()}; the bonus is {attacker}'s {creature:+d}, the weapon's "
+                         f"{self.weapon.attack_bonus:+d} and the status penalty {self.penalty:+d} for being "
+                         f"{LEVELS[self.attacker_level]}")
+        wound = self.wound
+        if not self.hit or wound is None:
+            return lines
+        damage = f"Damage {self.weapon.damage} rolled {self.rolled}"
+        if self.damage_penalty:
+            damage += f" (the status penalty {self.damage_penalty:+d} included)"
+        if not self.armor:
+            damage += f"; no armour: all {self.dealt} HP"
+        elif self.dealt:
+            damage += f"; armour {self.armor}: {self.rolled} - {self.armor} = {self.dealt} HP"
+        else:
+            damage += f"; armour {self.armor} stops it all"
+        lines.append(damage)
+        lines.append(wound_words(wound, self.endurance))
+        if self.test is not None:
+            lines.append(_test_words(wound, self.test))
+        return lines
+
+
+def _who(names: Names, entity: int) -> str:
+    return names.get(entity, "?") if entity >= 0 else "(direct)"
 
 
 # --------------------------------------------------------------------------------------------- applying
 
 
-def state_of(entity: int) -> StatusState:
-    """The creature's status state (the world must be active)."""
-    return esper.component_for_entity(entity, StatusState)
+def status_state(creature: Creature) -> StatusState:
+    """The status state a creature of a status-model world carries."""
+    return cast(StatusState, creature.state)
 
 
 def resolve_wound(state: StatusState, cond: Condition, damage: int, tables: StatusTables,
@@ -370,36 +378,31 @@ def resolve_wound(state: StatusState, cond: Condition, damage: int, tables: Stat
     return wound, test
 
 
-def set_level(entity: int, state: StatusState, anat: Anatomy, level: int, tables: StatusTables,
-              ctx: TickContext) -> None:
-    """Move a creature to ``level``: the change is logged, the minor tally starts afresh by the caller, its walking
-    speed follows the new penalty, and a mortally wounded creature's untended clock starts."""
+def set_level(entity: int, state: StatusState, level: int, tables: StatusTables, ctx: TickContext) -> None:
+    """Move a creature to ``level``: the change is logged, the minor tally starts afresh by the caller (its
+    walking speed follows the new penalty: ``StatusModel.speed_factor``), and a mortally wounded creature's
+    untended clock starts."""
     if level == state.level:
         return
     clock = ctx.clock
     ctx.emit(ModelStateChanged(clock.tick, clock.time, entity, MODEL, "status", LEVELS[state.level], LEVELS[level]))
     state.level = level
-    if level < DEAD:
-        if state.base_speed < 0:
-            state.base_speed = anat.speed
-        pen = penalty(level, state.penalty_reduction, tables.penalties)
-        anat.speed = state.base_speed * speed_factor(pen, tables.speed_loss_per_point, tables.min_speed_factor)
     if level == MORTALLY:
         state.dies_at = clock.time + tables.mortal_untended_seconds
     elif level < MORTALLY:
         state.dies_at = -1.0
 
 
-def apply_wound(entity: int, me: Parts, state: StatusState, wound: Wound, test: tuple[int, int, bool] | None,
-                tables: StatusTables, ctx: TickContext) -> None:
+def apply_wound(creature: Creature, wound: Wound, test: tuple[int, int, bool] | None, tables: StatusTables,
+                ctx: TickContext) -> None:
     """Apply a resolved wound at once: the new rung and tally, death, passing out."""
-    anat, cond = me[1], me[5]
+    entity, state, cond = creature.entity, status_state(creature), creature.condition
     clock = ctx.clock
     if wound.damage > 0:
         state.heal_at = -1.0  # a fresh wound: the healing rest starts again
         state.minor_heal_at = -1.0
     if wound.after != wound.before:
-        set_level(entity, state, anat, wound.after, tables, ctx)
+        set_level(entity, state, wound.after, tables, ctx)
     state.minor = wound.minor_after
     if wound.killed:
         kill(entity, cond, "killed outright" if wound.before < MORTALLY else "wounded while mortally wounded", ctx)
@@ -434,41 +437,26 @@ def come_round_test(entity: int, state: StatusState, cond: Condition, tables: St
 class ComeRoundProcessor(esper.Processor):
     """RECOVERY phase: every passed-out creature whose coming-round test is due makes it (in entity order)."""
 
-    def __init__(self, ctx: TickContext, tables: StatusTables) -> None:
+    def __init__(self, ctx: TickContext, model: StatusModel) -> None:
         self.ctx = ctx
-        self.tables = tables
+        self.model = model
 
     def process(self) -> None:
         """Make the due coming-round tests."""
         ctx = self.ctx
         now = ctx.clock.time
-        due = sorted((e, s, c) for e, (s, c) in esper.get_components(StatusState, Condition)
-                     if c.out and not c.dead and 0 <= s.come_round_at <= now)
+        due = [(c.entity, status_state(c), c.condition) for c in ctx.current().creatures.values()
+               if c.condition.out and not c.condition.dead and 0 <= status_state(c).come_round_at <= now]
         for entity, state, cond in due:
-            come_round_test(entity, state, cond, self.tables, ctx, ctx.streams["shock"])
+            come_round_test(entity, state, cond, self.model.tables, ctx, ctx.streams["shock"])
 
 
-def tender_of(patient: int, creatures: Mapping[int, Parts], care: Any) -> int | None:
-    """Who tends a patient: a team-mate able to act (one of the care policy's healers, when it names them), else
-    the patient itself when it can act and self-care is allowed; ``None`` when nobody can."""
-    healers = getattr(care, "healers", None)
-    team = creatures[patient][6].team
-    for entity, parts in sorted(creatures.items()):
-        if entity == patient or parts[6].team != team or not can_act(parts[5], parts[4]):
-            continue
-        if healers is not None and parts[0].name not in healers:
-            continue
-        return entity
-    me = creatures[patient]
-    if getattr(care, "self_care", True) and can_act(me[5], me[4]):
-        return patient
-    return None
+KINDS = ("come round", "untended", "heal", "minor")
+"""The due rules out of combat, in the order they run when due at the same time."""
 
 
-_KINDS = ("come round", "untended", "heal", "minor")
-
-
-def _due(state: StatusState, cond: Condition, kind: str) -> float:
+def current_due(state: StatusState, cond: Condition, kind: str) -> float:
+    """The due time a creature's state holds now for ``kind``; -1 when none."""
     if cond.dead:
         return -1.0
     if kind == "come round":
@@ -480,40 +468,72 @@ def _due(state: StatusState, cond: Condition, kind: str) -> float:
     return state.minor_heal_at if state.minor > 0 else -1.0
 
 
+def care_circle(creatures: Mapping[int, Creature], care: CarePolicy) -> CareCircle:
+    """Who tends a patient: a team-mate able to act (the lowest entity; one of the care policy's healers, when it
+    names them), else the patient itself when it can act and self-care is allowed. The ladder has no tending
+    skill: any tender will do."""
+
+    def skill(c: Creature, on_self: bool) -> int:
+        return 0
+
+    return CareCircle(creatures, care, skill)
+
+
+def _check_aim(body: BodyStructure, aim: str) -> None:
+    """Refuse an aim that names no part or location of ``body``."""
+    if aim == "unaimed":
+        return
+    try:
+        body.part_index(aim)
+    except KeyError:
+        try:
+            body.location_index(aim)
+        except KeyError:
+            raise ModelError(f"{body.name} has no part or location {aim!r}; aim unaimed or at one of its parts: "
+                             f"{', '.join(p.name for p in body.parts)}") from None
+
+
 # --------------------------------------------------------------------------------------------- the model
 
 
 @register
 class StatusModel(DamageModel):
-    """Document 004: the status ladder, minor injuries, passing out, penalties on rolls and speed."""
+    """Document 004: the status ladder, minor injuries, passing out, penalties on rolls and speed.
+
+    Args:
+        tables: The model's ``StatusTables`` (``configs/models/status.toml``).
+    """
 
     name = MODEL
     tables: StatusTables
 
-    def __init__(self, tables: StatusTables | None = None) -> None:
-        if tables is None:
-            raise ValueError("the status model needs its tables (configs/models/status.toml)")
+    def __init__(self, tables: object = None) -> None:
+        if not isinstance(tables, StatusTables):
+            raise ModelError("the status model needs its tables (sandbox.models.build_model('status', catalog))")
         super().__init__(tables)
+
+    # ------------------------------------------------------------------ state
 
     def state_types(self) -> tuple[type, ...]:
         """``StatusState``."""
         return (StatusState,)
 
-    def spawn_state(self, kind: CreatureDef, attributes: Mapping[str, int], armor: Sequence[ArmorPiece]
-                    ) -> tuple[object, ...]:
+    def spawn_state(self, kind: CreatureDef, body: BodyStructure, attributes: Mapping[str, int],
+                    armor: Sequence[ArmorPiece]) -> tuple[object, ...]:
         """A healthy creature with its kind's numbers and the armour value of what it wears.
 
         Raises:
-            ValueError: The kind or a worn piece has no entry in the tables.
+            ModelError: The kind or a worn piece has no entry in the tables.
         """
         block = self.tables.creatures.get(kind.id)
         if block is None:
-            raise ValueError(f"the status model has no block for creature {kind.id!r}")
+            raise ModelError(f"the status model has no block for creature {kind.id!r}; its blocks: "
+                             f"{', '.join(sorted(self.tables.creatures))}")
         worn = 0
         for piece in armor:
             value = self.tables.armor.get(piece.id)
             if value is None:
-                raise ValueError(f"the status model has no armour value for {piece.id!r}")
+                raise ModelError(f"the status model has no armour value for {piece.id!r}")
             worn += value
         # A spawn may override the block's numbers by their names (constitution, endurance ...). ``attributes``
         # holds the creature's own attributes too (the anatomy model's Endurance shares a name), so only a value
@@ -534,67 +554,130 @@ class StatusModel(DamageModel):
                             get("attack_bonus", block.attack_bonus), get("defense", block.defense),
                             worn + get("armor", block.armor), get("penalty_reduction", block.penalty_reduction)),)
 
+    # ------------------------------------------------------------------ the loop's questions
+
+    def speed_factor(self, creature: Creature, ctx: TickContext) -> float:
+        """The rung's (reduced) penalty slows the walk: 1 + penalty x the loss per point, never below the
+        minimum."""
+        state = status_state(creature)
+        tables = self.tables
+        pen = penalty(state.level, state.penalty_reduction, tables.penalties)
+        return speed_factor(pen, tables.speed_loss_per_point, tables.min_speed_factor)
+
+    def health(self, creature: Creature, ctx: TickContext) -> int:
+        """Rungs left before death (healthy 6 .. mortally wounded 1, dead 0)."""
+        return levels_left(DEAD if creature.condition.dead else status_state(creature).level)
+
+    # ------------------------------------------------------------------ the tick
+
     def processors(self, ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
         """The coming-round tests."""
-        return [(Phase.RECOVERY, ComeRoundProcessor(ctx, self.tables))]
+        return [(Phase.RECOVERY, ComeRoundProcessor(ctx, self))]
 
-    def attack(self, entity: int, me: Parts, foe_entity: int, foe: Parts, mode: StrikeMode, ctx: TickContext,
-               parts: tuple[int, ...]) -> object:
-        """d20 + attack bonus + status penalty against Defense; a hit rolls the mode's damage, armour soaks it and
-        the wound is applied at once."""
-        tables = self.tables
-        state = state_of(entity)
-        f_state = state_of(foe_entity)
-        weapon = tables.weapons.get(mode.id)
+    def _weapon(self, mode: StrikeMode) -> StatusWeapon:
+        weapon = self.tables.weapons.get(mode.id)
         if weapon is None:
-            raise ValueError(f"the status model has no damage for strike mode {mode.id!r}")
+            raise ModelError(f"the status model has no damage for strike mode {mode.id!r}")
+        return weapon
+
+    def attack(self, attacker: Creature, target: Creature, mode: StrikeMode, parts: tuple[int, ...],
+               ctx: TickContext) -> StatusAttackRecord:
+        """d20 + attack bonus + status penalty against Defense; a hit rolls the mode's damage, armour soaks it and
+        the wound is applied at once (after the record is logged, so its events follow it).
+
+        Raises:
+            ModelError: The strike mode has no entry in the model's tables.
+        """
+        return self._attack(attacker, target, mode, "unaimed", ctx)
+
+    def _attack(self, attacker: Creature, target: Creature, mode: StrikeMode, aim: str,
+                ctx: TickContext) -> StatusAttackRecord:
+        tables = self.tables
+        state = status_state(attacker)
+        weapon = self._weapon(mode)
         pen = penalty(state.level, state.penalty_reduction, tables.penalties)
-        roll = d20_attack(state.attack_bonus + weapon.attack_bonus, f_state.defense, ctx.streams["attack"], pen)
-        rolled = dealt = 0
-        detail = ""
-        wound = test = None
-        if roll.hit:
-            rng = ctx.streams["injury"]
-            rolled = max(0, roll_dice(weapon.damage, rng) + (pen if tables.penalty_to_damage else 0))
-            dealt = damage_after_armor(rolled, f_state.armor)
-            wound, test = resolve_wound(f_state, foe[5], dealt, tables, rng)
-            detail = describe(wound, f_state.endurance, test)
+        roll = d20_attack(state.attack_bonus + weapon.attack_bonus, status_state(target).defense,
+                          ctx.streams["attack"], pen)
         clock = ctx.clock
-        record = StatusAttackRecord(clock.tick, clock.time, entity, foe_entity, mode.id, roll.natural, roll.total,
-                                    roll.defense, roll.hit, rolled, dealt, detail)
-        ctx.log.append(record)
-        if wound is not None:
-            apply_wound(foe_entity, foe, f_state, wound, test, tables, ctx)
+        record = StatusAttackRecord(clock.tick, clock.time, attacker.entity, target.entity, mode, aim, roll, weapon,
+                                    pen, state.level)
+        if roll.hit:
+            self._blow(record, target, pen if tables.penalty_to_damage else 0, ctx)
+        else:
+            ctx.log.append(record)
         return record
 
-    def inflict(self, entity: int, me: Parts, ctx: TickContext, **kwargs: Any) -> None:
+    def _blow(self, record: StatusAttackRecord, target: Creature, damage_penalty: int, ctx: TickContext) -> None:
+        """A blow that hit: its damage through armour, the wound it makes (the record is logged first)."""
+        tables = self.tables
+        f_state = status_state(target)
+        rng = ctx.streams["injury"]
+        record.damage_penalty = damage_penalty
+        record.rolled = max(0, roll_dice(record.weapon.damage, rng) + damage_penalty)
+        record.dealt = damage_after_armor(record.rolled, f_state.armor)
+        record.armor = f_state.armor
+        record.endurance = f_state.endurance
+        wound, test = resolve_wound(f_state, target.condition, record.dealt, tables, rng)
+        record.wound, record.test = wound, test
+        ctx.log.append(record)
+        apply_wound(target, wound, test, tables, ctx)
+
+    def strike(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
+               attacker: Creature | None = None) -> None:
+        """The attacker's whole attack (its d20 roll, with its status penalty, may miss), or (no attacker) a blow
+        that lands: the mode's damage dice less the target's armour, and what the wound does to the ladder. The
+        aim is declared but changes nothing: the ladder has no hit location.
+
+        Raises:
+            ModelError: An aim the target's body does not have, a dead target or attacker, or a strike mode with
+                no entry in the model's tables.
+        """
+        _check_aim(target.anatomy.body, aim)
+        for who in (target, attacker):
+            if who is not None and who.condition.dead:
+                raise ModelError(f"{who.name} is dead: a blow needs a living attacker and target")
+        if attacker is not None:
+            self._attack(attacker, target, mode, aim, ctx)
+            return
+        clock = ctx.clock
+        record = StatusAttackRecord(clock.tick, clock.time, -1, target.entity, mode, aim, None, self._weapon(mode))
+        self._blow(record, target, 0, ctx)
+
+    def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
         """``damage=N``: N HP after armour, applied as a landed blow applies its damage (passing-out test
         included).
 
         Raises:
-            ValueError: No ``damage``, a negative or non-integer one, or an option this model does not take.
+            ModelError: No ``damage``, a negative or non-integer one, an option this model does not take, or a
+                dead creature.
         """
-        unknown = sorted(set(kwargs) - {"damage"})
+        unknown = sorted(set(options) - {"damage"})
         if unknown:
-            raise ValueError(f"the status model inflicts damage=N (HP after armour), not {', '.join(unknown)}")
-        damage = kwargs.get("damage")
+            raise ModelError(f"the status model inflicts damage=N (HP after armour), not {', '.join(unknown)}")
+        damage = options.get("damage")
         if not isinstance(damage, int) or isinstance(damage, bool) or damage < 0:
-            raise ValueError(f"damage must be a whole number of HP, 0 or more, not {damage!r}")
-        if me[5].dead:
-            raise ValueError("the creature is dead")
-        state = state_of(entity)
-        wound, test = resolve_wound(state, me[5], damage, self.tables, ctx.streams["injury"])
+            raise ModelError(f"damage must be a whole number of HP, 0 or more, not {damage!r}")
+        if creature.condition.dead:
+            raise ModelError(f"{creature.name} is dead: it takes no more damage")
+        state = status_state(creature)
+        wound, test = resolve_wound(state, creature.condition, damage, self.tables, ctx.streams["injury"])
         clock = ctx.clock
-        ctx.emit(DamageDealt(clock.tick, clock.time, -1, entity, MODEL, damage, damage,
+        ctx.emit(DamageDealt(clock.tick, clock.time, -1, creature.entity, MODEL, damage, damage,
                              describe(wound, state.endurance, test)))
-        apply_wound(entity, me, state, wound, test, self.tables, ctx)
+        apply_wound(creature, wound, test, self.tables, ctx)
 
-    def readout(self, entity: int, me: Parts, ctx: TickContext) -> Readout:
-        """The rung's name as label and band, the rungs left before death as health."""
-        state = state_of(entity)
-        cond = me[5]
+    # ------------------------------------------------------------------ reading
+
+    def readout(self, creature: Creature, ctx: TickContext) -> Readout:
+        """The rung's name as label and band, the rungs left before death as health; the rung and the minor
+        injuries as wounds, the creature's numbers as details."""
+        state = status_state(creature)
+        cond = creature.condition
+        tables = self.tables
         level = DEAD if cond.dead else state.level
+        pen = penalty(level, state.penalty_reduction, tables.penalties)
         conditions: list[str] = []
+        wounds: list[WoundReading] = []
         if not cond.dead:
             if cond.out:
                 conditions.append("passed out")
@@ -602,9 +685,16 @@ class StatusModel(DamageModel):
                 conditions.append("prone")
             if state.minor:
                 conditions.append(f"minor injuries: {state.minor}")
-            pen = penalty(level, state.penalty_reduction, self.tables.penalties)
             if pen:
                 conditions.append(f"penalty {pen}")
+            if level > HEALTHY:
+                wounds.append(WoundReading("", "", LEVELS[level],
+                                           text=f"{LEVELS[level]}: {pen:+d} on every roll, "
+                                                f"{levels_left(level)} level{'s' if levels_left(level) != 1 else ''}"
+                                                " left before death"))
+            if state.minor:
+                wounds.append(WoundReading("", "", f"{state.minor} minor",
+                                           text=f"{state.minor} HP of minor injuries (a level is {state.endurance})"))
         if cond.dead:
             shock = "dead"
         elif level == MORTALLY:
@@ -613,81 +703,116 @@ class StatusModel(DamageModel):
             shock = "incapacitated"
         else:
             shock = "none"
-        return Readout(not cond.dead, can_act(cond, me[4]), LEVELS[level], levels_left(level), LEVELS[level], shock,
-                       tuple(conditions))
+        details = [("status", LEVELS[level]), ("levels left", f"{levels_left(level)} of {levels_left(HEALTHY)}"),
+                   ("minor injuries", f"{state.minor} HP of a level's {state.endurance}"),
+                   ("penalty", f"{pen:+d} on every roll" + (f" (reduced by up to {state.penalty_reduction}, never "
+                                                             "below half)" if state.penalty_reduction else "")),
+                   ("walking speed", f"{speed_factor(pen, tables.speed_loss_per_point, tables.min_speed_factor):.0%}"
+                                     " of its own"),
+                   ("endurance", f"{state.endurance} HP a level"), ("constitution", str(state.constitution)),
+                   ("attack bonus", f"{state.attack_bonus:+d}"), ("defense", str(state.defense)),
+                   ("armor", str(state.armor)),
+                   ("consciousness", "dead" if cond.dead else "passed out" if cond.out else "awake")]
+        if not cond.dead and state.level == MORTALLY and state.dies_at >= 0:
+            details.append(("dies untended at", f"{state.dies_at:g} s"))
+        return Readout(not cond.dead, able(creature), LEVELS[level], levels_left(level), LEVELS[level], shock,
+                       tuple(conditions), tuple(wounds), self.part_readings(creature), tuple(details))
 
-    def advance(self, ctx: TickContext, creatures: dict[int, Parts], seconds: float, care: Any) -> None:
+    def invariants(self, creature: Creature, ctx: TickContext) -> list[str]:
+        """A living creature is on a living rung with fewer minor injuries than a level; a passed-out one has its
+        coming-round test due."""
+        state = status_state(creature)
+        cond = creature.condition
+        who = f"{creature.name} ({creature.entity})"
+        breaches = []
+        if not 0 <= state.level <= DEAD:
+            breaches.append(f"{who} is on rung {state.level}, off the ladder 0..{DEAD}")
+        if cond.dead:
+            return breaches
+        if state.level >= DEAD:
+            breaches.append(f"{who} is alive on the rung {LEVELS[DEAD]}")
+        if not 0 <= state.minor < state.endurance:
+            breaches.append(f"{who} has {state.minor} HP of minor injuries, not 0..{state.endurance - 1}")
+        if cond.out and state.come_round_at < 0:
+            breaches.append(f"{who} is passed out with no coming-round test due")
+        return breaches
+
+    # ------------------------------------------------------------------ out of combat
+
+    def advance(self, ctx: TickContext, seconds: float, care: CarePolicy) -> None:
         """Rest out of combat for ``seconds``: coming-round tests, the untended death of the mortally wounded,
-        minor injuries fading and rungs healing, each when due, in time order.
+        minor injuries fading and rungs healing, each when due, in time order (the shared due queue).
 
         Rest clocks start now for every wounded creature that is not already resting: minor injuries clear after
         ``minor_heal_seconds``; a rung heals after the ``heal_seconds`` of the rung it is on (healing a rung also
         forgets the minor injuries, as every status change does). A mortally wounded creature that nobody tends
-        when its untended time runs out dies; tended, it lives and heals.
+        when its untended time runs out dies; tended, it lives and heals (the care circle: a team-mate able to
+        act, else itself).
         """
         tables = self.tables
         clock = ctx.clock
         start = clock.seconds
         end = start + seconds
-        if not creatures:
-            creatures = query_creatures()
-        states: dict[int, StatusState] = {}
-        for entity in sorted(creatures):
-            found = esper.try_component(entity, StatusState)
-            if found is None or creatures[entity][5].dead:
+        creatures = ctx.creatures()
+        living: list[Creature] = []
+        for c in creatures.values():
+            if c.condition.dead:
                 continue
-            states[entity] = found
-            if HEALTHY < found.level < DEAD and found.heal_at < 0:
-                found.heal_at = start + tables.heal_seconds[found.level - 1]
-            if found.minor > 0 and found.minor_heal_at < 0:
-                found.minor_heal_at = start + tables.minor_heal_seconds
-            if found.level == MORTALLY and found.dies_at < 0:
-                found.dies_at = start + tables.mortal_untended_seconds
-        heap: list[tuple[float, int, int]] = []
+            living.append(c)
+            state = status_state(c)
+            if HEALTHY < state.level < DEAD and state.heal_at < 0:
+                state.heal_at = start + tables.heal_seconds[state.level - 1]
+            if state.minor > 0 and state.minor_heal_at < 0:
+                state.minor_heal_at = start + tables.minor_heal_seconds
+            if state.level == MORTALLY and state.dies_at < 0:
+                state.dies_at = start + tables.mortal_untended_seconds
+        queue = DueQueue(KINDS)
+        circle = care_circle(creatures, care)
 
-        def push(entity: int) -> None:
-            state, cond = states[entity], creatures[entity][5]
-            for order, kind in enumerate(_KINDS):
-                due = _due(state, cond, kind)
-                if due >= 0:
-                    heapq.heappush(heap, (due, order, entity))
+        def push(c: Creature) -> None:
+            state, cond = status_state(c), c.condition
+            for kind in KINDS:
+                queue.push(kind, c.entity, current_due(state, cond, kind))
 
-        for entity in states:
-            push(entity)
-        while heap:
-            due, order, entity = heapq.heappop(heap)
-            if due > end:
-                break
-            state, parts = states[entity], creatures[entity]
-            kind = _KINDS[order]
-            if _due(state, parts[5], kind) != due:
-                continue  # stale: the item moved or went away
-            clock.seconds = max(clock.seconds, due)
-            self._due_item(entity, parts, state, kind, creatures, care, ctx)
-            if not parts[5].dead:
-                push(entity)
-        clock.seconds = end
+        def is_due(due: Due) -> bool:
+            c = creatures[due.entity]
+            return current_due(status_state(c), c.condition, due.kind) == due.time  # else stale
 
-    def _due_item(self, entity: int, parts: Parts, state: StatusState, kind: str, creatures: Mapping[int, Parts],
-                  care: Any, ctx: TickContext) -> None:
+        ctx.due = queue
+        try:
+            for c in living:
+                push(c)
+            for due in queue.pop_due(end, is_due):
+                clock.seconds = max(clock.seconds, due.time)
+                c = creatures[due.entity]
+                self._due_item(c, due.kind, circle, creatures, ctx)
+                circle.update(c.entity)
+                if not c.condition.dead:
+                    push(c)
+            clock.seconds = end
+        finally:
+            ctx.due = None
+
+    def _due_item(self, c: Creature, kind: str, circle: CareCircle, creatures: Mapping[int, Creature],
+                  ctx: TickContext) -> None:
         tables = self.tables
         clock = ctx.clock
-        cond = parts[5]
+        entity, state, cond = c.entity, status_state(c), c.condition
         if kind == "come round":
             come_round_test(entity, state, cond, tables, ctx, ctx.streams["shock"])
         elif kind == "untended":
             state.dies_at = -1.0
-            tender = tender_of(entity, creatures, care)
+            tender = circle.tender_for(entity)
             if tender is None:
                 kill(entity, cond, "mortally wounded, untended", ctx)
             else:
-                who = "itself" if tender == entity else creatures[tender][0].name
+                who = "itself" if tender.on_self else creatures[tender.entity].name
                 ctx.emit(ModelStateChanged(clock.tick, clock.time, entity, MODEL, "care", "untended",
                                            f"tended by {who}"))
         elif kind == "heal":
             state.minor = 0
             state.minor_heal_at = -1.0
-            set_level(entity, state, parts[1], state.level - 1, tables, ctx)
+            set_level(entity, state, state.level - 1, tables, ctx)
             state.heal_at = clock.time + tables.heal_seconds[state.level - 1] if state.level > HEALTHY else -1.0
         else:
             ctx.emit(ModelStateChanged(clock.tick, clock.time, entity, MODEL, "minor injuries", str(state.minor),

@@ -17,52 +17,63 @@ Rules (document 003 and ``shared/rules/decisions.md`` "Document 003"):
 - An ability reduced to 0 or below kills. Abilities never exceed 19 (15 for humans). STR loss lowers health by
   the same amount (never below 1) and is never critical damage.
 
-Whether an attack lands is document 002's d20 roll (``systems.models.d20``), as decisions.md rules.
+Whether an attack lands is document 002's d20 roll (``systems.models.d20``), as decisions.md rules. Out of combat
+(``advance``) the stretch ends, the dying die at the end of their round and rest adds up to full rests, each as it
+falls due in the shared due queue (``systems.schedule``).
 
-Pure functions come first (what an embedding game calls), then the state component, the tables, the attack
-record and the model class.
+Pure functions come first (what an embedding game calls), then the attack record and the model class. The tables
+and the state component are in ``components.strength``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypeGuard
+from typing import ClassVar, TypeGuard, cast
 
 import esper
 
+from components.anatomy import BodyStructure
+from components.care import CarePolicy
 from components.creature import CreatureDef
-from components.events import DamageDealt, Event, FellProne, ModelStateChanged
+from components.events import AttackDeclared, DamageDealt, Event, FellProne, ModelStateChanged
 from components.gear import ArmorPiece, StrikeMode
-from components.readout import Readout
+from components.log import Names
+from components.readout import Readout, WoundReading
 from components.state import Condition
+from components.strength import (
+    ABILITIES,
+    CONDITION_WORDS,
+    INJURY_NAMES,
+    ConditionEffect,
+    CreatureBlock,
+    StrengthHealth,
+    StrengthTables,
+    WeaponDamage,
+    default_tables,
+)
+from systems.conditions import kill
 from systems.context import TickContext
-from systems.creatures import Parts, can_act
-from systems.damage import kill
+from systems.creatures import Creature, can_act
 from systems.dice import Rng, roll_die
-from systems.models.base import DamageModel, register
-from systems.models.d20 import d20_attack, unaimed_attack_events
+from systems.models.base import DamageModel, ModelError, register
+from systems.models.d20 import D20Roll, d20_attack
 from systems.phases import Phase
+from systems.schedule import Due, DueQueue
 
 MODEL = "strength"
-ABILITIES: tuple[str, ...] = ("STR", "WIT", "AGI")
-"""The three abilities of document 003."""
-CONDITIONS: tuple[str, ...] = ("hobbled", "arm_injury_secondary", "arm_injury_primary", "eye_injury", "blind")
-"""The conditions the Injuries table can leave (each lasts until a full rest)."""
-CONDITION_WORDS: dict[str, str] = {
-    "hobbled": "hobbled",
-    "arm_injury_secondary": "arm injury (secondary arm)",
-    "arm_injury_primary": "arm injury (primary arm)",
-    "eye_injury": "eye injury",
-    "blind": "blind",
-}
-INJURY_NAMES: tuple[str, ...] = ("", "scarred", "painful wound", "concussion", "injured leg", "injured arm",
-                                 "blinded eye")
-"""The d6 Injuries table's entries by roll (index 0 unused)."""
 _EPS = 1e-9
 _TOLERANCE = 1e-6
 """Seconds within which due times out of combat count as the same moment."""
+KINDS: Mapping[str, int] = {"die": 0, "recover": 0, "rest": 0}
+"""The due rules out of combat; one rank, so what falls due at the same moment runs by entity (each creature
+dies, or recovers and then rests, in turn)."""
+
+
+def strength_state(creature: Creature) -> StrengthHealth:
+    """The strength-health state a creature of a strength-model world carries."""
+    return cast(StrengthHealth, creature.state)
 
 
 # ------------------------------------------------------------------------------------------------ damage dice
@@ -291,161 +302,7 @@ def injury_effect(roll: int, conditions: Sequence[str], rng: Rng, loss_die: int 
     return InjuryEffect(roll, name, "", 0, ("eye_injury",), (), "eye injury")
 
 
-# ------------------------------------------------------------------------------------------------ state
-
-
-@dataclass(slots=True)
-class StrengthHealth:
-    """A creature's state under the strength-health model.
-
-    Attributes:
-        abilities: Current STR, WIT and AGI (temporary changes included).
-        base: The abilities without temporary changes (what a full rest restores).
-        cap: The highest an ability can be (19; 15 for humans).
-        health: Health remaining (maximum: current STR).
-        attack: Attack bonus of its d20 roll.
-        defense: Its Defense.
-        armour: Natural Armour value (hide, scales), added to what it wears.
-        incapacitated: Unable to act, defenceless.
-        until: Game time the incapacitation ends (``None``: the end of the skirmish).
-        dying: Dying: it dies at ``dying_at`` unless healed.
-        dying_at: Game time of the end of the round it dies at.
-        conditions: Conditions from the Injuries table (``CONDITIONS``), until a full rest.
-        injuries: Every Injuries-table entry rolled, in order (the scars stay).
-        rested: Seconds of rest out of combat since the last full rest, fight or blow.
-    """
-
-    abilities: dict[str, int]
-    base: dict[str, int]
-    cap: int
-    health: int
-    attack: int = 0
-    defense: int = 10
-    armour: int = 0
-    incapacitated: bool = False
-    until: float | None = None
-    dying: bool = False
-    dying_at: float = 0.0
-    conditions: list[str] = field(default_factory=list)
-    injuries: list[str] = field(default_factory=list)
-    rested: float = 0.0
-
-    @property
-    def max_health(self) -> int:
-        """Maximum health: current STR (at least 0)."""
-        return max(self.abilities["STR"], 0)
-
-
-# ------------------------------------------------------------------------------------------------ tables
-
-
-@dataclass(frozen=True, slots=True)
-class WeaponDamage:
-    """How a strike mode hurts under this model.
-
-    Attributes:
-        die: The damage die (4, 6, 8, 10, 12).
-        bonus: Flat points added to the kept roll (before armour).
-        enhanced: Times its damage is enhanced.
-        impaired: Times its damage is impaired.
-        direct: Direct damage ignores armour.
-        attack: Added to the attack roll.
-    """
-
-    die: int
-    bonus: int = 0
-    enhanced: int = 0
-    impaired: int = 0
-    direct: bool = False
-    attack: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class CreatureBlock:
-    """A kind of creature under this model.
-
-    Attributes:
-        abilities: STR, WIT and AGI.
-        attack: Attack bonus.
-        defense: Defense.
-        armour: Natural Armour value.
-        human: Abilities cap at the human maximum.
-    """
-
-    abilities: Mapping[str, int]
-    attack: int
-    defense: int
-    armour: int = 0
-    human: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class ConditionEffect:
-    """What a condition does in a fight: added to the attack roll and Defense, and impairments of its damage."""
-
-    attack: int = 0
-    defense: int = 0
-    impaired: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class StrengthTables:
-    """Every number of the model (``configs/models/strength.toml``).
-
-    Attributes:
-        critical_ratio: Share of the remaining health whose loss at once is critical damage (0.5).
-        stretch: Seconds critical damage incapacitates for (``None``: the end of the skirmish).
-        dying_rounds: Rounds a dying creature has (1: it dies at the end of the next round).
-        damage_while_dying_kills: Damage to a dying creature kills it.
-        dice: The damage dice a weapon may use.
-        explode: Damage dice explode.
-        ability_max: The highest ability.
-        ability_max_human: The highest ability of a human.
-        loss_die: The die of the Injuries table's temporary ability losses (d4).
-        shift_with: Ability -> the creature attribute whose scenario override shifts it by the same difference.
-        defenceless_defense: Defense of a creature that cannot act (incapacitated, dying).
-        skill_step: Every this many points a scenario adds to a creature's weapon skill ML add +1 to its attack
-            bonus (0: skills do not count).
-        natural_20_enhanced: Enhancements of the damage of an attack rolling a natural 20.
-        full_rest_hours: Hours out of combat that make a full rest.
-        full_rest_heals: Health a full rest restores (``None``: all).
-        conditions: What each condition does in a fight.
-        weapons: Damage per strike mode id.
-        armor: Armour value per armour piece id.
-        creatures: The creature blocks by creature id.
-    """
-
-    critical_ratio: float
-    stretch: float | None
-    dying_rounds: int
-    damage_while_dying_kills: bool
-    dice: tuple[int, ...]
-    explode: bool
-    ability_max: int
-    ability_max_human: int
-    loss_die: int
-    shift_with: Mapping[str, str]
-    defenceless_defense: int
-    skill_step: int
-    natural_20_enhanced: int
-    full_rest_hours: float
-    full_rest_heals: int | None
-    conditions: Mapping[str, ConditionEffect]
-    weapons: Mapping[str, WeaponDamage]
-    armor: Mapping[str, int]
-    creatures: Mapping[str, CreatureBlock]
-
-
-def default_tables(creatures: Mapping[str, CreatureBlock] | None = None,
-                   weapons: Mapping[str, WeaponDamage] | None = None,
-                   armor: Mapping[str, int] | None = None) -> StrengthTables:
-    """The document's numbers, with the given per-definition tables (for embedding games and tests)."""
-    return StrengthTables(
-        critical_ratio=0.5, stretch=None, dying_rounds=1, damage_while_dying_kills=True, dice=(4, 6, 8, 10, 12),
-        explode=True, ability_max=19, ability_max_human=15, loss_die=4, shift_with={}, defenceless_defense=0,
-        skill_step=0, natural_20_enhanced=0, full_rest_hours=8.0, full_rest_heals=None,
-        conditions={c: ConditionEffect() for c in CONDITIONS}, weapons=dict(weapons or {}), armor=dict(armor or {}),
-        creatures=dict(creatures or {}))
+# ------------------------------------------------------------------------------------------------ table rules
 
 
 def armour_value(state: StrengthHealth, pieces: Sequence[ArmorPiece], armor: Mapping[str, int]) -> int:
@@ -478,70 +335,6 @@ def spawn_abilities(block: CreatureBlock, kind_attributes: Mapping[str, int], at
     return out
 
 
-# ------------------------------------------------------------------------------------------------ attack record
-
-
-@dataclass(slots=True)
-class StrengthAttack:
-    """One attack under the strength model, compactly (``events()`` gives the typed events).
-
-    Attributes:
-        tick: Tick of the attack.
-        time: Game time.
-        attacker: Attacking entity.
-        target: Defending entity.
-        mode: Strike mode id.
-        natural: The d20.
-        total: d20 + attack bonus.
-        defense: The target's Defense.
-        margin: Total - Defense.
-        hit: The attack landed.
-        damage: The damage roll when it landed.
-        armour: The Armour value that applied (0 for direct damage).
-        dealt: Damage after armour.
-    """
-
-    tick: int
-    time: float
-    attacker: int
-    target: int
-    mode: str
-    natural: int
-    total: int
-    defense: int
-    margin: int
-    hit: bool
-    damage: DamageRoll | None = None
-    armour: int = 0
-    dealt: int = 0
-
-    def events(self) -> list[Event]:
-        """The attack roll and, when it landed, the damage."""
-        t, time, a, d = self.tick, self.time, self.attacker, self.target
-        out = unaimed_attack_events(t, time, a, d, MODEL, self.mode, self.natural, self.total, self.defense,
-                                    self.margin, self.hit)
-        if self.damage is not None:
-            out.append(DamageDealt(t, time, a, d, MODEL, self.damage.total, self.dealt,
-                                   damage_detail(self.damage, self.armour, self.dealt)))
-        return out
-
-
-def damage_detail(roll: DamageRoll, armour: int, dealt: int) -> str:
-    """A damage roll in words: ``d6 enhanced: rolls 4, 8 -> 8; armour 3 -> 5``."""
-    if roll.how == "ignored":
-        return f"d{roll.die} impaired twice: ignored"
-    rolls = ", ".join(str(r) for r in roll.rolls)
-    text = f"d{roll.die}" + ("" if roll.how == "normal" else f" {roll.how}") + f": {rolls}"
-    if len(roll.rolls) > 1:
-        text += f" -> {roll.kept}"
-    if roll.bonus:
-        text += f" {roll.bonus:+d} = {roll.total}"
-    return text + (f"; armour {armour} -> {dealt}" if armour else "")
-
-
-# ------------------------------------------------------------------------------------------------ the model
-
-
 def label_of(state: StrengthHealth, cond: Condition) -> str:
     """The readout word: healthy, hurt, incapacitated, dying or dead."""
     if cond.dead:
@@ -562,6 +355,187 @@ def band_of(state: StrengthHealth, cond: Condition) -> str:
     return "full" if state.health >= state.max_health else "hurt"
 
 
+def wound_readings(state: StrengthHealth) -> tuple[WoundReading, ...]:
+    """What the Injuries table left, in words: each condition and each temporary ability loss until a full rest
+    (open), and each scar (lasting; nothing to treat). The model places no wound on the body."""
+    out = [WoundReading("", "", CONDITION_WORDS[c], text=f"{CONDITION_WORDS[c]}, until a full rest")
+           for c in state.conditions]
+    for ability in ABILITIES:
+        change = state.abilities[ability] - state.base[ability]
+        if change < 0:
+            out.append(WoundReading("", "", f"{ability} {change:+d}",
+                                    text=f"{ability} {state.abilities[ability]} ({change:+d}), until a full rest"))
+    out += [WoundReading("", "", "scarred", treated=True, text="scarred: a permanent mark, nothing else")
+            for name in state.injuries if name == "scarred"]
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------------------------ attack record
+
+
+@dataclass(slots=True)
+class StrengthAttack:
+    """One attack under the strength model, compactly (``events()`` gives the typed events, ``explain`` the words).
+
+    Attributes:
+        tick: Tick of the attack.
+        time: Game time.
+        attacker: Attacking entity (-1: a blow struck directly, with no attack roll).
+        target: Defending entity.
+        mode: Strike mode id.
+        roll: The d20 attack roll (``None``: struck directly, no roll).
+        mode_name: The strike mode's name.
+        bonuses: What the roll added, in words and numbers (("its own", 2), ("the weapon", 0) ...).
+        defenses: What the Defense was made of (("its own", 11), ("its conditions", -2)), or
+            (("defenceless", 0),) when the target could not act.
+        damage: The damage roll when it landed.
+        armour: The Armour value that applied (0 for direct damage).
+        direct: The weapon's damage is direct (armour does not apply).
+        dealt: Damage after armour.
+        enhanced_by_20: Enhancements a natural 20 added to the damage.
+        outcome: What the damage did, in words (filled in as it is applied).
+    """
+
+    tick: int
+    time: float
+    attacker: int
+    target: int
+    mode: str
+    roll: D20Roll | None
+    mode_name: str = ""
+    bonuses: tuple[tuple[str, int], ...] = ()
+    defenses: tuple[tuple[str, int], ...] = ()
+    damage: DamageRoll | None = None
+    armour: int = 0
+    direct: bool = False
+    dealt: int = 0
+    enhanced_by_20: int = 0
+    outcome: str = ""
+
+    headline: ClassVar[bool] = True
+
+    @property
+    def hit(self) -> bool:
+        """The attack landed (a blow struck directly always does)."""
+        return self.roll is None or self.roll.hit
+
+    @property
+    def natural(self) -> int:
+        """The d20 (0 without a roll)."""
+        return self.roll.natural if self.roll is not None else 0
+
+    @property
+    def total(self) -> int:
+        """d20 + attack bonus (0 without a roll)."""
+        return self.roll.total if self.roll is not None else 0
+
+    @property
+    def defense(self) -> int:
+        """The target's Defense (0 without a roll)."""
+        return self.roll.defense if self.roll is not None else 0
+
+    @property
+    def margin(self) -> int:
+        """Total - Defense (0 without a roll)."""
+        return self.roll.margin if self.roll is not None else 0
+
+    @property
+    def struck(self) -> bool:
+        """The attack landed (its damage may still be 0 after armour)."""
+        return self.damage is not None
+
+    def events(self) -> list[Event]:
+        """The attack roll (declared unaimed: the model places no blow) and, when it landed, the damage."""
+        t, time, a, d = self.tick, self.time, self.attacker, self.target
+        if self.roll is not None:
+            out = self.roll.events(t, time, a, d, MODEL, self.mode)
+        else:
+            out = [AttackDeclared(t, time, a, d, self.mode, "unaimed")]
+        if self.damage is not None:
+            out.append(DamageDealt(t, time, a, d, MODEL, self.damage.total, self.dealt,
+                                   damage_detail(self.damage, self.armour, self.dealt)))
+        return out
+
+    def summary(self, names: Names) -> str | None:
+        """``Aldric -> Bertram: Broadsword cut: 5 damage (8 rolled: d8: 8, 1 -> 8; armour 3 -> 5)``; ``None`` for a
+        miss."""
+        if self.damage is None:
+            return None
+        return (f"{_who(names, self.attacker)} -> {_who(names, self.target)}: {self.mode_name}: {self.dealt} damage "
+                f"({self.damage.total} rolled: {damage_detail(self.damage, self.armour, self.dealt)})")
+
+    def explain(self, names: Names) -> list[str]:
+        """The attack step by step, in words: the roll, the damage dice, armour, what the damage did."""
+        attacker, target = _who(names, self.attacker), _who(names, self.target)
+        lines = [f"Tick {self.tick}: {attacker} attacks {target} with {self.mode_name}"]
+        roll = self.roll
+        if roll is None:
+            lines.append("Struck directly: no attack roll, the blow lands")
+        else:
+            lines.append("Attack bonus: " + ", ".join(f"{what} {n:+d}" for what, n in self.bonuses)
+                         + f" = {roll.bonus:+d}")
+            if self.defenses and self.defenses[0][0] == "defenceless":
+                lines.append(f"{target} cannot act and is defenceless: Defense {roll.defense}")
+            else:
+                lines.append("Defense: " + ", ".join(f"{what} {n:+d}" if i else f"{what} {n}"
+                                                     for i, (what, n) in enumerate(self.defenses))
+                             + f" = {roll.defense}")
+            lines.append(f"Roll: {roll.describe()}")
+        damage = self.damage
+        if damage is None:
+            return lines
+        if self.enhanced_by_20:
+            lines.append("The natural 20 enhances the damage" + (f" {self.enhanced_by_20} times"
+                                                                 if self.enhanced_by_20 > 1 else ""))
+        lines.append(f"Damage: {damage_words(damage)}")
+        if self.direct:
+            lines.append(f"Direct damage: armour does not apply; {self.dealt} damage")
+        elif self.armour:
+            lines.append(f"Armour value {self.armour} takes it to {self.dealt}")
+        else:
+            lines.append(f"No armour: {self.dealt} damage")
+        if self.outcome:
+            lines.append(f"{target}: {self.outcome}")
+        return lines
+
+
+def _who(names: Names, entity: int) -> str:
+    return names.get(entity, "?") if entity >= 0 else "(direct)"
+
+
+def damage_detail(roll: DamageRoll, armour: int, dealt: int) -> str:
+    """A damage roll in words: ``d6 enhanced: rolls 4, 8 -> 8; armour 3 -> 5``."""
+    if roll.how == "ignored":
+        return f"d{roll.die} impaired twice: ignored"
+    rolls = ", ".join(str(r) for r in roll.rolls)
+    text = f"d{roll.die}" + ("" if roll.how == "normal" else f" {roll.how}") + f": {rolls}"
+    if len(roll.rolls) > 1:
+        text += f" -> {roll.kept}"
+    if roll.bonus:
+        text += f" {roll.bonus:+d} = {roll.total}"
+    return text + (f"; armour {armour} -> {dealt}" if armour else "")
+
+
+def damage_words(roll: DamageRoll) -> str:
+    """A damage roll in a sentence: ``d6 enhanced (rolled twice, the higher kept): 4 and 8 (exploded), keeps 8``
+    (a die that comes up on its maximum is rolled again and adds the new roll minus 1, so any total of the die's
+    size or more exploded)."""
+    if roll.how == "ignored":
+        return f"d{roll.die} impaired twice (net): the damage is ignored, nothing is rolled"
+    how = {"normal": "", "enhanced": " enhanced (rolled twice, the higher kept)",
+           "impaired": " impaired (rolled twice, the lower kept)"}[roll.how]
+    rolls = [f"{r} (exploded)" if r >= roll.die else str(r) for r in roll.rolls]
+    text = f"d{roll.die}{how}: " + " and ".join(rolls)
+    if len(roll.rolls) > 1:
+        text += f", keeps {roll.kept}"
+    if roll.bonus:
+        text += f", {roll.bonus:+d} = {roll.total}"
+    return text
+
+
+# ------------------------------------------------------------------------------------------------ the model
+
+
 class StrengthRecoveryProcessor(esper.Processor):
     """RECOVERY phase: the dying die at the end of their next round; a finite stretch ends; fighting is no rest."""
 
@@ -570,83 +544,147 @@ class StrengthRecoveryProcessor(esper.Processor):
         self.model = model
 
     def process(self) -> None:
-        """Settle every creature's dying and incapacitation by the clock."""
-        rows = esper.get_components(Condition, StrengthHealth)
-        for entity, (cond, state) in sorted(rows, key=lambda row: row[0]):
-            if cond.dead:
+        """Settle every creature's dying and incapacitation by the clock, in entity order."""
+        ctx = self.ctx
+        for c in ctx.current().creatures.values():
+            if c.condition.dead:
                 continue
-            state.rested = 0.0
-            self.model.settle(entity, cond, state, self.ctx)
+            strength_state(c).rested = 0.0
+            self.model.settle(c, ctx)
 
 
 @register
 class StrengthModel(DamageModel):
-    """Document 003: health equal to STR, critical damage, dying and the Injuries table."""
+    """Document 003: health equal to STR, critical damage, dying and the Injuries table.
+
+    Args:
+        tables: The model's tables (``configs/models/strength.toml``; default: the document's numbers with no
+            weapons, armour or creatures).
+    """
 
     name = MODEL
 
-    def __init__(self, tables: Any = None) -> None:
-        super().__init__(tables if tables is not None else default_tables())
+    def __init__(self, tables: object = None) -> None:
+        if tables is None:
+            tables = default_tables()
+        if not isinstance(tables, StrengthTables):
+            raise ModelError("the strength model's tables are a components.strength.StrengthTables")
+        super().__init__(tables)
+        self.tables: StrengthTables = tables
 
     @property
     def t(self) -> StrengthTables:
         """The model's tables, typed."""
-        tables: StrengthTables = self.tables
-        return tables
+        return self.tables
 
-    # -------------------------------------------------------------- interface
+    # -------------------------------------------------------------- state
 
     def state_types(self) -> tuple[type, ...]:
         """One ``StrengthHealth`` per creature."""
         return (StrengthHealth,)
 
-    def spawn_state(self, kind: CreatureDef, attributes: Mapping[str, int], armor: Sequence[ArmorPiece]
-                    ) -> tuple[object, ...]:
-        """A creature at full health from its block (and the scenario's attribute overrides)."""
+    def spawn_state(self, kind: CreatureDef, body: BodyStructure, attributes: Mapping[str, int],
+                    armor: Sequence[ArmorPiece]) -> tuple[object, ...]:
+        """A creature at full health from its block (and the scenario's attribute overrides).
+
+        Raises:
+            ModelError: The tables have no block for the creature.
+        """
         t = self.t
         block = t.creatures.get(kind.id)
         if block is None:
-            raise ValueError(f"the strength model has no block for creature {kind.id!r}")
+            raise ModelError(f"the strength model has no block for creature {kind.id!r}; its blocks: "
+                             f"{', '.join(sorted(t.creatures)) or 'none'}")
         cap = ability_cap(block.human, t.ability_max, t.ability_max_human)
         abilities = spawn_abilities(block, kind.attributes, attributes, t.shift_with, cap)
         return (StrengthHealth(dict(abilities), dict(abilities), cap, abilities["STR"], block.attack, block.defense,
                                block.armour),)
 
+    # -------------------------------------------------------------- the loop's questions
+
+    def health(self, creature: Creature, ctx: TickContext) -> int:
+        """Health remaining (0 when dead)."""
+        return 0 if creature.condition.dead else strength_state(creature).health
+
     def processors(self, ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
         """Dying, the stretch's end and rest, by the clock."""
         return [(Phase.RECOVERY, StrengthRecoveryProcessor(ctx, self))]
 
-    def attack(self, entity: int, me: Parts, foe_entity: int, foe: Parts, mode: StrikeMode, ctx: TickContext,
-               parts: tuple[int, ...]) -> object:
+    # -------------------------------------------------------------- attack
+
+    def attack(self, attacker: Creature, target: Creature, mode: StrikeMode, parts: tuple[int, ...],
+               ctx: TickContext) -> StrengthAttack:
         """Document 002's d20 roll (d20 + attack bonus vs Defense, margin >= 1), then the damage roll, armour and
         its effect, applied at once."""
         t = self.t
-        state = esper.component_for_entity(entity, StrengthHealth)
-        f_state = esper.component_for_entity(foe_entity, StrengthHealth)
+        state = strength_state(attacker)
+        f_state = strength_state(target)
         weapon = t.weapons.get(mode.id) or WeaponDamage(4)
         mine = condition_totals(state.conditions, t.conditions)
-        bonus = state.attack + weapon.attack + mine.attack + self.skill_shift(me, mode)
-        if can_act(foe[5], foe[4]):
-            defense = f_state.defense + condition_totals(f_state.conditions, t.conditions).defense
+        bonuses = (("its own", state.attack), ("the weapon", weapon.attack), ("its conditions", mine.attack),
+                   ("weapon skill", self.skill_shift(attacker, mode)))
+        bonus = sum(n for _, n in bonuses)
+        if can_act(target.condition):
+            theirs = condition_totals(f_state.conditions, t.conditions).defense
+            defenses: tuple[tuple[str, int], ...] = (("its own", f_state.defense),)
+            if theirs:
+                defenses += (("its conditions", theirs),)
+            defense = f_state.defense + theirs
         else:
+            defenses = (("defenceless", t.defenceless_defense),)
             defense = t.defenceless_defense
         roll = d20_attack(bonus, defense, ctx.streams["attack"])
         clock = ctx.clock
-        record = StrengthAttack(clock.tick, clock.time, entity, foe_entity, mode.id, roll.natural, roll.total,
-                                roll.defense, roll.margin, roll.hit)
+        record = StrengthAttack(clock.tick, clock.time, attacker.entity, target.entity, mode.id, roll, mode.name,
+                                tuple((w, n) for w, n in bonuses if n or w == "its own"), defenses)
         if roll.hit:
-            enhanced = weapon.enhanced + (t.natural_20_enhanced if roll.natural == 20 else 0)
-            damage = roll_damage(weapon.die, ctx.streams["injury"], enhanced, weapon.impaired + mine.impaired,
-                                 weapon.bonus, t.explode)
-            record.damage = damage
-            record.armour = 0 if weapon.direct else armour_value(f_state, foe[3].pieces, t.armor)
-            record.dealt = after_armour(damage.total, record.armour)
+            boost = t.natural_20_enhanced if roll.natural == 20 else 0
+            self._roll_damage(record, weapon, target, boost, mine.impaired, ctx)
         ctx.log.append(record)
         if roll.hit:
-            self.apply_damage(foe_entity, foe[5], f_state, record.dealt, ctx, mode.name)
+            record.outcome = self.apply_damage(target, record.dealt, ctx, mode.name)
         return record
 
-    def inflict(self, entity: int, me: Parts, ctx: TickContext, **kwargs: Any) -> None:
+    def _roll_damage(self, record: StrengthAttack, weapon: WeaponDamage, target: Creature, boost: int,
+                     impaired: int, ctx: TickContext) -> None:
+        t = self.t
+        record.enhanced_by_20 = boost
+        record.damage = roll_damage(weapon.die, ctx.streams["injury"], weapon.enhanced + boost,
+                                    weapon.impaired + impaired, weapon.bonus, t.explode)
+        record.direct = weapon.direct
+        record.armour = 0 if weapon.direct else armour_value(strength_state(target), target.armor.pieces, t.armor)
+        record.dealt = after_armour(record.damage.total, record.armour)
+
+    def strike(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
+               attacker: Creature | None = None) -> None:
+        """The attacker's whole attack, or (no attacker) a blow that lands: the mode's damage die (exploding,
+        enhanced and impaired as its entry says), less armour unless its damage is direct. The model places no
+        blow on the body, so an aim changes nothing.
+
+        Raises:
+            ModelError: An aim the target's body does not have.
+        """
+        body = target.anatomy.body
+        if aim != "unaimed":
+            try:
+                body.part_index(aim)
+            except KeyError:
+                try:
+                    body.location_index(aim)
+                except KeyError:
+                    raise ModelError(f"{body.name} has no part or location {aim!r}; its parts: "
+                                     f"{', '.join(p.name for p in body.parts)}") from None
+        if attacker is not None:
+            self.attack(attacker, target, mode, (), ctx)
+            return
+        weapon = self.t.weapons.get(mode.id) or WeaponDamage(4)
+        clock = ctx.clock
+        record = StrengthAttack(clock.tick, clock.time, -1, target.entity, mode.id, None, mode.name)
+        self._roll_damage(record, weapon, target, 0, 0, ctx)
+        ctx.log.append(record)
+        record.outcome = self.apply_damage(target, record.dealt, ctx, mode.name)
+
+    def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
         """Damage applied directly, as a landed blow applies it.
 
         ``damage=N``: N points after armour. ``die=6`` (with ``enhanced=``, ``impaired=`` counts, ``bonus=`` and
@@ -655,47 +693,61 @@ class StrengthModel(DamageModel):
         accepted only with ``die``.
 
         Raises:
-            ValueError: Neither or both of ``damage`` and ``die``, a negative amount, modifiers without a die,
+            ModelError: Neither or both of ``damage`` and ``die``, a negative amount, modifiers without a die,
                 an unknown option.
         """
-        unknown = set(kwargs) - {"damage", "die", "enhanced", "impaired", "bonus", "direct"}
+        unknown = set(options) - {"damage", "die", "enhanced", "impaired", "bonus", "direct"}
         if unknown:
-            raise ValueError(f"the strength model inflicts damage= or die= (with enhanced=, impaired=, bonus=, "
+            raise ModelError(f"the strength model inflicts damage= or die= (with enhanced=, impaired=, bonus=, "
                              f"direct=), not {', '.join(sorted(unknown))}")
-        damage, die = kwargs.get("damage"), kwargs.get("die")
+        damage, die = options.get("damage"), options.get("die")
         if (damage is None) == (die is None):
-            raise ValueError("the strength model inflicts damage=N (points after armour) or die=N (a die to roll)")
-        state = esper.component_for_entity(entity, StrengthHealth)
-        cond = me[5]
-        if damage is not None:
-            if {"enhanced", "impaired", "bonus"} & set(kwargs):
-                raise ValueError("enhanced=, impaired= and bonus= go with die= (a die to roll), not damage=")
-            if not _is_int(damage) or damage < 0:
-                raise ValueError(f"damage must be a whole number of points, 0 or more, not {damage!r}")
-            clock = ctx.clock
-            ctx.emit(DamageDealt(clock.tick, clock.time, -1, entity, MODEL, damage, damage, f"{damage} points"))
-            self.apply_damage(entity, cond, state, damage, ctx, "inflicted")
-            return
-        enhanced, impaired, bonus = kwargs.get("enhanced", 0), kwargs.get("impaired", 0), kwargs.get("bonus", 0)
-        if not _is_int(die) or die < 2:
-            raise ValueError(f"die must be a die size (4, 6, 8, 10, 12), not {die!r}")
-        for label, value in (("enhanced", enhanced), ("impaired", impaired)):
-            if not _is_int(value) or value < 0:
-                raise ValueError(f"{label} must be a count, 0 or more, not {value!r}")
-        if not _is_int(bonus):
-            raise ValueError(f"bonus must be a whole number, not {bonus!r}")
-        roll = roll_damage(int(die), ctx.streams["injury"], int(enhanced), int(impaired), int(bonus), self.t.explode)
-        armour = 0 if kwargs.get("direct", False) else armour_value(state, me[3].pieces, self.t.armor)
-        dealt = after_armour(roll.total, armour)
+            raise ModelError("the strength model inflicts damage=N (points after armour) or die=N (a die to roll)")
+        entity = creature.entity
         clock = ctx.clock
+        if damage is not None:
+            if {"enhanced", "impaired", "bonus"} & set(options):
+                raise ModelError("enhanced=, impaired= and bonus= go with die= (a die to roll), not damage=")
+            if not _is_int(damage) or damage < 0:
+                raise ModelError(f"damage must be a whole number of points, 0 or more, not {damage!r}")
+            ctx.emit(DamageDealt(clock.tick, clock.time, -1, entity, MODEL, damage, damage, f"{damage} points"))
+            self.apply_damage(creature, damage, ctx, "inflicted")
+            return
+        enhanced, impaired, bonus = options.get("enhanced", 0), options.get("impaired", 0), options.get("bonus", 0)
+        if not _is_int(die) or die < 2:
+            raise ModelError(f"die must be a die size (4, 6, 8, 10, 12), not {die!r}")
+        if not _is_int(enhanced) or enhanced < 0:
+            raise ModelError(f"enhanced must be a count, 0 or more, not {enhanced!r}")
+        if not _is_int(impaired) or impaired < 0:
+            raise ModelError(f"impaired must be a count, 0 or more, not {impaired!r}")
+        if not _is_int(bonus):
+            raise ModelError(f"bonus must be a whole number, not {bonus!r}")
+        roll = roll_damage(die, ctx.streams["injury"], enhanced, impaired, bonus, self.t.explode)
+        armour = 0 if options.get("direct", False) else armour_value(strength_state(creature), creature.armor.pieces,
+                                                                     self.t.armor)
+        dealt = after_armour(roll.total, armour)
         ctx.emit(DamageDealt(clock.tick, clock.time, -1, entity, MODEL, roll.total, dealt,
                              damage_detail(roll, armour, dealt)))
-        self.apply_damage(entity, cond, state, dealt, ctx, "inflicted")
+        self.apply_damage(creature, dealt, ctx, "inflicted")
 
-    def readout(self, entity: int, me: Parts, ctx: TickContext) -> Readout:
-        """Label (healthy, hurt, incapacitated, dying, dead), health remaining, band and conditions."""
-        state = esper.component_for_entity(entity, StrengthHealth)
-        cond, equip = me[5], me[8]
+    def settle(self, creature: Creature, ctx: TickContext) -> None:
+        """Apply what the clock decides now: death at the end of the dying round, the end of a finite stretch."""
+        state = strength_state(creature)
+        now = ctx.clock.time
+        if state.dying and now >= state.dying_at - _EPS:
+            before = label_of(state, creature.condition)
+            self._die(creature, ctx, "dying: not healed in time")
+            self._changed(creature, ctx, before, state.health)
+        elif state.incapacitated and state.until is not None and now >= state.until - _EPS:
+            self.recover(creature, ctx)
+
+    # -------------------------------------------------------------- reading
+
+    def readout(self, creature: Creature, ctx: TickContext) -> Readout:
+        """Label (healthy, hurt, incapacitated, dying, dead), health remaining, band, conditions, what the
+        Injuries table left (``wounds``) and the model's numbers (``details``)."""
+        state = strength_state(creature)
+        cond, equip = creature.condition, creature.equipment
         label = label_of(state, cond)
         shock = label if label in ("incapacitated", "dying", "dead") else "none"
         conditions: list[str] = []
@@ -714,97 +766,196 @@ class StrengthModel(DamageModel):
                     conditions.append(f"{ability} {state.abilities[ability]} ({change:+d} until a full rest)")
         conditions += ["scarred" for i in state.injuries if i == "scarred"]
         health = 0 if cond.dead else state.health
-        return Readout(not cond.dead, can_act(cond, me[4]), label, health, band_of(state, cond), shock,
-                       tuple(conditions))
+        return Readout(not cond.dead, can_act(cond), label, health, band_of(state, cond), shock, tuple(conditions),
+                       wound_readings(state), self.part_readings(creature), self._details(creature))
 
-    def advance(self, ctx: TickContext, creatures: dict[int, Parts], seconds: float, care: Any) -> None:
+    def _details(self, creature: Creature) -> tuple[tuple[str, str], ...]:
+        t = self.t
+        state = strength_state(creature)
+        worn = sum(t.armor.get(p.id, 0) for p in creature.armor.pieces)
+        abilities = ", ".join(f"{a} {state.abilities[a]}" + (f" (base {state.base[a]})"
+                                                            if state.abilities[a] != state.base[a] else "")
+                              for a in ABILITIES)
+        details = [("health", f"{0 if creature.condition.dead else state.health} of {state.max_health} (STR)"),
+                   ("abilities", f"{abilities}; at most {state.cap}"),
+                   ("attack bonus", f"{state.attack:+d}"),
+                   ("Defense", str(state.defense)),
+                   ("Armour value", f"{state.armour} natural + {worn} worn = {state.armour + worn}")]
+        if not creature.condition.dead:
+            if state.dying:
+                details.append(("dying", f"dies at {state.dying_at:g} s unless healed"))
+            if state.incapacitated:
+                details.append(("incapacitated", "until the end of the skirmish" if state.until is None
+                                else f"until {state.until:g} s"))
+            details.append(("rest", f"{state.rested / 3600:.1f} of {t.full_rest_hours:g} hours towards a full "
+                                    "rest"))
+        return tuple(details)
+
+    def invariants(self, creature: Creature, ctx: TickContext) -> list[str]:
+        """Alive: health 0..current STR, abilities 1..the cap, out exactly while incapacitated or dying."""
+        state = strength_state(creature)
+        cond = creature.condition
+        if cond.dead:
+            return []
+        who = f"{creature.name} ({creature.entity})"
+        breaches = []
+        if not 0 <= state.health <= state.max_health:
+            breaches.append(f"{who} has health {state.health} of {state.max_health}")
+        for ability in ABILITIES:
+            if not 1 <= state.abilities[ability] <= state.cap:
+                breaches.append(f"{who} is alive with {ability} {state.abilities[ability]} (cap {state.cap})")
+        if cond.out != (state.incapacitated or state.dying):
+            breaches.append(f"{who} is {'out' if cond.out else 'not out'} of the fight while "
+                            f"{label_of(state, cond)}")
+        return breaches
+
+    # -------------------------------------------------------------- out of combat
+
+    def advance(self, ctx: TickContext, seconds: float, care: CarePolicy) -> None:
         """Time out of combat: the skirmish's stretch is over (the incapacitated recover), the dying die at the end
         of their round (the sandbox has no healing items), a finite stretch ends, and every
         ``full_rest_hours`` of rest is a full rest. ``care`` is not used: the document's healing items are not
-        modelled."""
+        modelled.
+
+        Each due time (a death, the end of a stretch, a full rest) is kept in the shared due queue. The earliest
+        sets the moment (never before now, never past the end); everything due within ``_TOLERANCE`` of it runs
+        then, creature by creature in entity order (a death; or the stretch's end, then a full rest).
+
+        Raises:
+            ModelError: A negative span.
+        """
+        if seconds < 0:
+            raise ModelError(f"time only moves forward, not by {seconds:g} s")
         clock = ctx.clock
         end = clock.seconds + seconds
         rest = self.t.full_rest_hours * 3600.0
-        rows = [(e, parts[5], esper.component_for_entity(e, StrengthHealth)) for e, parts in sorted(creatures.items())]
-        for entity, cond, state in rows:
-            if not cond.dead and state.incapacitated and not state.dying and state.until is None:
-                self.recover(entity, cond, state, ctx)
-        while True:
-            now = clock.seconds
-            dues: list[tuple[float, int]] = []
-            for i, (_, cond, state) in enumerate(rows):
-                if cond.dead:
-                    continue
-                if state.dying:
-                    dues.append((state.dying_at, i))
-                    continue
-                dues.append((now + max(rest - state.rested, 0.0), i))
-                if state.incapacitated and state.until is not None:
-                    dues.append((state.until, i))
-            upcoming = [d for d in dues if d[0] <= end + _TOLERANCE]
-            step_to = min(max(min(t for t, _ in upcoming), now), end) if upcoming else end
-            passed = max(step_to - now, 0.0)
-            for _, cond, state in rows:
-                if not cond.dead and not state.dying:
-                    state.rested += passed
-            clock.seconds = max(step_to, now)
-            if not upcoming:
-                break
-            for i in sorted({i for t, i in upcoming if t <= step_to + _TOLERANCE}):
-                entity, cond, state = rows[i]
-                if cond.dead:
-                    continue
-                if state.dying:
-                    if state.dying_at <= step_to + _TOLERANCE:
-                        before = label_of(state, cond)
-                        self._die(entity, cond, state, ctx, "dying: not healed in time")
-                        self._changed(entity, cond, state, ctx, before, state.health)
-                    continue
-                if state.incapacitated and state.until is not None and state.until <= step_to + _TOLERANCE:
-                    self.recover(entity, cond, state, ctx)
-                if state.rested >= rest - _TOLERANCE:
-                    self.full_rest(entity, cond, state, ctx)
+        creatures = ctx.creatures()
+        for c in creatures.values():
+            state = strength_state(c)
+            if not c.condition.dead and state.incapacitated and not state.dying and state.until is None:
+                self.recover(c, ctx)
+        queue = DueQueue(KINDS)
+        rest_due: dict[int, float] = {}  # entity -> when its rest makes a full rest (the living, not dying)
+        since: dict[int, float] = {}  # entity -> the game time its ``rested`` is counted up to
+        now = clock.seconds
+        for e, c in creatures.items():
+            state = strength_state(c)
+            if c.condition.dead:
+                continue
+            if state.dying:
+                queue.push("die", e, state.dying_at)
+                continue
+            rest_due[e] = now + max(rest - state.rested, 0.0)
+            since[e] = now
+            queue.push("rest", e, rest_due[e])
+            if state.incapacitated and state.until is not None:
+                queue.push("recover", e, state.until)
+
+        def is_due(due: Due) -> bool:
+            c = creatures[due.entity]
+            state = strength_state(c)
+            if c.condition.dead:
+                return False
+            if due.kind == "die":
+                return state.dying and state.dying_at == due.time
+            if state.dying:
+                return False
+            if due.kind == "recover":
+                return state.incapacitated and state.until == due.time
+            return rest_due.get(due.entity) == due.time
+
+        ctx.due = queue
+        try:
+            while True:
+                first = next(queue.pop_due(end + _TOLERANCE, is_due), None)
+                if first is None:
+                    break
+                now = clock.seconds
+                step_to = min(max(first.time, now), end)
+                clock.seconds = max(step_to, now)
+                group = sorted({first.entity, *(d.entity for d in queue.pop_due(step_to + _TOLERANCE, is_due))})
+                for e in group:
+                    c = creatures[e]
+                    state = strength_state(c)
+                    cond = c.condition
+                    if cond.dead:
+                        continue
+                    if state.dying:
+                        if state.dying_at <= step_to + _TOLERANCE:
+                            before = label_of(state, cond)
+                            self._die(c, ctx, "dying: not healed in time")
+                            self._changed(c, ctx, before, state.health)
+                        continue
+                    state.rested += max(step_to - since[e], 0.0)
+                    since[e] = step_to
+                    if state.incapacitated and state.until is not None and state.until <= step_to + _TOLERANCE:
+                        self.recover(c, ctx)
+                    if state.rested >= rest - _TOLERANCE:
+                        self.full_rest(c, ctx)
+                        rest_due[e] = step_to + rest
+                        queue.push("rest", e, rest_due[e])
+            for e, start in since.items():
+                c = creatures[e]
+                if not c.condition.dead and not strength_state(c).dying:
+                    strength_state(c).rested += max(end - start, 0.0)
+        finally:
+            ctx.due = None
+        clock.seconds = end
 
     # -------------------------------------------------------------- the model's own operations
 
-    def skill_shift(self, me: Parts, mode: StrikeMode) -> int:
+    def skill_shift(self, creature: Creature, mode: StrikeMode) -> int:
         """Attack bonus from a scenario's override of the creature's weapon skill (``skill_step`` ML a point)."""
         step = self.t.skill_step
-        anat = me[1]
+        anat = creature.anatomy
         ml, base = anat.mls.get(mode.skill), anat.kind.skills.get(mode.skill)
         if not step or ml is None or base is None:
             return 0
         return int((ml - base) / step)
 
-    def apply_damage(self, entity: int, cond: Condition, state: StrengthHealth, damage: int, ctx: TickContext,
-                     cause: str) -> None:
-        """Apply ``damage`` points (after armour) to a creature: health, critical damage, dying, death."""
-        if cond.dead or damage <= 0:
-            return
+    def apply_damage(self, creature: Creature, damage: int, ctx: TickContext, cause: str) -> str:
+        """Apply ``damage`` points (after armour) to a creature: health, critical damage, dying, death. Returns
+        what it did, in words."""
+        cond = creature.condition
+        if cond.dead:
+            return "already dead"
+        if damage <= 0:
+            return "no damage gets through"
         t = self.t
+        state = strength_state(creature)
         before_label, before_health = label_of(state, cond), state.health
         state.rested = 0.0
         strength = state.abilities["STR"]
         if state.dying and damage < strength:
             if t.damage_while_dying_kills:
-                self._die(entity, cond, state, ctx, f"{cause}: {damage} damage while dying")
-            self._changed(entity, cond, state, ctx, before_label, before_health)
-            return
+                self._die(creature, ctx, f"{cause}: {damage} damage while dying")
+                words = f"{damage} damage while dying: dead"
+            else:
+                words = f"{damage} damage while dying: no further effect"
+            self._changed(creature, ctx, before_label, before_health)
+            return words
         outcome = blow_outcome(damage, state.health, strength, t.critical_ratio)
         state.health = outcome.health
         if outcome.killed:
-            self._die(entity, cond, state, ctx, f"{cause}: {damage} damage >= STR {strength}")
+            self._die(creature, ctx, f"{cause}: {damage} damage >= STR {strength}")
+            words = f"{damage} damage matches or exceeds STR {strength}: killed on the spot"
         else:
+            words = f"health {before_health} -> {outcome.health} of {state.max_health}"
             if outcome.critical:
-                self.incapacitate(entity, cond, state, ctx)
+                self.incapacitate(creature, ctx)
+                words += (f"; critical damage (at least half of the {before_health} left, at once): incapacitated "
+                          + ("until the end of the skirmish" if state.until is None else f"until {state.until:g} s"))
             if outcome.dying:
                 state.dying = True
                 state.dying_at = ctx.clock.time + t.dying_rounds * ctx.clock.seconds_per_tick
-        self._changed(entity, cond, state, ctx, before_label, before_health)
+                words += "; all its health lost: dying, dead at the end of the next round unless healed"
+        self._changed(creature, ctx, before_label, before_health)
+        return words
 
-    def incapacitate(self, entity: int, cond: Condition, state: StrengthHealth, ctx: TickContext) -> None:
+    def incapacitate(self, creature: Creature, ctx: TickContext) -> None:
         """Critical damage: unable to act and defenceless until the end of the stretch (a new critical while
         incapacitated starts a new stretch)."""
+        state, cond = strength_state(creature), creature.condition
         stretch = self.t.stretch
         if stretch is None:
             state.until = None
@@ -815,10 +966,11 @@ class StrengthModel(DamageModel):
         cond.reeling = True
         if not cond.prone:
             cond.prone = True
-            ctx.emit(FellProne(ctx.clock.tick, ctx.clock.time, entity, "incapacitated"))
+            ctx.emit(FellProne(ctx.clock.tick, ctx.clock.time, creature.entity, "incapacitated"))
 
-    def recover(self, entity: int, cond: Condition, state: StrengthHealth, ctx: TickContext) -> None:
+    def recover(self, creature: Creature, ctx: TickContext) -> None:
         """The stretch is over: the creature can act again (a dying one stays out)."""
+        state, cond = strength_state(creature), creature.condition
         if not state.incapacitated or cond.dead:
             return
         before = label_of(state, cond)
@@ -826,66 +978,56 @@ class StrengthModel(DamageModel):
         state.until = None
         if not state.dying:
             cond.out = False
-        self._changed(entity, cond, state, ctx, before, state.health)
+        self._changed(creature, ctx, before, state.health)
 
-    def settle(self, entity: int, cond: Condition, state: StrengthHealth, ctx: TickContext) -> None:
-        """Apply what the clock decides now: death at the end of the dying round, the end of a finite stretch."""
-        now = ctx.clock.time
-        if state.dying and now >= state.dying_at - _EPS:
-            before = label_of(state, cond)
-            self._die(entity, cond, state, ctx, "dying: not healed in time")
-            self._changed(entity, cond, state, ctx, before, state.health)
-        elif state.incapacitated and state.until is not None and now >= state.until - _EPS:
-            self.recover(entity, cond, state, ctx)
-
-    def heal(self, entity: int, me: Parts, ctx: TickContext, points: int) -> None:
+    def heal(self, creature: Creature, ctx: TickContext, points: int) -> None:
         """Restore ``points`` of health (up to current STR). A dying creature healed by at least 1 is stabilised
         and rolls on the Injuries table (it stays incapacitated until the end of the stretch).
 
         Raises:
-            ValueError: A dead creature, or fewer than 1 point.
+            ModelError: A dead creature, or fewer than 1 point.
         """
-        cond = me[5]
-        state = esper.component_for_entity(entity, StrengthHealth)
+        state, cond = strength_state(creature), creature.condition
         if cond.dead:
-            raise ValueError("the dead cannot be healed")
+            raise ModelError("the dead cannot be healed")
         if not _is_int(points) or points < 1:
-            raise ValueError(f"healing is a whole number of points, 1 or more, not {points!r}")
+            raise ModelError(f"healing is a whole number of points, 1 or more, not {points!r}")
         before_label, before_health = label_of(state, cond), state.health
         state.health = min(state.health + points, state.max_health)
         stabilised = state.dying
         state.dying = False
-        self._changed(entity, cond, state, ctx, before_label, before_health)
+        self._changed(creature, ctx, before_label, before_health)
         if stabilised:
-            self.roll_injury(entity, cond, state, ctx)
+            self.roll_injury(creature, ctx)
 
-    def roll_injury(self, entity: int, cond: Condition, state: StrengthHealth, ctx: TickContext,
-                    roll: int | None = None) -> InjuryEffect:
+    def roll_injury(self, creature: Creature, ctx: TickContext, roll: int | None = None) -> InjuryEffect:
         """Roll (or read ``roll`` on) the d6 Injuries table and apply the entry."""
+        state = strength_state(creature)
         rng = ctx.streams["injury"]
         number = roll if roll is not None else roll_die(6, rng)
         effect = injury_effect(number, state.conditions, rng, self.t.loss_die)
         clock = ctx.clock
-        ctx.emit(ModelStateChanged(clock.tick, clock.time, entity, MODEL, "injury", "",
+        ctx.emit(ModelStateChanged(clock.tick, clock.time, creature.entity, MODEL, "injury", "",
                                    f"{effect.roll}: {effect.name} ({effect.detail})"))
         state.injuries.append(effect.name)
         state.conditions = [c for c in state.conditions if c not in effect.remove]
         state.conditions += [c for c in effect.add if c not in state.conditions]
         if effect.ability:
-            self.change_ability(entity, cond, state, ctx, effect.ability, -effect.loss, temporary=True)
+            self.change_ability(creature, ctx, effect.ability, -effect.loss, temporary=True)
         return effect
 
-    def change_ability(self, entity: int, cond: Condition, state: StrengthHealth, ctx: TickContext, ability: str,
-                       delta: int, temporary: bool = True) -> None:
+    def change_ability(self, creature: Creature, ctx: TickContext, ability: str, delta: int,
+                       temporary: bool = True) -> None:
         """Raise or lower an ability (temporarily: a full rest restores it; or permanently). Lowering STR lowers
         health as much (never below 1, never critical); an ability at 0 or below kills; abilities never exceed the
         cap.
 
         Raises:
-            ValueError: An unknown ability.
+            ModelError: An unknown ability.
         """
         if ability not in ABILITIES:
-            raise ValueError(f"abilities are {', '.join(ABILITIES)}, not {ability!r}")
+            raise ModelError(f"abilities are {', '.join(ABILITIES)}, not {ability!r}")
+        state, cond = strength_state(creature), creature.condition
         if cond.dead or not delta:
             return
         before_label, before_health = label_of(state, cond), state.health
@@ -896,16 +1038,19 @@ class StrengthModel(DamageModel):
             state.base[ability] = min(state.base[ability] + delta, state.cap)
         clock = ctx.clock
         if change.value != old:
-            ctx.emit(ModelStateChanged(clock.tick, clock.time, entity, MODEL, ability, str(old), str(change.value)))
+            ctx.emit(ModelStateChanged(clock.tick, clock.time, creature.entity, MODEL, ability, str(old),
+                                       str(change.value)))
         if change.died:
-            self._die(entity, cond, state, ctx, f"{ability} reduced to {change.value}")
+            self._die(creature, ctx, f"{ability} reduced to {change.value}")
         else:
             state.health = min(change.health, state.max_health)
-        self._changed(entity, cond, state, ctx, before_label, before_health)
+        self._changed(creature, ctx, before_label, before_health)
 
-    def full_rest(self, entity: int, cond: Condition, state: StrengthHealth, ctx: TickContext) -> None:
+    def full_rest(self, creature: Creature, ctx: TickContext) -> None:
         """A full rest: temporary ability changes and the Injuries table's conditions end, health returns
         (``full_rest_heals``), incapacitation ends."""
+        state, cond = strength_state(creature), creature.condition
+        entity = creature.entity
         before_label, before_health = label_of(state, cond), state.health
         clock = ctx.clock
         for ability in ABILITIES:
@@ -924,24 +1069,25 @@ class StrengthModel(DamageModel):
             state.incapacitated = False
             state.until = None
             cond.out = False
-        self._changed(entity, cond, state, ctx, before_label, before_health)
+        self._changed(creature, ctx, before_label, before_health)
 
     # -------------------------------------------------------------- helpers
 
-    def _die(self, entity: int, cond: Condition, state: StrengthHealth, ctx: TickContext, cause: str) -> None:
+    def _die(self, creature: Creature, ctx: TickContext, cause: str) -> None:
+        state = strength_state(creature)
         state.health = 0
         state.dying = False
-        kill(entity, cond, cause, ctx)
+        kill(creature.entity, creature.condition, cause, ctx)
 
-    def _changed(self, entity: int, cond: Condition, state: StrengthHealth, ctx: TickContext, before_label: str,
-                 before_health: int) -> None:
+    def _changed(self, creature: Creature, ctx: TickContext, before_label: str, before_health: int) -> None:
+        state = strength_state(creature)
         clock = ctx.clock
         if state.health != before_health:
-            ctx.emit(ModelStateChanged(clock.tick, clock.time, entity, MODEL, "health", str(before_health),
+            ctx.emit(ModelStateChanged(clock.tick, clock.time, creature.entity, MODEL, "health", str(before_health),
                                        str(state.health)))
-        after = label_of(state, cond)
+        after = label_of(state, creature.condition)
         if after != before_label:
-            ctx.emit(ModelStateChanged(clock.tick, clock.time, entity, MODEL, "state", before_label, after))
+            ctx.emit(ModelStateChanged(clock.tick, clock.time, creature.entity, MODEL, "state", before_label, after))
 
 
 def _is_int(value: object) -> TypeGuard[int]:

@@ -1,7 +1,9 @@
-"""Per-creature wound state: the injuries a body carries and what has happened to its parts.
+"""The anatomy model's per-creature state (document 000): ``Injury`` (a creature's wounds and what they did to
+its parts), ``Wound`` (one of them) and ``Shock`` (its shock state).
 
-Wounds are data inside one long-lived component rather than a component per wound, because adding or removing
-an esper component clears every query cache.
+Only a creature under the anatomy model carries these components. Wounds are data inside one long-lived
+component rather than a component per wound, because adding or removing an esper component clears every query
+cache.
 """
 
 from __future__ import annotations
@@ -9,36 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-
-@dataclass(frozen=True, slots=True)
-class Impairment:
-    """A part's impairment.
-
-    Attributes:
-        penalty: Test penalty (0, -5, -10, ... down to the permanent floor).
-        unusable: The part is out of action altogether.
-    """
-
-    penalty: int = 0
-    unusable: bool = False
-
-    @property
-    def impaired(self) -> bool:
-        """True when the part is hampered at all."""
-        return self.unusable or self.penalty < 0
-
-
-SOUND = Impairment()
-"""An unimpaired part."""
+from components.impairment import Impairment
+from components.rules import ShockState
 
 
 @dataclass(slots=True)
-class Injury:
+class Wound:
     """One wound, recorded at the location it struck.
 
     Attributes:
         location: Location index in the body.
-        level: Injury level 1..5 (M1..G5); 0 or less means healed.
+        level: Injury level 1..5 (``InjuryLevel``: M1..G5); 0 or less means healed.
         aspect: Damage aspect index.
         healing_rate: Healing Rate 0..6 once treated; ``None`` while untreated.
         bleeder: The wound is bleeding.
@@ -74,13 +57,18 @@ class Injury:
         if not self.initial_level:
             self.initial_level = self.level
 
+    @property
+    def open(self) -> bool:
+        """Not yet healed."""
+        return self.level > 0
+
 
 @dataclass(slots=True)
-class Wounds:
-    """The wound state of one creature (an ECS component).
+class Injury:
+    """The wound state of one creature under the anatomy model (an ECS component).
 
     Attributes:
-        injuries: Every wound, in the order received.
+        wounds: Every wound, in the order received.
         severed: Indices of severed locations.
         unusable_parts: Indices of parts made permanently unusable (a severed limb).
         permanent_impairment: Per part index, a lasting penalty (<= 0) added by healing.
@@ -88,6 +76,7 @@ class Wounds:
         impairments: Current impairment of each part (refreshed by the damage rules).
         health: Current health percent (refreshed with the impairments).
         dirty: The impairments and health need refreshing.
+        dirty_parts: The parts whose wounds changed since the last refresh (empty with ``dirty``: all of them).
         blood_loss: Blood Loss Points taken.
         weariness: Weariness fatigue (days spent in a coma).
         fatigue: Total fatigue (anemia, infection, weariness): a penalty on every test.
@@ -100,9 +89,11 @@ class Wounds:
         care_at: When a tender next sees to this creature's untreated wounds (-1: not scheduled).
         tending_until: As a tender: busy with a stoppage test until then (one per bleeding round).
         profile: Cache of the compiled target (``systems.blow.TargetProfile``); never saved.
+        penalties: Cache of test penalties by the roles a skill names, with the impairments they were read from;
+            never saved.
     """
 
-    injuries: list[Injury] = field(default_factory=list)
+    wounds: list[Wound] = field(default_factory=list)
     severed: set[int] = field(default_factory=set)
     unusable_parts: set[int] = field(default_factory=set)
     permanent_impairment: dict[int, int] = field(default_factory=dict)
@@ -110,6 +101,7 @@ class Wounds:
     impairments: tuple[Impairment, ...] = ()
     health: int = 100
     dirty: bool = True
+    dirty_parts: set[int] = field(default_factory=set)
     blood_loss: int = 0
     weariness: int = 0
     fatigue: int = 0
@@ -122,14 +114,38 @@ class Wounds:
     care_at: float = -1.0
     tending_until: float = -1.0
     profile: Any = None
+    penalties: dict[frozenset[str], tuple[tuple[Impairment, ...], int | None]] = field(default_factory=dict)
 
     def levels_at(self, location: int) -> list[int]:
         """Levels of the open wounds at ``location``."""
-        return [i.level for i in self.injuries if i.location == location and i.level > 0]
+        return [w.level for w in self.wounds if w.location == location and w.level > 0]
 
     def reindex(self) -> None:
-        """Rebuild the location -> levels index from the injuries (after loading or healing)."""
+        """Rebuild the location -> levels index from the wounds (after loading or healing)."""
         self.levels.clear()
-        for injury in self.injuries:
-            if injury.level > 0:
-                self.levels.setdefault(injury.location, []).append(injury.level)
+        for wound in self.wounds:
+            if wound.level > 0:
+                self.levels.setdefault(wound.location, []).append(wound.level)
+
+    def touch(self, part: int | None = None) -> None:
+        """Mark the impairments and health stale: only ``part`` changed, or (``None``) any part may have."""
+        if part is None:
+            self.dirty_parts.clear()
+        elif self.dirty_parts or not self.dirty:
+            self.dirty_parts.add(part)
+        self.dirty = True
+
+
+@dataclass(slots=True)
+class Shock:
+    """The creature's shock state under the anatomy model (exactly one at a time).
+
+    Attributes:
+        state: The current state.
+        since: Tick the state began.
+        retest_at: Game time (seconds) of the next re-test (-1: none due).
+    """
+
+    state: ShockState = ShockState.NONE
+    since: int = 0
+    retest_at: float = -1.0

@@ -1,5 +1,8 @@
 """Body drawings from body data: a rectangle per part, for any anatomy, with no per-creature drawing code.
 
+Shared by the viewer's body panel and the lab's hit-location heat map (the lab draws no window, so this lives
+outside ``sandbox/viewer/``).
+
 Each part goes in a grid cell: its ``layout`` hint ``(row, column)`` when the body file gives one; otherwise its
 zone's row (in definition order, after any hinted rows), parts ordered right side first (as a figure facing the
 viewer), then central, then left, and centred in the row.

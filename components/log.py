@@ -1,0 +1,68 @@
+"""What every entry of a world's event log is: a typed event, or a model's compact attack record, and each
+explains itself through one protocol.
+
+``sandbox run``'s account, the ``--log`` writer and the viewer read the log only through ``LogEntry``: its
+typed events, a one-line summary, and a step-by-step explanation in words. A damage model's attack record
+implements it; so does every ``components.events.Event``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from components.events import Event
+
+Names = Mapping[int, str]
+"""Entity -> creature name (what summaries and explanations print)."""
+
+
+@runtime_checkable
+class LogEntry(Protocol):
+    """One entry of the event log.
+
+    Attributes:
+        tick: The tick it happened in.
+        time: Game time in seconds.
+        headline: An attack (its summary opens a line of the account); else a step or a consequence (its
+            summary, if any, is added to the line of the attack before it).
+    """
+
+    tick: int
+    time: float
+
+    @property
+    def headline(self) -> bool:
+        """Whether the entry is an attack (see the class docstring)."""
+        ...
+
+    def events(self) -> Sequence[Event]:
+        """The typed step events of the entry, in the order the rules decided them."""
+        ...
+
+    def summary(self, names: Names) -> str | None:
+        """One line for the account, or ``None`` when the entry is not worth one (a miss, a step event)."""
+        ...
+
+    def explain(self, names: Names) -> list[str]:
+        """The entry step by step, in words, a line per step."""
+        ...
+
+
+@runtime_checkable
+class AttackEntry(LogEntry, Protocol):
+    """A log entry that is an attack (``headline`` is true): who struck whom, and whether it reached the body.
+
+    Attributes:
+        attacker: The attacking entity (-1: a blow struck directly, with no attacker).
+        target: The entity attacked.
+    """
+
+    attacker: int
+    target: int
+
+    @property
+    def struck(self) -> bool:
+        """The blow reached the target's body (it may still have done nothing to it)."""
+        ...

@@ -1,0 +1,72 @@
+"""Installing the sandbox into an esper world: one call registers the shared skirmish loop and a damage model's
+processors in their named phases, with the sandbox's seeded streams (what ``Sandbox`` itself does).
+
+    import esper
+    from sandbox.config import default_catalog
+    from sandbox.models import build_model
+    from systems import install
+    from systems.spawning import creature_components
+
+    catalog = default_catalog()
+    ctx = install(build_model("severity", catalog), catalog, seed=3)
+    esper.create_entity(*creature_components(catalog, ctx.model, "human", "Aldric", team="Red"))
+    esper.process()   # one tick; ctx.log holds what happened
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import esper
+
+from systems.ai import IntentProcessor
+from systems.combat import AttackProcessor
+from systems.context import Clock, TickContext
+from systems.models.base import DamageModel
+from systems.movement import MoveProcessor
+from systems.phases import Phase, priority
+from systems.spawning import Content
+from systems.status import CleanupProcessor, ClockProcessor, StatusProcessor
+from systems.streams import make_streams
+
+
+def processors_for(ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
+    """The processors of a world by phase, in registration order: the shared skirmish loop, then the damage
+    model's own within each phase."""
+    shared: list[tuple[Phase, esper.Processor]] = [
+        (Phase.INTENT, ClockProcessor(ctx)),
+        (Phase.INTENT, IntentProcessor(ctx)),
+        (Phase.MOVE, MoveProcessor(ctx)),
+        (Phase.ATTACK, AttackProcessor(ctx)),
+        (Phase.STATUS, StatusProcessor(ctx)),
+        (Phase.CLEANUP, CleanupProcessor(ctx)),
+    ]
+    # Stable sort by phase: the shared processors come first within a phase, then the model's.
+    return sorted(shared + ctx.model.processors(ctx), key=lambda pair: pair[0])
+
+
+def context_for(model: DamageModel, content: Content, *, seed: int = 0, run: int = 0) -> TickContext:
+    """A world's shared context: ``content``'s definitions, ``model``, and the streams of run ``run`` of ``seed``
+    (``systems.streams``)."""
+    combat = content.combat
+    return TickContext(combat=combat, modes=content.modes, weapons=content.weapons, skills=content.skills,
+                       streams=make_streams(seed, run), model=model, clock=Clock(0, combat.tick_seconds))
+
+
+def install(model: DamageModel, content: Content, *, seed: int = 0, run: int = 0) -> TickContext:
+    """Register the shared loop and ``model``'s processors in the current esper world, in phase order.
+
+    Args:
+        model: The damage model (``sandbox.models.build_model(name, catalog)`` loads one with its tables).
+        content: The definitions (a ``sandbox.config.Catalog``).
+        seed: Root seed.
+        run: Run index under the seed.
+
+    Returns:
+        The world's context: its clock, streams and event log (``ctx.log``).
+    """
+    ctx = context_for(model, content, seed=seed, run=run)
+    for phase, processors in itertools.groupby(processors_for(ctx), key=lambda pair: pair[0]):
+        for order, (_, processor) in enumerate(processors):
+            esper.add_processor(processor, priority(phase, order))
+    return ctx
