@@ -7,7 +7,9 @@ tends itself when it can act and self-care is allowed; else nobody. What "skill"
 
 A world's ``advance`` asks this thousands of times, so the circle keeps each team's candidates in a heap ranked by
 skill and is told which creature changed after each rule it runs (``update``): a question costs a few heap
-operations, not a scan of the world, and the answer is the same as the scan's.
+operations, not a scan of the world, and the answer is the same as the scan's. A changed creature is re-ranked
+only when the next question comes (most rules, healing periods above all, are never followed by one before the
+same creature changes again).
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ class CareCircle:
         self._version: dict[int, int] = {}
         self._current: dict[int, tuple[float, int] | None] = {}
         self._heaps: dict[str, list[tuple[float, int, int]]] = {}
+        self._changed: set[int] = set()
         healers = policy.healers
         for entity, c in creatures.items():
             if healers is None or c.name in healers:
@@ -82,12 +85,19 @@ class CareCircle:
 
     def update(self, entity: int) -> None:
         """Tell the circle that ``entity``'s state changed (its skill, whether it can act)."""
+        self._changed.add(entity)
+
+    def _flush(self) -> None:
         healers = self.policy.healers
-        if healers is None or self.creatures[entity].name in healers:
-            self._push(entity)
+        for entity in sorted(self._changed):
+            if healers is None or self.creatures[entity].name in healers:
+                self._push(entity)
+        self._changed.clear()
 
     def tender_for(self, patient: int) -> Tender | None:
         """Who tends ``patient`` now, by the policy (see the module docstring)."""
+        if self._changed:
+            self._flush()
         c = self.creatures[patient]
         heap = self._heaps.get(c.team, [])
         skipped: list[tuple[float, int, int]] = []

@@ -163,7 +163,8 @@ def refresh_status(entity: int, anat: Anatomy, injury: Injury, cond: Condition, 
     else:
         after = body_impairments(body, injury, rules)
     clock = ctx.clock
-    if after != before:
+    changed = after != before
+    if changed:
         for pi, (old, new) in enumerate(zip(before, after, strict=True)):
             if old != new:
                 ctx.emit(ImpairmentChanged(clock.tick, clock.time, entity, body.parts[pi].name, new.penalty,
@@ -171,7 +172,10 @@ def refresh_status(entity: int, anat: Anatomy, injury: Injury, cond: Condition, 
                 if new.unusable and not old.unusable:
                     drop_held(entity, equip, pi, body.parts[pi].name, False, ctx)
         injury.impairments = after
-    new_health = health(health_ceiling(body, injury.impairments, rules), not cond.dead, rules)
+    # Health follows from the impairments and being alive alone: with neither changed it cannot have moved.
+    unchanged = not changed and injury.health > 0 and not cond.dead
+    new_health = injury.health if unchanged else health(health_ceiling(body, injury.impairments, rules),
+                                                        not cond.dead, rules)
     if new_health != injury.health:
         ctx.emit(HealthChanged(clock.tick, clock.time, entity, injury.health, new_health, band(new_health, rules)))
         injury.health = new_health

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from components.anatomy import BodyStructure
@@ -16,11 +15,12 @@ def health_ceiling(body: BodyStructure, impairments: Sequence[Impairment], rules
 
     A part with no roles (an animal's tail) counts as a limb.
     """
-    buckets: Counter[tuple[bool, ImpairmentTier]] = Counter()
+    buckets: dict[tuple[bool, ImpairmentTier], int] = {}
     for part, imp in zip(body.parts, impairments, strict=True):
-        part_tier = tier(imp, rules)
-        if part_tier is not ImpairmentTier.NONE:
-            buckets[(part.critical, part_tier)] += 1
+        if imp.penalty >= 0 and not imp.unusable:
+            continue  # unimpaired: the common case, no tier to read
+        key = (part.critical, tier(imp, rules))
+        buckets[key] = buckets.get(key, 0) + 1
     ceiling = 100
     for (critical, bucket_tier), count in buckets.items():
         column = (rules.health_critical if critical else rules.health_limb)[bucket_tier]

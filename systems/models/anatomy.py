@@ -30,7 +30,7 @@ from systems.blow import resolve_blow, roll_impact
 from systems.context import TickContext
 from systems.creatures import Creature
 from systems.damage import DamageProcessor, apply_blow, inflict, refresh_status
-from systems.health import band
+from systems.health import band, health, health_ceiling
 from systems.hit_location import target_zone_number
 from systems.impairment import body_impairments
 from systems.mastery import effective_ml
@@ -92,9 +92,10 @@ class AnatomyModel(DamageModel):
 
     def spawn_state(self, kind: CreatureDef, body: BodyStructure, attributes: Mapping[str, int],
                     armor: Sequence[ArmorPiece]) -> tuple[object, ...]:
-        """An unhurt creature (its body's permanent impairments already on its parts)."""
+        """An unhurt creature (its body's permanent impairments already on its parts, and in its health)."""
         injury = Injury()
         injury.impairments = body_impairments(body, injury, self.rules)
+        injury.health = health(health_ceiling(body, injury.impairments, self.rules), True, self.rules)
         injury.dirty = False
         return injury, Shock()
 

@@ -129,17 +129,22 @@ def advance(model: AnatomyModel, ctx: TickContext, seconds: float, policy: CareP
     circles = {skill: tenders(creatures, policy, skill, ctx)
                for skill in {aftercare.stoppage_skill, aftercare.treatment_skill}}
 
+    # Each creature's state and condition once, not through its record at every pop (tens of thousands of them).
+    states = {e: anatomy_state(c) for e, c in creatures.items()}
+    conditions = {e: c.condition for e, c in creatures.items()}
+
     def is_due(due: Due) -> bool:
-        c = creatures[due.entity]
-        return current_due(anatomy_state(c), c.condition.dead, due.kind, due.item) == due.time
+        e = due.entity
+        return current_due(states[e], conditions[e].dead, due.kind, due.item) == due.time
 
     ctx.due = queue
     try:
         for due in queue.pop_due(end, is_due):
             entity, index, kind = due.entity, due.item, due.kind
-            clock.seconds = max(clock.seconds, due.time)
+            if due.time > clock.seconds:
+                clock.seconds = due.time
             c = creatures[entity]
-            injury, shock = anatomy_state(c)
+            injury, shock = states[entity]
             anat, cond = c.anatomy, c.condition
             if kind == "retest":
                 retest(entity, anat, injury, shock, cond, rules, ctx)
@@ -147,7 +152,7 @@ def advance(model: AnatomyModel, ctx: TickContext, seconds: float, policy: CareP
                 tender = circles[aftercare.stoppage_skill].tender_for(entity)
                 ml = None
                 if tender is not None:
-                    helper = anatomy_state(creatures[tender.entity]).injury
+                    helper = states[tender.entity].injury
                     if helper.tending_until <= clock.seconds:  # one stoppage test a bleeding round
                         helper.tending_until = clock.seconds + aftercare.bleed_interval
                         ml = tender.skill if tender.skill is None else tender.skill + (
