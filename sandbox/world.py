@@ -21,8 +21,9 @@ from components.events import Event
 from components.readout import Readout
 from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position, Shock
 from components.wounds import Wounds
-from sandbox.config import Catalog, ConfigError, Problem, default_catalog
-from sandbox.config.loader import config_root, load_catalog
+from sandbox.config import Catalog, default_catalog
+from sandbox.config.scenarios import load_scenario as load_scenario  # its old home: `from sandbox.world import ...`
+from sandbox.config.scenarios import resolve_scenario
 from sandbox.eventlog import expand_log
 from sandbox.scenario_def import CarePolicy, ScenarioDef
 from sandbox.streams import make_streams
@@ -200,8 +201,7 @@ class Sandbox:
             ConfigError: The scenario file is invalid (every problem listed) or unknown.
             SandboxError: Unknown model.
         """
-        catalog = catalog or default_catalog()
-        spec = load_scenario(scenario, catalog)
+        catalog, spec = resolve_scenario(scenario, catalog)  # a scenario file inside a content tree uses that tree
         return cls.from_spec(spec, seed, model, run=run, catalog=catalog, check_invariants=check_invariants)
 
     @classmethod
@@ -522,22 +522,3 @@ class Sandbox:
         """Every component of ``entity`` by type name (for inspection and tests)."""
         parts = self._parts(entity)
         return {type(c).__name__: c for c in parts}
-
-
-def load_scenario(scenario: str | Path, catalog: Catalog) -> ScenarioDef:
-    """A scenario by shipped id or path, checked against ``catalog``'s definitions.
-
-    Raises:
-        ConfigError: Unknown id, or every problem of an invalid file.
-    """
-    text = str(scenario)
-    path = Path(text)
-    if path.suffix == ".toml" or path.exists():
-        if not path.is_file():
-            raise ConfigError([Problem(text, "", None, "an existing scenario file", "no such file")])
-        loaded = load_catalog(config_root(), [path], extra_kind="scenario")
-        return loaded.scenarios[path.stem]
-    if text not in catalog.scenarios:
-        known = ", ".join(sorted(catalog.scenarios))
-        raise ConfigError([Problem("scenarios/", "", None, f"a shipped scenario ({known})", repr(text))])
-    return catalog.scenarios[text]
