@@ -214,16 +214,17 @@ def _tree_problems(tree: Path, shipped_name: str, model_names: Sequence[str]) ->
         data = read_toml(manifest, label, problems)
         if data is not None:
             try:
-                m = s.ContentFile.model_validate(data)
+                s.ContentFile.model_validate(data)
             except ValidationError as exc:
                 problems.extend(validation_problems(exc, data, s.ContentFile, lambda _: label))
-            else:
-                if m.extends is None:
-                    problems.append(Problem(label, "extends", m.name, f"the shipped content it extends "
-                                            f"({shipped_name!r})", "nothing"))
-                elif m.extends != shipped_name:
-                    problems.append(unknown(label, "extends", m.name, f"the shipped content ({shipped_name!r})",
-                                            m.extends, [shipped_name]))
+            name = data.get("name") if isinstance(data.get("name"), str) else None
+            extends = data.get("extends")
+            if extends is None:
+                problems.append(Problem(label, "extends", name, f"the shipped content it extends ({shipped_name!r})",
+                                        "nothing"))
+            elif isinstance(extends, str) and extends != shipped_name:
+                problems.append(unknown(label, "extends", name, f"the shipped content ({shipped_name!r})", extends,
+                                        [shipped_name]))
     folders = [*KIND_DIRS, MODELS_DIR, SCHEMAS_DIR]
     top_files = [MANIFEST, *(rel for rel in SINGLE_FILES.values() if "/" not in rel)]
     for entry in entries:
