@@ -61,8 +61,6 @@ def _options(
     """Combat sandbox: creatures made of data fight, and every blow lands somewhere real."""
 
 
-
-
 class Format(StrEnum):
     """Output formats of ``sandbox blows``."""
 
