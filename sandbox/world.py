@@ -110,17 +110,21 @@ class Sandbox:
         seed: Root seed; the same seed gives the same events.
         model: Damage model (``anatomy``).
         run: Run index under the seed (``SeedSequence(seed, spawn_key=(run,))``).
-        catalog: The configs to use (default: the shipped ones).
+        catalog: The configs to use (default: the shipped content extended by ``content``).
         check_invariants: Check the world's invariants (``systems.invariants``) after every tick and every
             ``advance``, raising ``InvariantError`` on a breach. Default: on when the environment variable
             ``SANDBOX_INVARIANTS`` is ``1`` at construction, else off (and then it costs nothing).
+        content: Content trees extending the shipped content, when no ``catalog`` is given (default: those of
+            ``SANDBOX_CONTENT``).
 
     Raises:
         SandboxError: Unknown model.
+        ConfigError: The content is invalid (every problem listed).
     """
 
     def __init__(self, seed: int = 0, model: str = "anatomy", *, run: int = 0,
-                 catalog: Catalog | None = None, check_invariants: bool | None = None) -> None:
+                 catalog: Catalog | None = None, check_invariants: bool | None = None,
+                 content: Sequence[str | Path] | None = None) -> None:
         from sandbox.models import available_models, build_model
 
         if model not in available_models():
@@ -128,7 +132,7 @@ class Sandbox:
         self.seed = seed
         self.run_index = run
         self.model = model
-        self.catalog = catalog or default_catalog()
+        self.catalog = catalog or default_catalog(None if content is None else [Path(c) for c in content])
         self.scenario: ScenarioDef | None = None
         self.care = CarePolicy()
         """Who tends the wounded out of combat (``advance``); a scenario sets its own."""

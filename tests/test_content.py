@@ -150,6 +150,9 @@ def test_a_scenario_inside_a_tree_brings_its_tree(tree: Path) -> None:
     world = Sandbox.from_scenario(scenario, seed=2)  # the embedding API finds it too
     assert world.catalog.content == (tree.absolute(),)
     world.close()
+    with Sandbox(seed=2, content=[tree]) as world:
+        kobold = world.spawn("kobold", name="K", team="K")
+        assert world.entity("K") == kobold and world.catalog.content == (tree.absolute(),)
 
 
 def test_content_flag_and_variable_resolve_ids_for_every_command(tree: Path, tmp_path: Path) -> None:
