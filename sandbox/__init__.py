@@ -18,18 +18,20 @@ The embedding surface::
 - ``load_body``, ``load_catalog``, ``default_catalog``, ``Catalog``: the content.
 
 The rules themselves are in ``systems`` (pure functions, the processors, the damage models, ``systems.install``
-for an esper world of your own), the data in ``components``. Importing this package is cheap: each name loads its
-module on first use, and nothing here imports pygame.
+for an esper world of your own), the data in ``components``. The names are imported on first use (PEP 562), so
+``import sandbox`` is cheap (the CLI's start-up) and never imports pygame.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from sandbox.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from components.readout import Readout
-    from sandbox.config import Catalog, ConfigError, default_catalog, load_body, load_catalog
+    from sandbox.config.errors import ConfigError
+    from sandbox.config.loader import Catalog, default_catalog, load_body, load_catalog
     from sandbox.persistence import SaveError
     from sandbox.world import Outcome, Sandbox, SandboxError
 
@@ -37,20 +39,8 @@ __all__ = ["Catalog", "ConfigError", "Outcome", "Readout", "Sandbox", "SandboxEr
            "load_body", "load_catalog"]
 __version__ = "0.1.0"
 
-_WHERE = {"Sandbox": "sandbox.world", "Outcome": "sandbox.world", "SandboxError": "sandbox.world",
-          "SaveError": "sandbox.persistence", "Readout": "components.readout", "ConfigError": "sandbox.config",
-          "Catalog": "sandbox.config", "default_catalog": "sandbox.config", "load_body": "sandbox.config",
-          "load_catalog": "sandbox.config"}
-
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'sandbox' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_attributes(__name__, globals(), {
+    "Sandbox": "sandbox.world", "Outcome": "sandbox.world", "SandboxError": "sandbox.world",
+    "SaveError": "sandbox.persistence", "Readout": "components.readout", "ConfigError": "sandbox.config.errors",
+    "Catalog": "sandbox.config.loader", "default_catalog": "sandbox.config.loader",
+    "load_body": "sandbox.config.loader", "load_catalog": "sandbox.config.loader"})

@@ -17,16 +17,13 @@ from components.creature import CreatureDef
 from components.gear import ArmorPiece, StrikeMode
 from components.rules import LEVEL_CODES
 from sandbox.config import Catalog
+from sandbox.setup_error import SetupError as SetupError  # re-exported: its home before sandbox.setup_error
 from systems.blow import BlowResult, TargetProfile, blow_reading, compile_target, resolve_blow
 from systems.dice import roll_dice
 from systems.hit_location import target_zone_number
 from systems.mishaps import keep_control_ml
 from systems.streams import make_stream
 from systems.strike import strength_impact_modifier
-
-
-class SetupError(ValueError):
-    """The options describe no valid blow (an unknown mode, part or location, conflicting options)."""
 
 
 def creature_for_body(catalog: Catalog, body_id: str) -> CreatureDef:

@@ -1,14 +1,18 @@
 """The ``sandbox`` command line.
 
 Every command turns a bad config or bad option into a clear message on stderr and exit code 2, never a
-traceback.
+traceback. Every command that reads content takes ``--content DIR`` (default: the ``SANDBOX_CONTENT`` variable), and
+a scenario or body file inside a content tree brings its tree along.
+
+The heavy modules (pydantic and the config schemas, numpy, the systems, matplotlib, pygame) are imported inside the
+commands that need them, never here: ``sandbox --help`` and a ``sandbox validate`` of content that validated before
+start in a fraction of the time (``benchmarks/startup.py``).
 """
 
 from __future__ import annotations
 
-import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
@@ -16,13 +20,10 @@ from typing import Annotated
 
 import typer
 
-from sandbox.blows import BlowSetup, Odds, SetupError, seeded_blows
-from sandbox.blows import record as blow_record
-from sandbox.config import ConfigError, Problem, config_root, default_catalog, load_body, load_catalog
-from sandbox.config.loader import SINGLE_FILES
-from sandbox.config.schema import MAX_SPREAD, MAX_TICKS
-from sandbox.report import body_json, body_report, odds_report
-from sandbox.vector_odds import VECTOR_FROM, exact_odds, exact_report, vector_odds
+from sandbox import __version__
+from sandbox.config.errors import ConfigError, Problem
+from sandbox.config.limits import MAX_SPREAD, MAX_TICKS
+from sandbox.setup_error import SetupError
 
 MAX_BLOWS = 10_000_000
 """The most blows one ``sandbox blows`` samples (more would run for minutes and fill memory)."""
@@ -37,8 +38,27 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: rendering it with rich would import rich's markdown, a tenth of a second
 )
 
+ContentOption = Annotated[list[Path] | None, typer.Option(
+    "--content", help="A content tree (a folder with a content.toml) extending the shipped content; repeat it for "
+                      "several. Default: the trees in $SANDBOX_CONTENT.", show_default=False)]
+SCENARIO_HELP = "A scenario id (duel, skirmish, or one of your content's) or a scenario TOML file."
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"combat-sandbox {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", callback=_show_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Combat sandbox: creatures made of data fight, and every blow lands somewhere real."""
 
 
 class Format(StrEnum):
@@ -54,10 +74,16 @@ def _fail(message: str) -> None:
 
 
 @contextmanager
-def _friendly() -> Iterator[None]:
-    """Turn the errors a user can cause into a message and exit code 2."""
+def _friendly(content: list[Path] | None = None, near: Iterable[str | Path] = ()) -> Iterator[tuple[Path, ...]]:
+    """Turn the errors a user can cause into a message and exit code 2. Inside the block the command's content is
+    active: ``--content`` (else ``SANDBOX_CONTENT``) plus the tree of each file it was given by path, for this process
+    and the processes it starts (the lab's workers); the block gets the trees."""
+    from sandbox.config.content import is_scenario_path, resolve_content, using_content
+
     try:
-        yield
+        trees = resolve_content(content, near=[Path(p) for p in near if is_scenario_path(p)])
+        with using_content(trees):
+            yield trees
     except ConfigError as exc:
         _fail(str(exc))
     except SetupError as exc:
@@ -66,11 +92,18 @@ def _friendly() -> Iterator[None]:
 
 @app.command()
 def body(
-    name: Annotated[str, typer.Argument(help="A shipped body id (human, wolf ...) or a path to a body TOML file.")],
+    name: Annotated[str, typer.Argument(help="A body id (human, wolf, or one of your content's) or a path to a body "
+                                             "TOML file.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+    content: ContentOption = None,
 ) -> None:
     """Show an anatomy: zones and their zone numbers, parts, locations and the unaimed hit odds."""
-    with _friendly():
+    import json
+
+    from sandbox.config.loader import load_body
+    from sandbox.report import body_json, body_report
+
+    with _friendly(content, [name]):
         structure = load_body(name)
         if as_json:
             typer.echo(json.dumps(body_json(structure), indent=2))
@@ -80,7 +113,7 @@ def body(
 
 @app.command()
 def blows(
-    body: Annotated[str, typer.Option(help="Target body id or body TOML path.")] = "human",
+    body: Annotated[str, typer.Option(help="Target body id (yours too) or body TOML path.")] = "human",
     mode: Annotated[str | None, typer.Option(help="Strike mode WEAPON.MODE (broadsword.cut).")] = None,
     impact: Annotated[int | None, typer.Option(help="A final impact used as is (no Strength modifier).",
                                                min=-1000, max=1000)] = None,
@@ -101,9 +134,18 @@ def blows(
     = Format.table,
     exact: Annotated[bool, typer.Option("--exact", help="Print the exact odds (location, level, shock state ...) "
                                                         "instead of sampling blows.")] = False,
+    content: ContentOption = None,
 ) -> None:
     """What one strike does to one body, blow by blow (jsonl) or as odds (table; vectorised from 100,000 blows)."""
-    with _friendly():
+    import json
+
+    from sandbox.blows import BlowSetup, Odds, seeded_blows
+    from sandbox.blows import record as blow_record
+    from sandbox.config.loader import default_catalog, load_body
+    from sandbox.report import odds_report
+    from sandbox.vector_odds import VECTOR_FROM, exact_odds, exact_report, vector_odds
+
+    with _friendly(content, [body]):
         catalog = default_catalog()
         target_body = load_body(body)
         setup = BlowSetup.build(
@@ -132,7 +174,7 @@ def blows(
 
 @app.command()
 def run(
-    scenario: Annotated[str, typer.Argument(help="A shipped scenario id (duel, skirmish ...) or a scenario TOML.")],
+    scenario: Annotated[str, typer.Argument(help=SCENARIO_HELP)],
     model: Annotated[str | None, typer.Option(
         help="Damage model (default: the scenario's); 'all' runs every model and compares them.")] = None,
     seed: Annotated[int, typer.Option(help="Root seed; the same seed gives the same fight.", min=0)] = 0,
@@ -143,13 +185,14 @@ def run(
     aftermath: Annotated[float | None, typer.Option(
         help="Then carry the survivors through this many days of treatment and healing.", min=0,
         max=MAX_AFTERMATH_DAYS)] = None,
+    content: ContentOption = None,
 ) -> None:
     """Run a skirmish headless and print what happened: every landed blow, then each creature's state."""
     from sandbox.interrupts import sigterm_as_interrupt
 
     _import_before_interrupts()
     try:
-        with _friendly(), sigterm_as_interrupt():
+        with _friendly(content, [scenario]), sigterm_as_interrupt():
             _run(scenario, model, seed, ticks, log, quiet, aftermath)
     except KeyboardInterrupt:
         # Ctrl-C or SIGTERM: the log is whole or absent (written last, through a temporary file).
@@ -164,13 +207,20 @@ def _import_before_interrupts() -> None:
     ``exec`` from a string (dataclasses and named tuples are made that way) it is remembered as "unhandled" even
     when caught, so the process ends killed by SIGINT instead of with exit code 130; inside an extension module's
     initialisation (numpy.random) it can be lost altogether. Importing first keeps the interrupt out of both.
+
+    The heavy modules are imported here, when the command starts, not with the CLI, so a Ctrl-C can land in these
+    imports: it stops the command as any interrupt does (exit 130, no traceback), as far as CPython lets it.
     """
-    import numpy.random  # noqa: F401 (numpy loads it lazily, on the first seed)
+    try:
+        import numpy.random  # noqa: F401 (numpy loads it lazily, on the first seed)
 
-    from sandbox.models import available_models
-    from sandbox.world import Sandbox  # noqa: F401 (imported for its side effect: the systems are loaded)
+        from sandbox.models import available_models
+        from sandbox.world import Sandbox  # noqa: F401 (imported for its side effect: the systems are loaded)
 
-    available_models()
+        available_models()
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
 
 
 def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Path | None, quiet: bool,
@@ -238,7 +288,7 @@ def _check_writable(path: Path, what: str = "the log") -> None:
 
 @app.command()
 def lab(
-    scenario: Annotated[str, typer.Argument(help="A shipped scenario id (duel, skirmish ...) or a scenario TOML.")],
+    scenario: Annotated[str, typer.Argument(help=SCENARIO_HELP)],
     runs: Annotated[int, typer.Option("--runs", help="Runs per model.", min=1, max=MAX_RUNS)],
     models: Annotated[str, typer.Option("--models", help="'all' or a comma-separated list of damage models.")]
     = "all",
@@ -254,12 +304,13 @@ def lab(
     odds_blows: Annotated[int, typer.Option(
         help="Blows per odds card (each attacker's blow against each enemy, vectorised); 0: no cards.",
         min=0)] = 100_000,
+    content: ContentOption = None,
 ) -> None:
     """Run many seeded skirmishes per damage model and compare them: win rates with 95% intervals, fight
     lengths, deaths; records in runs.csv, figures in summary.json, plots as PNG."""
     import os
 
-    from sandbox.config import default_catalog
+    from sandbox.config.loader import default_catalog
     from sandbox.interrupts import interrupts_deferred, sigterm_as_interrupt
     from sandbox.lab import (
         LabError,
@@ -278,7 +329,7 @@ def lab(
     from sandbox.lab.summary import summary_path
 
     _import_before_interrupts()
-    with _friendly(), sigterm_as_interrupt():
+    with _friendly(content, [scenario]), sigterm_as_interrupt():  # the workers inherit the content
         try:
             plan = LabPlan(scenario, parse_models(models), runs, seed, chunk, target_error)
             cast = cast_of(scenario)
@@ -339,7 +390,7 @@ def lab(
 
 @app.command()
 def view(
-    scenario: Annotated[str, typer.Argument(help="A shipped scenario id or a scenario TOML.")],
+    scenario: Annotated[str, typer.Argument(help=SCENARIO_HELP)],
     model: Annotated[str | None, typer.Option(help="Damage model (default: the scenario's).")] = None,
     seed: Annotated[int, typer.Option(help="Root seed.", min=0)] = 0,
     frames: Annotated[int | None, typer.Option(help="Render this many frames headless, with no window.",
@@ -348,11 +399,12 @@ def view(
     = None,
     speed: Annotated[float | None, typer.Option(help="Ticks per second of wall time (0.5 to 32).")] = None,
     select: Annotated[str | None, typer.Option(help="Select this creature for the body panel.")] = None,
+    content: ContentOption = None,
 ) -> None:
     """Watch a skirmish in a window (or render it headless with --frames)."""
     from sandbox.world import SandboxError
 
-    with _friendly():
+    with _friendly(content, [scenario]):
         try:
             if frames is not None:
                 from sandbox.viewer import run_headless
@@ -374,58 +426,173 @@ def view(
 
 @app.command()
 def validate(
-    paths: Annotated[list[Path] | None, typer.Argument(help="Files or config folders (default: the shipped "
-                                                             "configs).")] = None,
+    paths: Annotated[list[Path] | None, typer.Argument(
+        help="Content trees, files or config folders (default: the shipped content and the active trees).")] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="List, per damage model, the entries it derived from "
+                                                           "the anatomy data and their values.")] = False,
+    content: ContentOption = None,
 ) -> None:
-    """Check config files: every problem is listed; exit code 2 if there is any."""
-    with _friendly():
-        root = config_root()
-        extra: list[Path] = []
-        for path in paths or []:
-            if path.is_dir() and ((path / "skills.toml").exists() or (path / "models").is_dir()):
-                root = path
-            elif path.is_dir():
-                found = sorted(path.rglob("*.toml"))
-                if not found:
-                    raise ConfigError([Problem(str(path), "", None, "a config file or a folder of them",
-                                               "a folder with no .toml files")])
-                extra.extend(found)
-            else:
-                extra.append(path)
-        catalog = load_catalog(root, extra)
-        counted = len(catalog.files) + len(SINGLE_FILES)
-        from sandbox.models import available_models, build_model, loaders
+    """Check content: every problem is listed; exit code 2 if there is any."""
+    from sandbox.config.cache import cached_report, fingerprint, keep_report
 
-        problems: list[Problem] = []
-        for name in available_models():  # each model's tables, checked against these configs
-            try:
-                build_model(name, catalog, root)
-            except ConfigError as exc:
-                problems.extend(exc.problems)
-        if problems:
-            raise ConfigError(problems)
-        counted += len(loaders())
-        typer.echo(f"OK: {counted} config files valid under {root}" + (f" (+{len(extra)} named)" if extra else ""))
+    with _friendly():
+        root, extra, near = _validation_targets(paths or [])
+    with _friendly(content, near) as trees:
+        key = fingerprint(["validate", str(explain)], root, trees, extra)
+        report = cached_report(key)
+        if report is None:
+            report = _validation_report(root, trees, extra, explain)
+            keep_report(key, report)
+        typer.echo(report, nl=False)
+
+
+def _validation_targets(paths: list[Path]) -> tuple[Path, list[Path], list[Path]]:
+    """What ``validate PATHS`` checks: ``(base folder, named files, paths whose content trees come along)``.
+
+    A content tree (a folder whose manifest names what it extends) comes along; a whole config folder of one's own
+    (``skills.toml`` or ``models/``) replaces the shipped content as the base; any other folder's TOML files are
+    named files, as is a file (and a file inside a content tree brings its tree).
+
+    Raises:
+        ConfigError: A folder with nothing to check.
+    """
+    from sandbox.config.content import is_tree, shipped_root
+
+    root = shipped_root()
+    extra: list[Path] = []
+    near: list[Path] = []
+    for path in paths:
+        if path.is_dir() and is_tree(path):
+            near.append(path)
+        elif path.is_dir() and ((path / "skills.toml").exists() or (path / "models").is_dir()):
+            root = path
+        elif path.is_dir():
+            found = sorted(path.rglob("*.toml"))
+            if not found:
+                raise ConfigError([Problem(str(path), "", None, "a config file or a folder of them",
+                                           "a folder with no .toml files")])
+            extra.extend(found)
+        else:
+            extra.append(path)
+            near.append(path)
+    return root, extra, near
+
+
+def _cached_bare_validate() -> bool:
+    """Answer a bare ``sandbox validate`` (the shipped content and the ``SANDBOX_CONTENT`` trees) from the
+    validated-content cache, before typer parses anything; ``False`` when the cache has no answer.
+
+    typer 0.29 coerces every parameter through a pydantic ``TypeAdapter``, which imports pydantic: a tenth of a
+    second, a third of the start-up budget, spent before the command runs. The bare command takes no parameters, so
+    its cached answer needs none; anything else (and a cache miss) goes through typer and the full check, which
+    computes the same key (``validate``).
+    """
+    from sandbox.config.cache import cached_report, fingerprint
+    from sandbox.config.content import resolve_content, shipped_root
+
+    try:
+        report = cached_report(fingerprint(["validate", str(False)], shipped_root(), resolve_content(None), []))
+    except (OSError, SetupError):
+        return False
+    if report is None:
+        return False
+    sys.stdout.write(report)
+    return True
+
+
+def _validation_report(root: Path, trees: tuple[Path, ...], extra: list[Path], explain: bool) -> str:
+    """Load and check everything (the catalog and every damage model's tables); the report of a clean content.
+
+    Raises:
+        ConfigError: Every problem found.
+    """
+    import shutil
+
+    from sandbox.config.layout import MANIFEST, SINGLE_FILES, model_files
+    from sandbox.config.loader import display, load_catalog
+    from sandbox.models import available_models, load_model, loaders, structural_problems
+
+    try:
+        catalog = load_catalog(root, extra, content=trees)
+    except ConfigError as exc:  # the model tables cannot be checked against it, but on their own they can
+        raise ConfigError([*exc.problems, *structural_problems(trees, root)]) from None
+    problems: list[Problem] = []
+    loaded = {}
+    for name in available_models():  # each model's tables, checked against this content
+        try:
+            loaded[name] = load_model(name, catalog)
+        except ConfigError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise ConfigError(problems)
+    counted = len(catalog.files) + len(SINGLE_FILES) + len(loaders())
+    counted += sum((t / MANIFEST).is_file() + len(model_files(t)) + sum((t / r).is_file() for r in
+                   SINGLE_FILES.values()) for t in trees)
+    line = f"OK: {counted} config files valid under {root}"
+    if trees:
+        line += f", with content tree{'s' if len(trees) > 1 else ''} " + ", ".join(display(t) for t in trees)
+    if extra:
+        line += f" (+{len(extra)} named)"
+    lines = [line, *catalog.notes]
+    if explain:
+        from sandbox.models.explain import derived_report
+
+        width = shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 120
+        lines.append(derived_report(loaded, width).rstrip("\n"))
+    return "\n".join(lines) + "\n"
 
 
 @app.command()
 def schema(
-    out: Annotated[Path | None, typer.Option(help="Folder to write into (default: configs/schemas).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Folder to write into (default: the current folder; with "
+                                                  "--content DIR: DIR/schemas).")] = None,
+    content: Annotated[Path | None, typer.Option("--content", help="Refresh this content tree's schemas/ folder.",
+                                                 show_default=False)] = None,
 ) -> None:
     """Write a JSON Schema for every config file kind (editors use them through each file's #:schema line)."""
+    from sandbox.config.layout import SCHEMAS_DIR
     from sandbox.config.schemas import write_schemas
 
+    folder = out or (content / SCHEMAS_DIR if content is not None else Path("."))
     with _friendly():
+        if content is not None and not content.is_dir():
+            raise SetupError(f"cannot write the schemas into {content}: no such content folder")
         try:
-            written = write_schemas(out or config_root() / "schemas")
+            written = write_schemas(folder)
         except OSError as exc:
-            raise SetupError(f"cannot write the schemas to {out}: {exc.strerror or exc}") from None
+            raise SetupError(f"cannot write the schemas to {folder}: {exc.strerror or exc}") from None
     for path in written:
         typer.echo(str(path))
 
 
+@app.command()
+def init(
+    folder: Annotated[Path, typer.Argument(help="A new (or empty) folder for the content tree.")],
+    name: Annotated[str | None, typer.Option(help="The content's name in content.toml (default: from the "
+                                                  "folder's name).")] = None,
+) -> None:
+    """Write a starter content tree: a manifest, a body, a weapon, an armour piece and a creature that use each
+    other, a scenario, JSON Schemas and a README; it validates and runs under every model as written."""
+    from sandbox.init_tree import write_starter
+
+    with _friendly():
+        try:
+            written = write_starter(folder, name)
+        except OSError as exc:
+            raise SetupError(f"cannot write a content tree to {folder}: {exc.strerror or exc}") from None
+    typer.echo(f"wrote a content tree of {len(written)} files to {folder}:")
+    for path in written:
+        if path.parent.name != "schemas":
+            typer.echo(f"  {path}")
+    typer.echo(f"  {folder / 'schemas'}/ (the JSON Schemas the #:schema lines point at)")
+    scenario = next((p for p in written if p.parent.name == "scenarios"), None)
+    typer.echo(f"next: sandbox validate {folder} && sandbox run {scenario} --model all")
+
+
 def main() -> None:
     """Console entry point."""
+    if sys.argv[1:] == ["validate"] and _cached_bare_validate():
+        return
     try:
         app()
     except KeyboardInterrupt:

@@ -27,8 +27,9 @@ from components.events import Event
 from components.log import LogEntry
 from components.readout import AftermathRow, Readout
 from components.state import Identity
-from sandbox.config import Catalog, ConfigError, Problem, default_catalog
-from sandbox.config.loader import config_root, load_catalog
+from sandbox.config import Catalog, default_catalog
+from sandbox.config.scenarios import load_scenario as load_scenario  # its old home: `from sandbox.world import ...`
+from sandbox.config.scenarios import resolve_scenario
 from sandbox.eventlog import expand_log
 from sandbox.scenario_def import ScenarioDef
 from systems.creatures import Creature
@@ -116,18 +117,21 @@ class Sandbox:
         seed: Root seed; the same seed gives the same events.
         model: Damage model (``anatomy``, ``severity``, ``depth``, ``strength``, ``status``; default anatomy).
         run: Run index under the seed (``SeedSequence(seed, spawn_key=(run,))``).
-        catalog: The configs to use (default: the shipped ones).
+        catalog: The configs to use (default: the shipped content extended by ``content``).
         check_invariants: Check the world's invariants (``systems.invariants``) after every tick and every
             ``advance``, raising ``InvariantError`` on a breach. Default: on when the environment variable
             ``SANDBOX_INVARIANTS`` is ``1`` at construction, else off (and then it costs nothing).
+        content: Content trees extending the shipped content, when no ``catalog`` is given (default: those of
+            ``SANDBOX_CONTENT``).
 
     Raises:
         SandboxError: Unknown model.
-        ConfigError: The model's tables are invalid.
+        ConfigError: The content or the model's tables are invalid (every problem listed).
     """
 
     def __init__(self, seed: int = 0, model: str | None = None, *, run: int = 0,
-                 catalog: Catalog | None = None, check_invariants: bool | None = None) -> None:
+                 catalog: Catalog | None = None, check_invariants: bool | None = None,
+                 content: Sequence[str | Path] | None = None) -> None:
         from sandbox.models import available_models, build_model
 
         model = model or DEFAULT_MODEL
@@ -136,7 +140,7 @@ class Sandbox:
         self.seed = seed
         self.run_index = run
         self.model = model
-        self.catalog = catalog or default_catalog()
+        self.catalog = catalog or default_catalog(None if content is None else [Path(c) for c in content])
         self.scenario: ScenarioDef | None = None
         self.care = CarePolicy()
         """Who tends the wounded out of combat (``advance``); a scenario sets its own."""
@@ -211,8 +215,7 @@ class Sandbox:
             ConfigError: The scenario file is invalid (every problem listed) or unknown.
             SandboxError: Unknown model.
         """
-        catalog = catalog or default_catalog()
-        spec = load_scenario(scenario, catalog)
+        catalog, spec = resolve_scenario(scenario, catalog)  # a scenario file inside a content tree uses that tree
         return cls.from_spec(spec, seed, model, run=run, catalog=catalog, check_invariants=check_invariants)
 
     @classmethod
@@ -569,22 +572,3 @@ class Sandbox:
         from sandbox.persistence import load_world
 
         return load_world(Path(path), catalog or default_catalog(), cls)
-
-
-def load_scenario(scenario: str | Path, catalog: Catalog) -> ScenarioDef:
-    """A scenario by shipped id or path, checked against ``catalog``'s definitions.
-
-    Raises:
-        ConfigError: Unknown id, or every problem of an invalid file.
-    """
-    text = str(scenario)
-    path = Path(text)
-    if path.suffix == ".toml" or path.exists():
-        if not path.is_file():
-            raise ConfigError([Problem(text, "", None, "an existing scenario file", "no such file")])
-        loaded = load_catalog(config_root(), [path], extra_kind="scenario")
-        return loaded.scenarios[path.stem]
-    if text not in catalog.scenarios:
-        known = ", ".join(sorted(catalog.scenarios))
-        raise ConfigError([Problem("scenarios/", "", None, f"a shipped scenario ({known})", repr(text))])
-    return catalog.scenarios[text]

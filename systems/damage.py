@@ -156,10 +156,10 @@ def refresh_status(entity: int, anat: Anatomy, injury: Injury, cond: Condition, 
     body = anat.body
     before = injury.impairments or body_impairments(body, Injury(), rules)
     if injury.dirty_parts and len(before) == len(body.parts):
-        changed = list(before)
+        parts = list(before)
         for part in injury.dirty_parts:
-            changed[part] = part_impairment_of(body, injury, part, rules)
-        after = tuple(changed)
+            parts[part] = part_impairment_of(body, injury, part, rules)
+        after = tuple(parts)
     else:
         after = body_impairments(body, injury, rules)
     clock = ctx.clock

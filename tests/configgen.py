@@ -350,8 +350,8 @@ def severity_entries(d: Draw, weapon: dict[str, Any]) -> dict[str, Any]:
             entry["anti_armor"] = d.choice(("none", "halve", "negate"))
         if d.integer(0, 3) == 0:
             entry["indirect"] = True
-        modes[mid] = entry
-    return {"creatures": {CREATURE: block}, "weapons": {WEAPON: modes}, "armor": {ARMOR: d.integer(0, 5)}}
+        modes[f"{WEAPON}.{mid}"] = entry
+    return {"creatures": {CREATURE: block}, "weapons": modes, "armor": {ARMOR: {"armor_value": d.integer(0, 5)}}}
 
 
 def depth_entries(d: Draw, weapon: dict[str, Any]) -> dict[str, Any]:

@@ -6,11 +6,17 @@ documents (``shared/rules/anatomy-tables.md``, ``shared/rules/decisions.md``, se
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+# Every test, and every command a test starts, checks content in full and sees only the content it names: no
+# answer from the user's validated-content cache, no content trees from the user's environment.
+os.environ["SANDBOX_CACHE"] = "off"
+os.environ.pop("SANDBOX_CONTENT", None)
 
 from components.anatomy import BodyStructure, Location, Part, Zone
 from components.rules import AnatomyRules

@@ -145,7 +145,8 @@ def test_blows_on_a_spirit_always_miss() -> None:
     (["blows", "--mode", "broadsword.cut", "--armor", "mail_hauberk,chainmail"], "unknown armour piece 'chainmail'"),
     (["blows", "--body", "wolf", "--mode", "fangs.bite", "--armor", "helm"], "made for the 'human' body"),
     (["blows", "--mode", "broadsword.cut", "--spread", "0"], "--spread must be at least 1"),
-    (["body", "dragon"], "expected a shipped body"),
+    (["body", "dragon"], "expected a body in bodies/ (constrictor_snake, eagle, fire_dragon, human, spirit, wolf), "
+                         "found 'dragon'; did you mean 'fire_dragon'?"),
     (["validate", str(BROKEN / "bodies_undefined_zone.toml")], "expected a defined zone ('Head'), found 'Heed'"),
 ])
 def test_bad_input_exits_2_with_a_clear_message(args: list[str], message: str) -> None:
@@ -168,7 +169,7 @@ def test_schema_writes_every_kind(tmp_path: Path) -> None:
     code, _, _ = run("schema", "--out", str(tmp_path))
     assert code == 0
     names = sorted(p.name for p in tmp_path.iterdir())
-    kinds = ["body", "weapon", "armor", "creature", "skills", "anatomy_rules", "sandbox_rules", "scenario"]
+    kinds = ["body", "weapon", "armor", "creature", "skills", "anatomy_rules", "sandbox_rules", "scenario", "content"]
     # Every damage model with tables of its own (the anatomy model's are the anatomy_rules kind).
     models = [f"{m}_model" for m in loaders() if m != "anatomy"]
     assert names == sorted(f"{k}.schema.json" for k in kinds + models)

@@ -4,8 +4,8 @@ is drawn by ``sandbox body``, takes blows through ``sandbox blows`` (per blow, v
 by blow by ``sandbox run``, and fights to an end under every damage model with the invariants checked every tick,
 then moves on a few days.
 
-The point models stay strict: a catalog with a weapon their table lacks is refused with a ``ConfigError`` naming the
-file and the missing entry (the last tests); the generator writes each model's entries so they can run at all.
+A point model's table that lacks the generated weapon derives its entries from the anatomy data (the last tests);
+the generator writes each model's entries too, so both paths run.
 """
 
 from __future__ import annotations
@@ -19,13 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from typer.testing import CliRunner
 
 from sandbox.cli import app
-from sandbox.config import ConfigError, load_catalog
-from sandbox.models import available_models, build_model
+from sandbox.config import load_catalog
+from sandbox.models import available_models, load_model
 from sandbox.world import Sandbox
 from tests.configgen import (
     ARMOR,
     BODY,
-    CREATURE,
     MODEL_ENTRIES,
     SCENARIO,
     WEAPON,
@@ -53,7 +52,11 @@ def test_generated_configs_validate_draw_and_take_blows(gen: GenSet) -> None:
         for extra in ([], ["--json"]):
             shown = runner.invoke(app, ["body", str(written.body), *extra])
             assert shown.exit_code == 0, shown.output
-        env = {"SANDBOX_CONFIGS": str(written.root)}  # `sandbox blows` reads the generated weapon and armour
+        # `sandbox blows` and `run` read the generated body, weapon and armour as a content tree over the shipped
+        # content (the generated folder's copies of shipped files replace them with themselves).
+        (written.root / "content.toml").write_text('name = "generated"\nversion = "1"\nextends = "sandbox"\n',
+                                                   encoding="utf-8")
+        env = {"SANDBOX_CONTENT": str(written.root)}
 
         def blows(*args: str) -> None:
             result = runner.invoke(app, ["blows", "--body", BODY, *args], env=env)
@@ -135,7 +138,7 @@ def test_generated_sets_cover_what_the_issue_lists() -> None:
 
 
 @pytest.mark.parametrize("model", POINT_MODELS)
-def test_a_point_model_refuses_a_weapon_missing_from_its_table(tmp_path: Path, model: str) -> None:
+def test_a_point_model_derives_a_weapon_missing_from_its_table(tmp_path: Path, model: str) -> None:
     gen = gen_set_for_run(0, 0)
     entries = {table: dict(values) for table, values in gen.models[model].items()}
     entries["weapons"] = {}  # the generated weapon's modes left out of this model's table
@@ -145,16 +148,12 @@ def test_a_point_model_refuses_a_weapon_missing_from_its_table(tmp_path: Path, m
     assert catalog.root == written.root  # worlds over it read its tables, not the shipped ones
     for other in POINT_MODELS:
         if other != model:
-            build_model(other, catalog)
-    with pytest.raises(ConfigError) as info:
-        Sandbox(0, model, catalog=catalog)
-    problems = info.value.problems
-    assert problems and all(p.file.endswith(f"models/{model}.toml") for p in problems)
-    text = "\n".join(str(p) for p in problems)
-    assert WEAPON in text and f"models/{model}.toml" in text
-    modes = [m["id"] for m in gen.weapon["modes"]]
-    assert all(mid in text for mid in modes), text  # every missing mode is named
-    assert CREATURE not in text and ARMOR not in text  # the generated table has them: it is the one read
+            assert not load_model(other, catalog).derived  # the generated tables cover everything
+    loaded = load_model(model, catalog)
+    modes = {f"{WEAPON}.{m['id']}" for m in gen.weapon["modes"]}
+    assert loaded.derived == {"weapons": loaded.derived["weapons"]} and set(loaded.derived["weapons"]) == modes
+    world = Sandbox(0, model, catalog=catalog)  # and a world runs on the derived entries
+    world.close()
 
 
 def test_generated_draws_replay_from_the_seed() -> None:

@@ -46,18 +46,18 @@ def write(tmp_path: Path, rel: str, text: str) -> Path:
 # Each case: (file under a kind folder, its text, words the message must hold).
 CASES: dict[str, tuple[str, Callable[[], str], str]] = {
     "wrong type": ("weapons/broadsword.toml", lambda: shipped("weapons/broadsword.toml").replace(
-        "spread = 6", 'spread = "lots"', 1), "modes.0.spread (\"Broadsword Cut\"): expected a valid integer"),
+        "spread = 6", 'spread = "lots"', 1), "modes#1.spread (\"Broadsword Cut\"): expected a valid integer"),
     "unknown key": ("bodies/human.toml", lambda: shipped("bodies/human.toml").replace(
         'name = "Human"', 'name = "Human"\ncolour = "red"', 1), "colour (\"Human\"): expected no such key"),
     "huge weight": ("bodies/human.toml", lambda: shipped("bodies/human.toml").replace(
         "weight = 500", "weight = 1e308", 1),
-            "parts.0.locations.0.weight (\"Skull\"): expected less than or equal to 1000000"),
+            "parts#1.locations#1.weight (\"Skull\"): expected less than or equal to 1000000"),
     "huge impact": ("weapons/broadsword.toml", lambda: shipped("weapons/broadsword.toml").replace(
         '"1d10+3"', '"1000000d1000000"', 1),
-            "modes.0.impact (\"Broadsword Cut\"): expected a dice expression of at most 100 dice"),
+            "modes#1.impact (\"Broadsword Cut\"): expected a dice expression of at most 100 dice"),
     "huge spread": ("weapons/broadsword.toml", lambda: shipped("weapons/broadsword.toml").replace(
         "spread = 6", "spread = 1000000000000", 1),
-            "modes.0.spread (\"Broadsword Cut\"): expected less than or equal to 100, found 1000000000000"),
+            "modes#1.spread (\"Broadsword Cut\"): expected less than or equal to 100, found 1000000000000"),
     "huge scale": ("bodies/human.toml", lambda: shipped("bodies/human.toml").replace(
         "scale = 1.0", "scale = 1e308", 1), "scale (\"Human\"): expected a body scale"),
     "nan weight": ("bodies/human.toml", lambda: shipped("bodies/human.toml").replace(
@@ -66,21 +66,21 @@ CASES: dict[str, tuple[str, Callable[[], str], str]] = {
         "scale = 1.0", "scale = inf", 1), "scale (\"Human\"): expected a finite number, found inf"),
     "nan thresholds": ("bodies/human.toml", lambda: shipped("bodies/human.toml").replace(
         "scale = 1.0", "scale = 1.0\nthresholds = [nan, 2.0, 3.0, 4.0, 5.0]", 1),
-        "thresholds.0 (\"Human\"): expected a finite number, found nan"),
+        "thresholds#1 (\"Human\"): expected a finite number, found nan"),
     "inf position": ("scenarios/duel.toml", lambda: shipped("scenarios/duel.toml").replace(
         "position = [7.0, 5.0]", "position = [inf, 5.0]", 1),
-        "combatants.0.position.0 (\"Aldric\"): expected a finite number, found inf"),
+        "combatants#1.position#1 (\"Aldric\"): expected a finite number, found inf"),
     "nan position": ("scenarios/duel.toml", lambda: shipped("scenarios/duel.toml").replace(
         "position = [7.0, 5.0]", "position = [nan, 5.0]", 1),
-        "combatants.0.position.0 (\"Aldric\"): expected a finite number, found nan"),
+        "combatants#1.position#1 (\"Aldric\"): expected a finite number, found nan"),
     "armour names a missing body": ("armor/helm.toml", lambda: shipped("armor/helm.toml").replace(
         'body = "human"', 'body = "ghost"', 1), "body (\"Helm\"): expected a body in bodies/"),
     "creature names a missing weapon": ("creatures/human.toml", lambda: shipped("creatures/human.toml").replace(
         'weapons = ["unarmed"]', 'weapons = ["unarmed", "lightsaber"]', 1),
-        "weapons.1 (\"Human\"): expected a weapon in weapons/, found 'lightsaber'"),
+        "weapons#2 (\"Human\"): expected a weapon in weapons/, found 'lightsaber'"),
     "scenario names a missing creature": ("scenarios/duel.toml", lambda: shipped("scenarios/duel.toml").replace(
         'creature = "human"', 'creature = "ghost"', 1),
-        "combatants.0.creature (\"Aldric\"): expected a creature in creatures/, found 'ghost'"),
+        "combatants#1.creature (\"Aldric\"): expected a creature in creatures/, found 'ghost'"),
     "huge tick limit": ("scenarios/duel.toml", lambda: shipped("scenarios/duel.toml").replace(
         "max_ticks = ", "max_ticks = 1000000000 # ", 1),
         "max_ticks (\"Duel\"): expected less than or equal to 100000, found 1000000000"),

@@ -688,11 +688,10 @@ def test_the_tables_report_every_problem_at_once(tmp_path: Path) -> None:
         load(default_catalog(), root)
     problems = info.value.problems
     keys = {p.key for p in problems}
-    assert {"weapons.mace.crushes", "weapons", "weapons.mace.crushes.die", "creatures.human.STR", "creatures.ghost",
-            "creatures"} <= keys
+    # mace.crush and spirit, left out, are derived; the entries naming nothing say what they may have meant
+    assert keys == {'weapons."mace.crushes"', 'weapons."mace.crushes".die', "creatures.human.STR", "creatures.ghost"}
     assert all(p.file.endswith("models/strength.toml") for p in problems)
-    assert any("mace.crush" in p.found for p in problems if p.key == "weapons")
-    assert any("'spirit'" in p.found for p in problems if p.key == "creatures")
+    assert next(p.suggestion for p in problems if p.key == 'weapons."mace.crushes"') == "mace.crush"
     assert "at most 15" in next(p.expected for p in problems if p.key == "creatures.human.STR")
 
 

@@ -74,7 +74,7 @@ def test_a_ranged_fighter_turns_to_another_foe_when_its_target_dies(distance: fl
         for _ in range(3):
             targets += [e.target for e in w.step() if isinstance(e, AttackDeclared) and e.attacker == archer]
         assert first not in targets
-        assert second in targets, f"the archer never shot again (target stays {w.components(archer)['Combatant']})"
+        assert second in targets, f"the archer never shot again (target stays {w.get(archer, Combatant)})"
     finally:
         w.close()
 
@@ -261,18 +261,18 @@ GOOD = combatant("A", "Red") + combatant("B", "Blue", position="[8.0, 5.0]")
 BROKEN: dict[str, tuple[str, str, str, str, str]] = {
     # case: (file body, key, entry, expected, found)
     "unknown creature": (GOOD + combatant("C", "Blue", creature="dragonfly"),
-                         "combatants.2.creature", "C", "a creature in creatures/", "'dragonfly'"),
+                         "combatants#3.creature", "C", "a creature in creatures/", "'dragonfly'"),
     "armour for the wrong body": (GOOD + combatant("C", "Blue", creature="wolf", extra='armor = ["mail_hauberk"]\n'),
-                                  "combatants.2.armor.0", "C", "armour made for the 'wolf' body",
+                                  "combatants#3.armor#1", "C", "armour made for the 'wolf' body",
                                   "'mail_hauberk' (made for 'human')"),
     "position off the field": (GOOD + combatant("C", "Blue", position="[25.0, 5.0]"),
-                               "combatants.2.position", "C", "a place on the 20.0 x 10.0 m field", "[25.0, 5.0]"),
+                               "combatants#3.position", "C", "a place on the 20.0 x 10.0 m field", "[25.0, 5.0]"),
     "one team only": (combatant("A", "Red") + combatant("B", "Red"),
                       "combatants", "Broken", "at least two teams", "1 team"),
     "unknown key": (GOOD.replace('team = "Red"', 'team = "Red"\ncolour = "red"'),
-                    "combatants.0.colour", "A", "no such key (unknown keys are rejected)", "'red'"),
+                    "combatants#1.colour", "A", "no such key (unknown keys are rejected)", "'red'"),
     "unknown aim part": (GOOD + combatant("C", "Blue", extra='aim = "Tentacle"\n'),
-                         "combatants.2.aim", "C", "unaimed, random or a part name of some body", "'Tentacle'"),
+                         "combatants#3.aim", "C", "unaimed, random or a part name of some body", "'Tentacle'"),
     "group name collides": (GOOD + combatant("Wolf", "Pack", creature="wolf", position="[1.0, 1.0]",
                                              extra="count = 3\n") + combatant("Wolf 2", "Blue"),
                             "combatants", "Wolf 2", "unique combatant names", "'Wolf 2' twice"),
@@ -312,8 +312,8 @@ def test_every_problem_of_a_scenario_is_listed(tmp_path: Path) -> None:
         assert m, line
         assert m["file"] == str(path)
         keys.add(m["key"])
-    assert keys == {"bogus", "combatants.0.creature", "combatants.1.armor.0", "combatants.1.aim",
-                    "combatants.1.position", "combatants"}
+    assert keys == {"bogus", "combatants#1.creature", "combatants#2.armor#1", "combatants#2.aim",
+                    "combatants#2.position", "combatants"}
     assert len(info.value.problems) == 6
 
 

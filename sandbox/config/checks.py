@@ -12,13 +12,27 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.config.errors import Problem
+from sandbox.config.errors import Problem, dotted, unknown
 from systems.dice import parse_dice
 
 MAX_DICE = 100
 """Bounds of an impact's dice (``1000000d1000000`` would make every roll and every exact odds table huge)."""
 MAX_SIDES = 1000
 MAX_MODIFIER = 1000
+DICE_EXPECTED = "a dice expression NdX+M (1d10+3) or a flat value"
+"""How every dice expression (impact, each point model's damage) is asked for."""
+
+
+def dice_problem(label: str, key: str, entry: str | None, value: str) -> Problem | None:
+    """The problem with a dice expression, if any: not ``NdX+M`` or a flat value, or dice beyond the bounds."""
+    try:
+        dice = parse_dice(value)
+    except ValueError:
+        return Problem(label, key, entry, DICE_EXPECTED, repr(value))
+    if dice.count > MAX_DICE or dice.sides > MAX_SIDES or abs(dice.modifier) > MAX_MODIFIER:
+        return Problem(label, key, entry, f"a dice expression of at most {MAX_DICE} dice of at most {MAX_SIDES} "
+                                          f"faces, plus at most {MAX_MODIFIER}", repr(value))
+    return None
 
 
 @dataclass(slots=True)
@@ -28,14 +42,20 @@ class Known:
     Attributes:
         skills: Skill id -> kind (attribute or skill).
         bodies: Body id -> its location names.
+        body_parts: Body id -> its part names.
+        location_names: Body id -> its location names as spelt (for "did you mean").
+        part_names: Body id -> its part names as spelt.
         weapons: Weapon ids.
         armor: Armour id -> the body it is made for.
+        creatures: Creature id -> its body.
         scale: Allowed body scale range.
     """
 
     skills: dict[str, str] = field(default_factory=dict)
     bodies: dict[str, set[str]] = field(default_factory=dict)
     body_parts: dict[str, set[str]] = field(default_factory=dict)
+    location_names: dict[str, list[str]] = field(default_factory=dict)
+    part_names: dict[str, list[str]] = field(default_factory=dict)
     weapons: set[str] = field(default_factory=set)
     armor: dict[str, str] = field(default_factory=dict)
     creatures: dict[str, str] = field(default_factory=dict)
@@ -71,17 +91,6 @@ def _dupes(names: Iterable[str]) -> list[str]:
     return out
 
 
-def body_locations(data: Mapping[str, Any]) -> set[str]:
-    """Case-folded names of every location in a raw body file."""
-    names = set()
-    for _, part in entries(data, "parts"):
-        for _, loc in entries(part, "locations"):
-            name = text(loc, "name")
-            if name:
-                names.add(name.casefold())
-    return names
-
-
 def check_body(data: Mapping[str, Any], label: str, known: Known) -> list[Problem]:
     """Zones referenced by parts exist; names are unique; roles are not repeated; scale and thresholds fit."""
     problems = []
@@ -99,18 +108,19 @@ def check_body(data: Mapping[str, Any], label: str, known: Known) -> list[Proble
         zone = text(part, "zone")
         if zone is not None and zone.casefold() not in zone_names:
             defined = ", ".join(repr(z) for z in zones if z) or "none defined"
-            problems.append(Problem(label, f"parts.{i}.zone", text(part, "name"), f"a defined zone ({defined})",
-                                    repr(zone)))
+            problems.append(unknown(label, dotted("parts", i, "zone"), text(part, "name"),
+                                    f"a defined zone ({defined})", zone, [z for z in zones if z]))
         roles = part.get("roles")
         if isinstance(roles, list) and len({repr(r) for r in roles}) != len(roles):
-            problems.append(Problem(label, f"parts.{i}.roles", text(part, "name"), "each role once", repr(roles)))
+            problems.append(Problem(label, dotted("parts", i, "roles"), text(part, "name"), "each role once",
+                                    repr(roles)))
     cells: dict[tuple[float, float], str] = {}
     for i, part in parts:
         hint = part.get("layout")
         if isinstance(hint, list) and len(hint) == 2 and all(_number(v) for v in hint):
             cell = (float(hint[0]), float(hint[1]))
             if cell in cells:
-                problems.append(Problem(label, f"parts.{i}.layout", text(part, "name"),
+                problems.append(Problem(label, dotted("parts", i, "layout"), text(part, "name"),
                                         f"a drawing cell of its own ({cells[cell]!r} has it)", repr(hint)))
             cells.setdefault(cell, text(part, "name") or "?")
     scale = data.get("scale", 1.0)
@@ -134,25 +144,17 @@ def check_weapon(data: Mapping[str, Any], label: str, known: Known) -> list[Prob
     for i, mode in modes:
         entry = text(mode, "name")
         impact = text(mode, "impact")
-        if impact is not None:
-            try:
-                dice = parse_dice(impact)
-            except ValueError:
-                problems.append(Problem(label, f"modes.{i}.impact", entry,
-                                        "a dice expression NdX+M (1d10+3) or a flat value", repr(impact)))
-            else:
-                if dice.count > MAX_DICE or dice.sides > MAX_SIDES or abs(dice.modifier) > MAX_MODIFIER:
-                    problems.append(Problem(label, f"modes.{i}.impact", entry,
-                                            f"a dice expression of at most {MAX_DICE} dice of at most {MAX_SIDES} "
-                                            f"faces, plus at most {MAX_MODIFIER}", repr(impact)))
+        bad_dice = dice_problem(label, dotted("modes", i, "impact"), entry, impact) if impact is not None else None
+        if bad_dice is not None:
+            problems.append(bad_dice)
         skill = text(mode, "skill")
         if skill is not None and known.skills and skill not in known.skills:
-            problems.append(Problem(label, f"modes.{i}.skill", entry, "a skill defined in skills.toml",
-                                    repr(skill)))
+            problems.append(unknown(label, dotted("modes", i, "skill"), entry, "a skill defined in skills.toml",
+                                    skill, known.skills))
         kind = text(mode, "kind") or "melee"
         reach = mode.get("range", 0.0)
         if kind in ("thrown", "missile") and _number(reach) and reach <= 0:
-            problems.append(Problem(label, f"modes.{i}.range", entry, f"a range above 0 for a {kind} mode",
+            problems.append(Problem(label, dotted("modes", i, "range"), entry, f"a range above 0 for a {kind} mode",
                                     repr(reach)))
     return problems
 
@@ -165,17 +167,18 @@ def check_armor(data: Mapping[str, Any], label: str, known: Known) -> list[Probl
     if body is None:
         return problems
     if body not in known.bodies:
-        problems.append(Problem(label, "body", entry, f"a body in bodies/ ({', '.join(sorted(known.bodies))})",
-                                repr(body)))
+        problems.append(unknown(label, "body", entry, f"a body in bodies/ ({', '.join(sorted(known.bodies))})",
+                                body, known.bodies))
         return problems
     covers = data.get("covers")
     for i, name in enumerate(covers if isinstance(covers, list) else []):
         if isinstance(name, str) and name.casefold() not in known.bodies[body]:
-            problems.append(Problem(label, f"covers.{i}", entry, f"a location of the {body!r} body", repr(name)))
+            problems.append(unknown(label, dotted("covers", i), entry, f"a location of the {body!r} body", name,
+                                    known.location_names.get(body, known.bodies[body])))
     return problems
 
 
-def _skill_refs(table: Mapping[str, Any], prefix: str, label: str, entry: str | None, known: Known
+def _skill_refs(table: Mapping[str, Any], prefix: tuple[str | int, ...], label: str, entry: str | None, known: Known
                 ) -> list[Problem]:
     """The ``attributes`` name attributes and the ``skills`` name skills or attributes of skills.toml."""
     problems = []
@@ -185,8 +188,8 @@ def _skill_refs(table: Mapping[str, Any], prefix: str, label: str, entry: str | 
             kind = known.skills.get(sid)
             if kind is None or (want and kind != want):
                 what = "an attribute" if want else "a skill or attribute"
-                problems.append(Problem(label, f"{prefix}{key}.{sid}", entry, f"{what} defined in skills.toml",
-                                        repr(sid)))
+                problems.append(unknown(label, dotted(*prefix, key, sid), entry, f"{what} defined in skills.toml",
+                                        sid, known.skills))
     return problems
 
 
@@ -196,25 +199,23 @@ def check_creature(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     entry = text(data, "name")
     body = text(data, "body")
     if body is not None and body not in known.bodies:
-        problems.append(Problem(label, "body", entry, f"a body in bodies/ ({', '.join(sorted(known.bodies))})",
-                                repr(body)))
-    problems += _skill_refs(data, "", label, entry, known)
+        problems.append(unknown(label, "body", entry, f"a body in bodies/ ({', '.join(sorted(known.bodies))})",
+                                body, known.bodies))
+    problems += _skill_refs(data, (), label, entry, known)
     weapons = data.get("weapons")
     for i, w in enumerate(weapons if isinstance(weapons, list) else []):
         if isinstance(w, str) and w not in known.weapons:
-            problems.append(Problem(label, f"weapons.{i}", entry, "a weapon in weapons/", repr(w)))
+            problems.append(unknown(label, dotted("weapons", i), entry, "a weapon in weapons/", w, known.weapons))
     armor = data.get("armor")
     for i, a in enumerate(armor if isinstance(armor, list) else []):
         if not isinstance(a, str):
             continue
         if a not in known.armor:
-            problems.append(Problem(label, f"armor.{i}", entry, "an armour piece in armor/", repr(a)))
+            problems.append(unknown(label, dotted("armor", i), entry, "an armour piece in armor/", a, known.armor))
         elif body is not None and known.armor[a] != body:
-            problems.append(Problem(label, f"armor.{i}", entry, f"armour made for the {body!r} body",
+            problems.append(Problem(label, dotted("armor", i), entry, f"armour made for the {body!r} body",
                                     f"{a!r} (made for {known.armor[a]!r})"))
     return problems
-
-
 
 
 def group_names(name: str, count: int) -> list[str]:
@@ -231,8 +232,8 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     models = model_names()
     model = text(data, "model")
     if model is not None and model not in models:
-        problems.append(Problem(label, "model", text(data, "name"), f"a damage model ({', '.join(models)})",
-                                repr(model)))
+        problems.append(unknown(label, "model", text(data, "name"), f"a damage model ({', '.join(models)})", model,
+                                models))
     field_ = data.get("field")
     width = field_.get("width") if isinstance(field_, dict) else None
     height = field_.get("height") if isinstance(field_, dict) else None
@@ -241,7 +242,7 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     all_parts = set().union(*known.body_parts.values()) if known.body_parts else set()
     for i, c in entries(data, "combatants"):
         entry = text(c, "name")
-        key = f"combatants.{i}"
+        key = ("combatants", i)
         count = c.get("count", 1)
         count = count if isinstance(count, int) and count >= 1 else 1
         if entry:
@@ -252,29 +253,33 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
         creature = text(c, "creature")
         body = known.creatures.get(creature or "")
         if creature is not None and creature not in known.creatures:
-            problems.append(Problem(label, f"{key}.creature", entry, "a creature in creatures/", repr(creature)))
+            problems.append(unknown(label, dotted(*key, "creature"), entry, "a creature in creatures/", creature,
+                                    known.creatures))
         for j, w in enumerate(c.get("weapons") or [] if isinstance(c.get("weapons"), list) else []):
             if isinstance(w, str) and w not in known.weapons:
-                problems.append(Problem(label, f"{key}.weapons.{j}", entry, "a weapon in weapons/", repr(w)))
+                problems.append(unknown(label, dotted(*key, "weapons", j), entry, "a weapon in weapons/", w,
+                                        known.weapons))
         for j, a in enumerate(c.get("armor") or [] if isinstance(c.get("armor"), list) else []):
             if not isinstance(a, str):
                 continue
             if a not in known.armor:
-                problems.append(Problem(label, f"{key}.armor.{j}", entry, "an armour piece in armor/", repr(a)))
+                problems.append(unknown(label, dotted(*key, "armor", j), entry, "an armour piece in armor/", a,
+                                        known.armor))
             elif body and known.armor[a] != body:
-                problems.append(Problem(label, f"{key}.armor.{j}", entry, f"armour made for the {body!r} body",
+                problems.append(Problem(label, dotted(*key, "armor", j), entry, f"armour made for the {body!r} body",
                                         f"{a!r} (made for {known.armor[a]!r})"))
-        problems += _skill_refs(c, f"{key}.", label, entry, known)
+        problems += _skill_refs(c, key, label, entry, known)
         parts = known.body_parts.get(body or "", set())
         immobilized = c.get("immobilized")
         for j, p in enumerate(immobilized if isinstance(immobilized, list) else []):
             if isinstance(p, str) and body and p.casefold() not in parts:
-                problems.append(Problem(label, f"{key}.immobilized.{j}", entry, f"a part of the {body!r} body",
-                                        repr(p)))
+                problems.append(unknown(label, dotted(*key, "immobilized", j), entry, f"a part of the {body!r} body",
+                                        p, known.part_names.get(body, parts)))
         aim = text(c, "aim")
         if aim is not None and aim not in ("unaimed", "random") and aim.casefold() not in all_parts:
-            problems.append(Problem(label, f"{key}.aim", entry, "unaimed, random or a part name of some body",
-                                    repr(aim)))
+            problems.append(unknown(label, dotted(*key, "aim"), entry, "unaimed, random or a part name of some body",
+                                    aim, ["unaimed", "random", *(n for names in known.part_names.values()
+                                                                 for n in names)]))
         pos = c.get("position")
         spacing = c.get("spacing", 1.5)
         if (isinstance(pos, list) and len(pos) == 2 and all(_number(v) for v in pos) and _number(width)
@@ -283,7 +288,7 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
             last_y = y + spacing * (count - 1)
             if not (0 <= x <= width and 0 <= y <= height and 0 <= last_y <= height):
                 where = f"[{x}, {y}]" + (f" to [{x}, {last_y}]" if count > 1 else "")
-                problems.append(Problem(label, f"{key}.position", entry,
+                problems.append(Problem(label, dotted(*key, "position"), entry,
                                         f"a place on the {width} x {height} m field", where))
     for name in _dupes(names):
         problems.append(Problem(label, "combatants", name, "unique combatant names", f"{name!r} twice"))
@@ -291,8 +296,8 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     healers = care.get("healers") if isinstance(care, dict) else None
     for j, healer in enumerate(healers if isinstance(healers, list) else []):
         if isinstance(healer, str) and healer not in names:
-            problems.append(Problem(label, f"care.healers.{j}", text(data, "name"), "the name of a combatant",
-                                    repr(healer)))
+            problems.append(unknown(label, dotted("care", "healers", j), text(data, "name"), "the name of a combatant",
+                                    healer, names))
     if "combatants" in data and len(teams) < 2:
         problems.append(Problem(label, "combatants", text(data, "name"), "at least two teams",
                                 f"{len(teams)} team{'s' if len(teams) != 1 else ''}"))
@@ -314,8 +319,13 @@ def known_from(files: Iterable[tuple[str, str, Mapping[str, Any] | None]]) -> Kn
             known.skills = {k: (v.get("kind") if isinstance(v, dict) else "") or "" for k, v in
                             data["skills"].items()}
         elif kind == "body":
-            known.bodies[file_id] = body_locations(data)
-            known.body_parts[file_id] = {n.casefold() for _, p in entries(data, "parts") if (n := text(p, "name"))}
+            parts = [n for _, p in entries(data, "parts") if (n := text(p, "name"))]
+            locations = [n for _, p in entries(data, "parts") for _, loc in entries(p, "locations")
+                         if (n := text(loc, "name"))]
+            known.bodies[file_id] = {n.casefold() for n in locations}
+            known.body_parts[file_id] = {n.casefold() for n in parts}
+            known.location_names[file_id] = locations
+            known.part_names[file_id] = parts
         elif kind == "creature":
             known.creatures[file_id] = text(data, "body") or ""
         elif kind == "weapon":

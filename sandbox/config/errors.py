@@ -1,9 +1,48 @@
-"""``ConfigError``: every problem in a set of config files, reported at once."""
+"""``ConfigError``: every problem in a set of config files, reported at once, and how a problem is spelt.
+
+Light on purpose (the standard library only): the CLI imports it on every command, before it knows whether it will
+load anything.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import difflib
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def dotted(*segments: str | int) -> str:
+    """A key path as a designer reads it: TOML's dotted key, with list entries numbered from 1.
+
+    A string that is not a bare TOML key is quoted as TOML quotes it (``weapons."broadsword.cut"``); an int is a
+    0-based list index and is shown as ``#n``, counting from 1 (``parts#4.zone`` is the fourth ``[[parts]]``).
+
+    Args:
+        *segments: The path, outermost first.
+    """
+    out = ""
+    for seg in segments:
+        if isinstance(seg, int):
+            out += f"#{seg + 1}"
+            continue
+        text = seg if _BARE_KEY.match(seg) else '"' + seg.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        out += f".{text}" if out else text
+    return out
+
+
+def suggest(word: str, known: Iterable[str]) -> str | None:
+    """The known name closest to a misspelt ``word`` (``'giant_spidr'`` -> ``'giant_spider'``), or ``None``.
+
+    Case is ignored in the comparison; the known name is returned as it is spelt.
+    """
+    by_fold: dict[str, str] = {}
+    for name in known:
+        by_fold.setdefault(name.casefold(), name)
+    close = difflib.get_close_matches(word.casefold(), list(by_fold), n=1, cutoff=0.7)
+    return by_fold[close[0]] if close else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -11,11 +50,13 @@ class Problem:
     """One problem in one config file.
 
     Attributes:
-        file: The file, as the user named it (or its path under ``configs/``).
-        key: Dotted key of the offending value (``parts.2.locations.0.weight``); empty for the whole file.
+        file: The file, as the user named it (or its path under its content folder).
+        key: Dotted key of the offending value (``parts#3.locations#1.weight``, see ``dotted``); empty for the whole
+            file, or ``line L, column C`` for a TOML syntax error.
         entry: Display name of the innermost named entry on the key's path ("Left Elbow"), if any.
         expected: What was expected.
         found: What was found.
+        suggestion: The closest known id or key to an unknown one (``did you mean``), if any.
     """
 
     file: str
@@ -23,11 +64,19 @@ class Problem:
     entry: str | None
     expected: str
     found: str
+    suggestion: str | None = None
 
     def __str__(self) -> str:
         where = self.key or "(file)"
         entry = f' ("{self.entry}")' if self.entry else ""
-        return f"{self.file}: {where}{entry}: expected {self.expected}, found {self.found}"
+        hint = f"; did you mean {self.suggestion!r}?" if self.suggestion else ""
+        return f"{self.file}: {where}{entry}: expected {self.expected}, found {self.found}{hint}"
+
+
+def unknown(file: str, key: str, entry: str | None, expected: str, name: str, known: Sequence[str] | Iterable[str]
+            ) -> Problem:
+    """The problem of a name that is not one of ``known``, with the closest known one as its suggestion."""
+    return Problem(file, key, entry, expected, repr(name), suggest(name, known))
 
 
 class ConfigError(Exception):

@@ -10,22 +10,20 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# The bounds live in limits (the CLI reads them without pydantic); re-exported where the fields use them.
+from sandbox.config.limits import MAX_GROUP as MAX_GROUP
+from sandbox.config.limits import MAX_SPREAD as MAX_SPREAD
+from sandbox.config.limits import MAX_TICKS as MAX_TICKS
+from sandbox.config.limits import MAX_WEIGHT as MAX_WEIGHT
+from sandbox.config.limits import MAX_ZONE_WEIGHT as MAX_ZONE_WEIGHT
+from sandbox.config.limits import MIN_NATURAL_PROTECTION as MIN_NATURAL_PROTECTION
+
 Role = Literal["vital", "core", "manipulator", "locomotor"]
 Tier = Literal["none", "low", "medium", "high"]
 AspectName = Literal["blunt", "edged", "piercing", "fire"]
 ResultName = Literal["CF", "MF", "MS", "CS"]
 Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
 Name = Annotated[str, Field(min_length=1)]
-MAX_WEIGHT = 1_000_000.0
-"""Bounds that keep the work of one config small (a weight of 1e308 would overflow the sums to inf)."""
-MAX_ZONE_WEIGHT = 100
-MAX_SPREAD = 100
-MAX_GROUP = 1000
-MAX_TICKS = 100_000
-"""A scenario's tick limit: about 11 game days at 10 s a tick; a duel runs it in seconds, a 200-creature battle in
-minutes, so a fight nothing can end still ends."""
-MIN_NATURAL_PROTECTION = -10
-"""A body's natural protection may be negative, a vulnerability (a blow does more than its impact), down to this."""
 
 
 class _Strict(BaseModel):
@@ -416,6 +414,16 @@ class ScenarioFile(_Strict):
     care: CareModel = Field(default_factory=CareModel)
 
 
+class ContentFile(_Strict):
+    """``content.toml``: the manifest that marks a folder as a content tree (and the shipped content's own)."""
+
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]*$", description="The content's name (my-bestiary).")]
+    version: Annotated[str, Field(min_length=1, description="The content's own version (0.1.0).")]
+    extends: Annotated[str, Field(min_length=1, description="The shipped content it extends ('sandbox').")] | None = (
+        Field(default=None, description="Absent only in the shipped content's own manifest."))
+    description: str = ""
+
+
 FILE_KINDS: dict[str, type[_Strict]] = {
     "body": BodyFile,
     "weapon": WeaponFile,
@@ -425,5 +433,6 @@ FILE_KINDS: dict[str, type[_Strict]] = {
     "anatomy_rules": AnatomyRulesFile,
     "sandbox_rules": SandboxRulesFile,
     "scenario": ScenarioFile,
+    "content": ContentFile,
 }
 """Every config file kind, by the name its JSON Schema file carries (``body.schema.json``)."""

@@ -30,11 +30,21 @@ def schema_documents() -> dict[str, str]:
 
 
 def write_schemas(folder: Path) -> list[Path]:
-    """Write every schema into ``folder``; returns the paths written."""
+    """Write every schema into ``folder`` (created if need be), each file whole or not at all.
+
+    Returns:
+        The paths written.
+
+    Raises:
+        OSError: The folder cannot be made or written.
+    """
+    from sandbox.files import atomic_text
+
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, text in schema_documents().items():
         path = folder / name
-        path.write_text(text, encoding="utf-8")
+        with atomic_text(path) as fh:
+            fh.write(text)
         written.append(path)
     return written

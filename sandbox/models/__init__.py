@@ -1,22 +1,26 @@
-"""Loading each damage model's tables (``configs/models/<name>.toml``) and building the model.
+"""Loading each damage model's tables (``models/<name>.toml``) and building the model.
 
-Every module in this package that defines ``NAME`` and ``load(catalog, root)`` is a model loader: it validates
-its own TOML (every problem listed, as for every config) and returns the model. A model with no loader here (a
-model that needs no tables, or one registered by an embedding game) is built with no tables.
+Every module in this package that defines ``NAME`` and ``load_tables(catalog, root)`` is a model loader: it reads
+its own TOML through the catalog's content trees (``sandbox.models.tables``), validates it (every problem listed,
+as for every config), derives what the file does not cover from the anatomy data (``sandbox.models.derive``) and
+returns the model with the entries it derived. A model with no loader here (a model that needs no tables, or one
+registered by an embedding game) is built with no tables.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from sandbox.config import Catalog, config_root
+from sandbox.config.errors import ConfigError, Problem
+from sandbox.config.loader import Catalog, config_root
+from sandbox.models.tables import Loaded
 from systems.models import DamageModel, get_model, model_names
 
-Loader = Callable[[Catalog, Path], DamageModel]
+Loader = Callable[[Catalog, Path], Loaded]
 
 
 @lru_cache(maxsize=1)
@@ -24,11 +28,11 @@ def loaders() -> dict[str, Loader]:
     """Model name -> loader, from the modules of this package."""
     found: dict[str, Loader] = {}
     for info in pkgutil.iter_modules(__path__):
-        if info.name.startswith("_"):
-            continue  # a model still being written
+        if info.name.startswith("_") or info.name in ("derive", "tables"):
+            continue  # a model still being written, or the machinery every loader shares
         module = importlib.import_module(f"{__name__}.{info.name}")
         name = getattr(module, "NAME", None)
-        load = getattr(module, "load", None)
+        load = getattr(module, "load_tables", None)
         if isinstance(name, str) and callable(load):
             found[name] = load
     return found
@@ -40,14 +44,15 @@ def available_models() -> tuple[str, ...]:
     return model_names()
 
 
-def build_model(name: str, catalog: Catalog, root: Path | None = None) -> DamageModel:
-    """The model called ``name`` with its tables loaded and checked against ``catalog``.
+def load_model(name: str, catalog: Catalog, root: Path | None = None) -> Loaded:
+    """The model called ``name`` with its tables loaded and checked against ``catalog``, and what was derived.
 
     Args:
         name: The model.
-        catalog: The configs its tables must cover.
-        root: The config folder holding ``models/<name>.toml``; default: the one ``catalog`` was loaded from
-            (so a world over a config tree of its own uses that tree's tables), else the shipped configs.
+        catalog: The content its tables must cover.
+        root: The base folder holding ``models/<name>.toml``; default: the one ``catalog`` was loaded from
+            (so a world over a config folder of its own uses that folder's tables), else the shipped content. The
+            catalog's content trees' files of the same name are laid over it.
 
     Raises:
         KeyError: Unknown model.
@@ -56,4 +61,36 @@ def build_model(name: str, catalog: Catalog, root: Path | None = None) -> Damage
     load = loaders().get(name)
     if load is not None:
         return load(catalog, root or catalog.root or config_root())
-    return get_model(name)()
+    return Loaded(get_model(name)())
+
+
+def structural_problems(content: Sequence[Path], root: Path | None = None) -> list[Problem]:
+    """Every problem each model's tables have on their own (unreadable, not TOML, not of their schema), without a
+    catalog: what ``sandbox validate`` still reports when the content it would check them against is broken.
+
+    Args:
+        content: The content trees laid over the base.
+        root: The base folder (default: the shipped content).
+    """
+    from sandbox.models.tables import read_tables
+
+    problems: list[Problem] = []
+    for name, load in loaders().items():
+        schema = getattr(importlib.import_module(load.__module__), "SCHEMA", None)
+        if schema is None:
+            continue
+        try:
+            read_tables(name, content, root or config_root(), schema)
+        except ConfigError as exc:
+            problems.extend(exc.problems)
+    return problems
+
+
+def build_model(name: str, catalog: Catalog, root: Path | None = None) -> DamageModel:
+    """The model called ``name`` with its tables loaded and checked against ``catalog`` (see ``load_model``).
+
+    Raises:
+        KeyError: Unknown model.
+        ConfigError: Its tables file is invalid.
+    """
+    return load_model(name, catalog, root).model

@@ -1,16 +1,17 @@
-"""The anatomy model's tables are the catalog's own (``configs/models/anatomy.toml`` is read with every config
-tree, since bodies are checked against its thresholds): building the model needs nothing more."""
+"""The anatomy model's tables are the catalog's own (``models/anatomy.toml`` is read with every content tree,
+since bodies are checked against its thresholds): building the model needs nothing more, and nothing is derived."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from sandbox.config import Catalog
+from sandbox.config.loader import Catalog
+from sandbox.models.tables import Loaded
 from systems.models.anatomy import AnatomyModel
 
 NAME = "anatomy"
 
 
-def load(catalog: Catalog, root: Path) -> AnatomyModel:
+def load_tables(catalog: Catalog, root: Path) -> Loaded:
     """The anatomy model over ``catalog``'s rule tables."""
-    return AnatomyModel(catalog.rules)
+    return Loaded(AnatomyModel(catalog.rules), derives=False)

@@ -1,25 +1,37 @@
 """The wound-depth model's tables (``configs/models/depth.toml``): schema, checks against the catalog, build.
 
-Document 002 and decisions.md "Document 002". Every strike mode, armour piece and creature of the catalog must
-have an entry, and every entry must name something the catalog defines.
+Document 002 and decisions.md "Document 002". A strike mode, armour piece or creature with no entry gets one derived
+from its anatomy data by the file's ``[derive]`` conversions (``docs/models/depth.md``); every entry must name
+something the content defines.
 """
 
 from __future__ import annotations
 
 from itertools import pairwise
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from components.depth import CELLS, FAMILIES, CareRules, CreatureDepth, DepthTables, Injury, WeaponDepth
-from sandbox.config import Catalog, ConfigError, Problem
-from sandbox.config.loader import read_validated
+from sandbox.config.loader import Catalog
+from sandbox.models.derive import (
+    ASPECT_NAMES,
+    ArmorFormula,
+    CreatureFormula,
+    WeaponFormula,
+    armor_features,
+    creature_features,
+    natural_protection,
+    weapon_features,
+)
+from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
 from systems.models.depth import DepthModel
 
 NAME = "depth"
 
 Family = Literal["blunt", "cutting", "piercing", "fire"]
+AspectName = Literal["blunt", "edged", "piercing", "fire"]
 Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
 
 
@@ -144,6 +156,41 @@ class CreatureEntry(_Strict):
     note: str = ""
 
 
+class DeriveWeapons(_Strict):
+    """How a strike mode's entry follows from its anatomy data."""
+
+    type: dict[AspectName, Family] = Field(description="The damage-type family of each aspect (all four).")
+    depth_bonus: WeaponFormula
+
+
+class DeriveArmor(_Strict):
+    """How an armour piece's rating follows from its protection and coverage."""
+
+    rating: ArmorFormula
+
+
+class DeriveCreatures(_Strict):
+    """How a creature's entry follows from its anatomy data."""
+
+    attribute_default: Annotated[int, Field(ge=0, description="The score of an attribute the creature's file "
+                                                              "leaves out.")]
+    defense: CreatureFormula = Field(description="A fixed Defense (armour still adds).")
+    modifier_min: int = Field(description="A Strength or Dexterity modifier below this is entered as this.")
+    modifier_max: int = Field(description="A Strength or Dexterity modifier above this is entered as this (a "
+                                          "dragon's Strength 48 would read +19).")
+    depth_reduction: CreatureFormula = Field(description="Per damage type; natural_protection is that type's "
+                                                         "aspect's natural protection.")
+    note: str = ""
+
+
+class DeriveModel(_Strict):
+    """The conversions that derive an entry the file does not have (``docs/models/depth.md``)."""
+
+    weapons: DeriveWeapons
+    armor: DeriveArmor
+    creatures: DeriveCreatures
+
+
 class DepthFile(_Strict):
     """``configs/models/depth.toml``: the wound-depth model (document 002)."""
 
@@ -153,6 +200,7 @@ class DepthFile(_Strict):
     collapse: CollapseModel = Field(default_factory=CollapseModel)
     care: CareModel = Field(default_factory=CareModel)
     injuries: InjuryTable
+    derive: DeriveModel
     weapons: dict[str, WeaponEntry]
     armor: dict[str, ArmorEntry]
     creatures: dict[str, CreatureEntry]
@@ -165,41 +213,78 @@ def _injury(m: InjuryModel) -> Injury:
     return Injury(m.name, m.penalty, m.breaks, m.lost, m.down, m.dies_after, m.kills, m.treat_dc)
 
 
-def check(m: DepthFile, catalog: Catalog, label: str) -> list[Problem]:
-    """Every semantic problem of validated tables against ``catalog``."""
-    problems: list[Problem] = []
+FAMILY_ASPECT = {"blunt": "blunt", "cutting": "edged", "piercing": "piercing", "fire": "fire"}
+"""The aspect whose natural protection a damage-type family's depth reduction is derived from."""
 
-    def bad(key: str, entry: str | None, expected: str, found: str) -> None:
-        problems.append(Problem(label, key, entry, expected, found))
 
+def _derive(t: Tables[DepthFile], catalog: Catalog) -> None:
+    """Derive every entry the file lacks from the anatomy data (``[derive]``)."""
+    m = t.model
+    d = m.derive
+    families: dict[str, str] = {str(k): str(v) for k, v in d.weapons.type.items()}
+    missing = [a for a in ASPECT_NAMES if a not in families]
+    if missing:
+        t.bad(("derive", "weapons", "type"), None, "a family for each of blunt, edged, piercing, fire",
+              f"none for {', '.join(missing)}")
+        return
+
+    def weapon(mode_id: str) -> dict[str, Any]:
+        aspect = ASPECT_NAMES[catalog.modes[mode_id].aspect]
+        return {"type": families[aspect],
+                "depth_bonus": d.weapons.depth_bonus.value(weapon_features(catalog, mode_id))}
+
+    def armor(armor_id: str) -> dict[str, Any]:
+        return {"rating": d.armor.rating.value(armor_features(catalog, armor_id))}
+
+    def creature(creature_id: str) -> dict[str, Any]:
+        c = d.creatures
+        kind = catalog.creatures[creature_id]
+        features = creature_features(catalog, creature_id, c.attribute_default)
+        values: dict[str, Any] = {"defense": c.defense.value(features)}
+        for key, ability in (("strength_modifier", m.attack.melee_ability),
+                             ("dexterity_modifier", m.attack.ranged_ability)):
+            sheet = (int(kind.attributes.get(ability, c.attribute_default)) - m.attack.ability_base) \
+                // m.attack.ability_step
+            values[key] = min(max(sheet, c.modifier_min), c.modifier_max) if not (
+                c.modifier_min <= sheet <= c.modifier_max) else None
+        natural = natural_protection(catalog.bodies[kind.body])
+        values["depth_reduction"] = {
+            family: c.depth_reduction.value({**features, "natural_protection": natural[ASPECT_NAMES.index(aspect)]})
+            for family, aspect in FAMILY_ASPECT.items()}
+        values["note"] = c.note
+        return values
+
+    derive_each(t, catalog, weapons=(weapon, WeaponEntry.model_validate),
+                armor=(armor, ArmorEntry.model_validate), creatures=(creature, CreatureEntry.model_validate))
+
+
+def check(t: Tables[DepthFile], catalog: Catalog) -> None:
+    """Record every semantic problem of validated tables against ``catalog``."""
+    m = t.model
     tiers = [m.depth.skin, m.depth.flesh, m.depth.bone, m.depth.organ]
     if any(b <= a for a, b in pairwise(tiers)):
-        bad("depth", None, "skin < flesh < bone < organ", f"{tiers}")
-    for key, ability in (("attack.melee_ability", m.attack.melee_ability),
-                         ("attack.ranged_ability", m.attack.ranged_ability), ("defense.ability", m.defense.ability)):
+        t.bad(("depth",), None, "skin < flesh < bone < organ", f"{tiers}")
+    for where, ability in ((("attack", "melee_ability"), m.attack.melee_ability),
+                           (("attack", "ranged_ability"), m.attack.ranged_ability),
+                           (("defense", "ability"), m.defense.ability)):
         skill = catalog.skills.get(ability)
         if skill is None or skill.kind != "attribute":
-            bad(key, None, "an attribute in skills.toml", repr(ability))
+            t.bad(where, None, "an attribute in skills.toml", repr(ability))
     if m.care.skill not in catalog.skills:
-        bad("care.skill", None, "a skill in skills.toml", repr(m.care.skill))
+        t.bad(("care", "skill"), None, "a skill in skills.toml", repr(m.care.skill))
     for cell in CELLS:
         row = getattr(m.injuries, cell)
         for family in FAMILIES:
             c: InjuryCell = getattr(row, family)
-            for key, injury in ((f"injuries.{cell}.{family}", c), (f"injuries.{cell}.{family}.worst", c.worst)):
+            cells: tuple[tuple[tuple[str, ...], InjuryModel | None], ...] = (
+                (("injuries", cell, family), c), (("injuries", cell, family, "worst"), c.worst))
+            for key, injury in cells:
                 if injury is None:
                     continue
                 built = _injury(injury)
                 if built.lasting and not built.kills and injury.treat_dc == 0:
-                    bad(f"{key}.treat_dc", injury.name, "a DC >= 1 for an injury with a lasting effect", "0")
-    for kind, entries, known, what in (("weapons", m.weapons, catalog.modes, "strike mode"),
-                                       ("armor", m.armor, catalog.armor, "armour piece"),
-                                       ("creatures", m.creatures, catalog.creatures, "creature")):
-        for name in sorted(set(known) - set(entries)):
-            bad(kind, name, f"an entry for every {what} ({kind}.{name!r} is missing)", "none")
-        for name in sorted(set(entries) - set(known)):
-            bad(f"{kind}.{name}", name, f"a {what} the configs define", repr(name))
-    return problems
+                    t.bad((*key, "treat_dc"), injury.name, "a DC >= 1 for an injury with a lasting effect", "0")
+    t.unknown_entries(catalog)
 
 
 def build(m: DepthFile) -> DepthTables:
@@ -229,14 +314,20 @@ def build(m: DepthFile) -> DepthTables:
     )
 
 
+def load_tables(catalog: Catalog, root: Path) -> Loaded:
+    """Read, validate, derive and check ``models/depth.toml`` of ``root`` and the catalog's content trees.
+
+    Raises:
+        ConfigError: Every problem of the files.
+    """
+    tables = load_checked(NAME, catalog, root, DepthFile, _derive, check)
+    return Loaded(DepthModel(build(tables.model)), tables.derived)
+
+
 def load(catalog: Catalog, root: Path) -> DepthModel:
     """Read, validate and check ``root/models/depth.toml``; the model with its tables.
 
     Raises:
         ConfigError: Every problem of the file.
     """
-    model, _, label = read_validated(root / "models" / f"{NAME}.toml", root, SCHEMA)
-    problems = check(model, catalog, label)
-    if problems:
-        raise ConfigError(problems)
-    return DepthModel(build(model))
+    return model_of(load_tables(catalog, root), DepthModel)

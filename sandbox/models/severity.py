@@ -1,22 +1,32 @@
 """Loading the severity model's tables (``configs/models/severity.toml``): validated, checked against the catalog.
 
 The file holds every number of document 001 and the sandbox's decisions around it, and the model's numbers of
-every creature (a block per creature: Brawn, Poise, Wit, Speed, racial Threshold, attack bonus, Defense, natural
-Armor Value, first aid), every strike mode (damage dice, Anti-Armour, indirect) and every armour piece (Armor
-Value), so one scenario runs under this model unchanged. Every creature, strike mode and armour piece of the
-catalog must have its entry, and every entry must name one.
+creatures (a block per creature: Brawn, Poise, Wit, Speed, racial Threshold, attack bonus, Defense, natural Armor
+Value, first aid), strike modes (damage dice, Anti-Armour, indirect) and armour pieces (Armor Value), so one
+scenario runs under this model unchanged. What has no entry is derived from its anatomy data by the file's
+``[derive]`` conversions (``docs/models/severity.md``); every entry must name something the content defines.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from components.severity import ATTRIBUTES, EFFECTS, SeverityCreature, SeverityRules, SeverityWeapon
-from sandbox.config import Catalog, ConfigError, Problem
-from sandbox.config.loader import read_validated
+from sandbox.config.loader import Catalog
+from sandbox.models.derive import (
+    ASPECT_NAMES,
+    ArmorFormula,
+    CreatureFormula,
+    WeaponFormula,
+    armor_features,
+    creature_features,
+    derived_dice,
+    round_half_up,
+)
+from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
 from systems.dice import parse_dice
 from systems.models.severity import SeverityModel
 
@@ -25,6 +35,9 @@ FILE = "models/severity.toml"
 
 EffectName = Literal["weaken", "stagger", "daze", "slow", "stun", "bloody"]
 AttributeName = Literal["brawn", "poise", "wit", "speed", ""]
+AspectName = Literal["blunt", "edged", "piercing", "fire"]
+AntiArmor = Literal["none", "halve", "negate"]
+Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
 
 
 class _Strict(BaseModel):
@@ -114,8 +127,62 @@ class WeaponModeModel(_Strict):
     """A strike mode's numbers under this model."""
 
     damage: str = Field(description="Damage dice, NdX+M, or a flat value.")
-    anti_armor: Literal["none", "halve", "negate"] = "none"
+    anti_armor: AntiArmor = "none"
     indirect: bool = False
+
+
+class ArmorEntryModel(_Strict):
+    """An armour piece's numbers under this model."""
+
+    armor_value: Annotated[int, Field(ge=0, description="Armor Value; a creature's adds its natural armour and "
+                                                        "every piece it wears.")]
+
+
+class DeriveWeapons(_Strict):
+    """How a strike mode's numbers follow from its anatomy data."""
+
+    damage: WeaponFormula = Field(description="The mean damage; the derived dice are the mode's impact dice with "
+                                              "the modifier moved to that mean.")
+    anti_armor: dict[AspectName, AntiArmor] = Field(
+        default_factory=dict, description="Anti-Armour by the mode's aspect (an aspect not listed: none).")
+    indirect: list[AspectName] = Field(default_factory=list, description="Aspects whose damage is indirect.")
+
+
+class DeriveArmor(_Strict):
+    """How an armour piece's Armor Value follows from its protection and coverage."""
+
+    armor_value: ArmorFormula
+
+
+class DeriveFirstAid(_Strict):
+    """First aid: a creature with some ML in ``skill`` gets a bonus of that ML x ``per_ml``; others give none."""
+
+    skill: Id
+    per_ml: Annotated[float, Field(ge=0)]
+
+
+class DeriveCreatures(_Strict):
+    """How a creature's block follows from its anatomy data."""
+
+    attribute_default: Annotated[int, Field(ge=0, description="The score of an attribute the creature's file "
+                                                              "leaves out.")]
+    threshold: CreatureFormula
+    brawn: CreatureFormula
+    poise: CreatureFormula
+    wit: CreatureFormula
+    speed: CreatureFormula
+    attack_bonus: CreatureFormula
+    defense: CreatureFormula
+    armor_value: CreatureFormula
+    first_aid: DeriveFirstAid
+
+
+class DeriveModel(_Strict):
+    """The conversions that derive an entry the file does not have (``docs/models/severity.md``)."""
+
+    weapons: DeriveWeapons
+    armor: DeriveArmor
+    creatures: DeriveCreatures
 
 
 class SeverityModelFile(_Strict):
@@ -129,74 +196,76 @@ class SeverityModelFile(_Strict):
     first_aid: FirstAidModel
     rest: RestModel
     down: DownModel
+    derive: DeriveModel
     creatures: dict[str, CreatureBlockModel]
-    weapons: dict[str, dict[str, WeaponModeModel]] = Field(description="weapon id -> mode id -> numbers")
-    armor: dict[str, Annotated[int, Field(ge=0)]] = Field(description="armour id -> Armor Value")
+    weapons: dict[str, WeaponModeModel] = Field(description='By qualified strike mode id ([weapons."broadsword.cut"]).')
+    armor: dict[str, ArmorEntryModel] = Field(description="By armour piece id.")
 
 
 SCHEMA = SeverityModelFile
 
 
-def _check(m: SeverityModelFile, catalog: Catalog, label: str) -> list[Problem]:
+def _derive(t: Tables[SeverityModelFile], catalog: Catalog) -> None:
+    """Derive every entry the file lacks from the anatomy data (``[derive]``)."""
+    d = t.model.derive
+    if d.creatures.first_aid.skill not in catalog.skills:
+        t.bad(("derive", "creatures", "first_aid", "skill"), None, "a skill in skills.toml",
+              repr(d.creatures.first_aid.skill))
+        return
+
+    anti_armor: dict[str, str] = {str(k): str(v) for k, v in d.weapons.anti_armor.items()}
+
+    def weapon(mode_id: str) -> dict[str, Any]:
+        mode = catalog.modes[mode_id]
+        aspect = ASPECT_NAMES[mode.aspect]
+        return {"damage": derived_dice(d.weapons.damage, catalog, mode_id),
+                "anti_armor": anti_armor.get(aspect, "none"), "indirect": aspect in d.weapons.indirect}
+
+    def armor(armor_id: str) -> dict[str, Any]:
+        return {"armor_value": d.armor.armor_value.value(armor_features(catalog, armor_id))}
+
+    def creature(creature_id: str) -> dict[str, Any]:
+        c = d.creatures
+        kind = catalog.creatures[creature_id]
+        features = creature_features(catalog, creature_id, c.attribute_default)
+        values: dict[str, Any] = {key: getattr(c, key).value(features) for key in (
+            "threshold", "brawn", "poise", "wit", "speed", "attack_bonus", "defense", "armor_value")}
+        ml = catalog.skill_ml(kind, c.first_aid.skill) or 0
+        values["first_aid"] = round_half_up(ml * c.first_aid.per_ml) if ml > 0 else None
+        return values
+
+    derive_each(t, catalog, weapons=(weapon, WeaponModeModel.model_validate),
+                armor=(armor, ArmorEntryModel.model_validate), creatures=(creature, CreatureBlockModel.model_validate))
+
+
+def _check(t: Tables[SeverityModelFile], catalog: Catalog) -> None:
     """Semantic checks: the tables are whole and every entry matches the catalog."""
-    problems: list[Problem] = []
-
-    def bad(key: str, entry: str | None, expected: str, found: str) -> None:
-        problems.append(Problem(label, key, entry, expected, found))
-
+    m = t.model
     if m.severity.face > m.severity.die:
-        bad("severity.face", None, f"a face of the d{m.severity.die}", str(m.severity.face))
+        t.bad(("severity", "face"), None, f"a face of the d{m.severity.die}", str(m.severity.face))
     if len(m.effects.table) != m.effects.die:
-        bad("effects.table", None, f"one effect per face of the d{m.effects.die}", f"{len(m.effects.table)}")
+        t.bad(("effects", "table"), None, f"one effect per face of the d{m.effects.die}", f"{len(m.effects.table)}")
     missing = [e for e in EFFECTS if e not in m.effects.table]
     if missing:
-        bad("effects.table", None, "every effect of document 001 on some face", f"no {', '.join(missing)}")
+        t.bad(("effects", "table"), None, "every effect of document 001 on some face", f"no {', '.join(missing)}")
     if sorted(m.rest.order) != sorted(EFFECTS):
-        bad("rest.order", None, f"each of {', '.join(EFFECTS)} once", ", ".join(m.rest.order))
+        t.bad(("rest", "order"), None, f"each of {', '.join(EFFECTS)} once", ", ".join(m.rest.order))
+    t.unknown_entries(catalog)
     floor = m.limits.attribute_floor
     for cid, block in m.creatures.items():
         name = catalog.creatures[cid].name if cid in catalog.creatures else None
-        if cid not in catalog.creatures:
-            bad(f"creatures.{cid}", None, f"a creature id ({', '.join(sorted(catalog.creatures))})", repr(cid))
         for attr in ATTRIBUTES:
             if getattr(block, attr) < floor:
-                bad(f"creatures.{cid}.{attr}", name, f"at least the attribute floor {floor}",
-                    str(getattr(block, attr)))
+                t.bad(("creatures", cid, attr), name, f"at least the attribute floor {floor}",
+                      str(getattr(block, attr)))
         if block.speed < m.limits.speed_floor:
-            bad(f"creatures.{cid}.speed", name, f"at least the speed floor {m.limits.speed_floor}", str(block.speed))
+            t.bad(("creatures", cid, "speed"), name, f"at least the speed floor {m.limits.speed_floor}",
+                  str(block.speed))
         if block.threshold + block.brawn < 1:
-            bad(f"creatures.{cid}.threshold", name, "a Threshold (base + Brawn) of at least 1",
-                str(block.threshold + block.brawn))
-    for cid, kind in catalog.creatures.items():
-        if cid not in m.creatures:
-            bad(f"creatures.{cid}", kind.name, "a block for every creature", "nothing")
-    for wid, modes in m.weapons.items():
-        weapon = catalog.weapons.get(wid)
-        if weapon is None:
-            bad(f"weapons.{wid}", None, f"a weapon id ({', '.join(sorted(catalog.weapons))})", repr(wid))
-            continue
-        mode_ids = {mode.id.split(".", 1)[1] for mode in weapon.modes}
-        for mid, entry in modes.items():
-            if mid not in mode_ids:
-                bad(f"weapons.{wid}.{mid}", weapon.name, f"a mode of {wid} ({', '.join(sorted(mode_ids))})",
-                    repr(mid))
-            try:
-                parse_dice(entry.damage)
-            except ValueError as exc:
-                bad(f"weapons.{wid}.{mid}.damage", weapon.name, "a dice expression (NdX+M) or a flat value",
-                    f"{entry.damage!r} ({exc})")
-    for wid, weapon in catalog.weapons.items():
-        for mode in weapon.modes:
-            mid = mode.id.split(".", 1)[1]
-            if mid not in m.weapons.get(wid, {}):
-                bad(f"weapons.{wid}.{mid}", mode.name, "damage for every strike mode", "nothing")
-    for aid in m.armor:
-        if aid not in catalog.armor:
-            bad(f"armor.{aid}", None, f"an armour id ({', '.join(sorted(catalog.armor))})", repr(aid))
-    for aid, piece in catalog.armor.items():
-        if aid not in m.armor:
-            bad(f"armor.{aid}", piece.name, "an Armor Value for every armour piece", "nothing")
-    return problems
+            t.bad(("creatures", cid, "threshold"), name, "a Threshold (base + Brawn) of at least 1",
+                  str(block.threshold + block.brawn))
+    for mode_id, entry in m.weapons.items():
+        t.dice(("weapons", mode_id, "damage"), mode_id, entry.damage)
 
 
 def build_rules(m: SeverityModelFile) -> SeverityRules:
@@ -215,29 +284,26 @@ def build_rules(m: SeverityModelFile) -> SeverityRules:
         heal_order=tuple(m.rest.order), rest_refills_cognition=m.rest.refills_cognition,
         recovery=m.down.recovery_hours * hours, exposed_death=m.down.exposed_death_hours * hours,
         creatures={cid: SeverityCreature(**b.model_dump()) for cid, b in m.creatures.items()},
-        weapons={f"{wid}.{mid}": SeverityWeapon(parse_dice(e.damage), e.anti_armor, e.indirect)
-                 for wid, modes in m.weapons.items() for mid, e in modes.items()},
-        armor=dict(m.armor),
+        weapons={mode_id: SeverityWeapon(parse_dice(e.damage), e.anti_armor, e.indirect)
+                 for mode_id, e in m.weapons.items()},
+        armor={aid: e.armor_value for aid, e in m.armor.items()},
     )
 
 
-def load_rules(catalog: Catalog, root: Path) -> SeverityRules:
-    """Read, validate and check ``root/models/severity.toml`` against ``catalog``.
+def load_tables(catalog: Catalog, root: Path) -> Loaded:
+    """Read, validate, derive and check ``models/severity.toml`` of ``root`` and the catalog's content trees.
 
     Raises:
-        ConfigError: Every problem in the file.
+        ConfigError: Every problem of the files.
     """
-    model, _, label = read_validated(root / FILE, root, SeverityModelFile)
-    problems = _check(model, catalog, label)
-    if problems:
-        raise ConfigError(problems)
-    return build_rules(model)
+    tables = load_checked(NAME, catalog, root, SeverityModelFile, _derive, _check)
+    return Loaded(SeverityModel(build_rules(tables.model)), tables.derived)
 
 
 def load(catalog: Catalog, root: Path) -> SeverityModel:
-    """The severity model with its tables (``configs/models/severity.toml`` under ``root``).
+    """The severity model with its tables (``models/severity.toml`` under ``root``).
 
     Raises:
         ConfigError: The file is missing or invalid (every problem listed).
     """
-    return SeverityModel(load_rules(catalog, root))
+    return model_of(load_tables(catalog, root), SeverityModel)

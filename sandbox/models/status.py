@@ -1,7 +1,8 @@
 """Loading the status-ladder model's tables (``configs/models/status.toml``, document 004).
 
-The file is validated (strict types, no unknown keys), then checked against the catalog: every shipped strike
-mode, armour piece and creature needs an entry, every entry must name something that exists, dice must parse
+The file is validated (strict types, no unknown keys); a strike mode, armour piece or creature with no entry gets
+one derived from its anatomy data by the file's ``[derive]`` conversions (``docs/models/status.md``); then
+everything is checked against the catalog: every entry must name something the content defines, dice must parse
 and the penalty ladder must worsen rung by rung. Every problem is collected into one ``ConfigError``.
 """
 
@@ -13,13 +14,21 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from components.status import StatusCreature, StatusTables, StatusWeapon
-from sandbox.config import Catalog, ConfigError, Problem
-from sandbox.config.loader import read_validated
+from sandbox.config.loader import Catalog
+from sandbox.models.derive import (
+    ArmorFormula,
+    CreatureFormula,
+    WeaponFormula,
+    armor_features,
+    creature_features,
+    derived_dice,
+    weapon_features,
+)
+from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
 from systems.dice import parse_dice
 from systems.models.status import DAY, HOUR, StatusModel
 
 NAME = "status"
-FILE = Path("models") / "status.toml"
 
 
 class _Strict(BaseModel):
@@ -81,6 +90,41 @@ class CreatureEntry(_Strict):
                                                               "below half the table value).")] = 0
 
 
+class DeriveWeapons(_Strict):
+    """How a strike mode's numbers follow from its anatomy data."""
+
+    damage: WeaponFormula = Field(description="The mean damage in HP; the derived dice are the mode's impact dice "
+                                              "with the modifier moved to that mean.")
+    attack_bonus: WeaponFormula
+
+
+class DeriveArmor(_Strict):
+    """How an armour piece's value follows from its protection and coverage."""
+
+    value: ArmorFormula
+
+
+class DeriveCreatures(_Strict):
+    """How a creature's numbers follow from its anatomy data."""
+
+    attribute_default: Annotated[int, Field(ge=0, description="The score of an attribute the creature's file "
+                                                              "leaves out.")]
+    constitution: CreatureFormula
+    endurance: CreatureFormula
+    attack_bonus: CreatureFormula
+    defense: CreatureFormula
+    armor: CreatureFormula
+    penalty_reduction: CreatureFormula
+
+
+class DeriveModel(_Strict):
+    """The conversions that derive an entry the file does not have (``docs/models/status.md``)."""
+
+    weapons: DeriveWeapons
+    armor: DeriveArmor
+    creatures: DeriveCreatures
+
+
 class StatusModelFile(_Strict):
     """``configs/models/status.toml``: the status ladder (document 004)."""
 
@@ -92,6 +136,7 @@ class StatusModelFile(_Strict):
     passing_out: PassingOut
     speed: Speed
     healing: Healing
+    derive: DeriveModel
     weapons: dict[str, WeaponEntry] = Field(description="By qualified strike mode id (broadsword.cut).")
     armor: dict[str, ArmorEntry] = Field(description="By armour piece id.")
     creatures: dict[str, CreatureEntry] = Field(description="By creature id.")
@@ -100,45 +145,48 @@ class StatusModelFile(_Strict):
 SCHEMA = StatusModelFile
 
 
-def _key(table: str, key: str) -> str:
-    """A dotted key as TOML spells it (``weapons."broadsword.cut"``)."""
-    return f'{table}."{key}"' if "." in key else f"{table}.{key}"
+def _derive(t: Tables[StatusModelFile], catalog: Catalog) -> None:
+    """Derive every entry the file lacks from the anatomy data (``[derive]``)."""
+    d = t.model.derive
+
+    def weapon(mode_id: str) -> dict[str, Any]:
+        return {"damage": derived_dice(d.weapons.damage, catalog, mode_id),
+                "attack_bonus": d.weapons.attack_bonus.value(weapon_features(catalog, mode_id))}
+
+    def armor(armor_id: str) -> dict[str, Any]:
+        return {"value": d.armor.value.value(armor_features(catalog, armor_id))}
+
+    def creature(creature_id: str) -> dict[str, Any]:
+        c = d.creatures
+        features = creature_features(catalog, creature_id, c.attribute_default)
+        return {key: getattr(c, key).value(features) for key in (
+            "constitution", "endurance", "attack_bonus", "defense", "armor", "penalty_reduction")}
+
+    derive_each(t, catalog, weapons=(weapon, WeaponEntry.model_validate),
+                armor=(armor, ArmorEntry.model_validate), creatures=(creature, CreatureEntry.model_validate))
 
 
-def _problems_of(model: StatusModelFile, catalog: Catalog, label: str) -> list[Problem]:
-    """Semantic problems: coverage of the catalog, names that exist, dice, a worsening ladder."""
-    problems: list[Problem] = []
+def _check(t: Tables[StatusModelFile], catalog: Catalog) -> None:
+    """Semantic problems: entries name what the content defines, dice, a worsening ladder."""
+    model = t.model
     pens = model.penalties
     for i in range(1, len(pens)):
         if pens[i] > pens[i - 1]:
-            problems.append(Problem(label, f"penalties.{i}", None, "a penalty at least as bad as the rung above "
-                                    f"({pens[i - 1]})", repr(pens[i])))
-    for table, known, what in (("weapons", catalog.modes, "strike mode"), ("armor", catalog.armor, "armour piece"),
-                               ("creatures", catalog.creatures, "creature")):
-        entries: dict[str, Any] = getattr(model, table)
-        for key in sorted(set(known) - set(entries)):
-            problems.append(Problem(label, _key(table, key), None, f"an entry for the {what} {key!r}", "nothing"))
-        for key in sorted(set(entries) - set(known)):
-            problems.append(Problem(label, _key(table, key), None, f"a {what} defined in the configs", repr(key)))
+            t.bad(("penalties", i), None, f"a penalty at least as bad as the rung above ({pens[i - 1]})",
+                  repr(pens[i]))
+    t.unknown_entries(catalog)
     for key, entry in model.weapons.items():
-        try:
-            parse_dice(entry.damage)
-        except ValueError:
-            problems.append(Problem(label, _key("weapons", key) + ".damage", None, "a dice expression (NdX+M)",
-                                    repr(entry.damage)))
-    return problems
+        t.dice(("weapons", key, "damage"), key, entry.damage)
 
 
-def load(catalog: Catalog, root: Path) -> StatusModel:
-    """The status model with its tables from ``root / models / status.toml``, checked against ``catalog``.
+def load_tables(catalog: Catalog, root: Path) -> Loaded:
+    """Read, validate, derive and check ``models/status.toml`` of ``root`` and the catalog's content trees.
 
     Raises:
-        ConfigError: Every problem of the file.
+        ConfigError: Every problem of the files.
     """
-    model, _, label = read_validated(root / FILE, root, StatusModelFile)
-    problems = _problems_of(model, catalog, label)
-    if problems:
-        raise ConfigError(problems)
+    checked = load_checked(NAME, catalog, root, StatusModelFile, _derive, _check)
+    model = checked.model
     healing, passing, speed = model.healing, model.passing_out, model.speed
     tables = StatusTables(
         penalties=tuple(model.penalties),
@@ -156,4 +204,13 @@ def load(catalog: Catalog, root: Path) -> StatusModel:
         creatures={k: StatusCreature(c.constitution, c.endurance, c.attack_bonus, c.defense, c.armor,
                                      c.penalty_reduction) for k, c in model.creatures.items()},
     )
-    return StatusModel(tables)
+    return Loaded(StatusModel(tables), checked.derived)
+
+
+def load(catalog: Catalog, root: Path) -> StatusModel:
+    """The status model with its tables from ``root / models / status.toml``, checked against ``catalog``.
+
+    Raises:
+        ConfigError: Every problem of the file.
+    """
+    return model_of(load_tables(catalog, root), StatusModel)

@@ -1,9 +1,9 @@
 """Loading the strength-health model's tables (``configs/models/strength.toml``, document 003).
 
-The file is validated with pydantic (strict, unknown keys rejected), then checked against the catalog: every
-shipped strike mode, armour piece and creature needs an entry, every entry must name one that exists, dice must
-be of the allowed sizes and abilities within the cap. Every problem is collected and raised as one
-``ConfigError``.
+The file is validated with pydantic (strict, unknown keys rejected); a strike mode, armour piece or creature with
+no entry gets one derived from its anatomy data by the file's ``[derive]`` conversions (``docs/models/strength.md``);
+then everything is checked against the catalog: every entry must name something the content defines, dice must be
+of the allowed sizes and abilities within the cap. Every problem is collected and raised as one ``ConfigError``.
 """
 
 from __future__ import annotations
@@ -14,13 +14,25 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from components.strength import ABILITIES, CONDITIONS, ConditionEffect, CreatureBlock, StrengthTables, WeaponDamage
-from sandbox.config import Catalog, ConfigError, Problem
-from sandbox.config.loader import read_validated
+from sandbox.config.loader import Catalog
+from sandbox.models.derive import (
+    ASPECT_NAMES,
+    ArmorFormula,
+    CreatureFormula,
+    WeaponFormula,
+    armor_features,
+    creature_features,
+    mean_of,
+    weapon_features,
+)
+from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
 from systems.models.strength import StrengthModel
 
 NAME = "strength"
 
 Count = Annotated[int, Field(ge=0)]
+AspectName = Literal["blunt", "edged", "piercing", "fire"]
+Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
 
 
 class _Strict(BaseModel):
@@ -120,6 +132,47 @@ class CreatureModel(_Strict):
     human: bool = Field(default=False, description="Abilities cap at abilities.max_human.")
 
 
+class DeriveWeapons(_Strict):
+    """How a strike mode's damage follows from its anatomy data."""
+
+    die: WeaponFormula = Field(description="The die size aimed at; the allowed size nearest to it is taken (a tie: "
+                                           "the smaller).")
+    bonus: WeaponFormula
+    impaired_below: float = Field(description="A mode whose mean impact is below this is impaired once.")
+    enhanced_from: float = Field(description="A mode whose mean impact is at least this is enhanced once.")
+    direct: list[AspectName] = Field(default_factory=list, description="Aspects whose damage ignores armour.")
+    attack: WeaponFormula
+
+
+class DeriveArmor(_Strict):
+    """How an armour piece's Armour value follows from its protection and coverage."""
+
+    armour: ArmorFormula
+
+
+class DeriveCreatures(_Strict):
+    """How a creature's block follows from its anatomy data (abilities are then capped as every block is)."""
+
+    attribute_default: Annotated[int, Field(ge=0, description="The score of an attribute the creature's file "
+                                                              "leaves out.")]
+    STR: CreatureFormula
+    WIT: CreatureFormula
+    AGI: CreatureFormula
+    attack: CreatureFormula
+    defense: CreatureFormula
+    armour: CreatureFormula
+    human_bodies: list[Id] = Field(default_factory=list, description="A creature of these bodies is human (its "
+                                                                     "abilities cap at max_human).")
+
+
+class DeriveModel(_Strict):
+    """The conversions that derive an entry the file does not have (``docs/models/strength.md``)."""
+
+    weapons: DeriveWeapons
+    armor: DeriveArmor
+    creatures: DeriveCreatures
+
+
 class StrengthFile(_Strict):
     """``configs/models/strength.toml``: the strength-health model (document 003)."""
 
@@ -129,6 +182,7 @@ class StrengthFile(_Strict):
     attack: AttackRules
     rest: RestRules
     conditions: ConditionsModel
+    derive: DeriveModel
     weapons: dict[str, WeaponModel]
     armor: dict[str, ArmorModel]
     creatures: dict[str, CreatureModel]
@@ -137,41 +191,65 @@ class StrengthFile(_Strict):
 SCHEMA = StrengthFile
 
 
-def _coverage(label: str, table: str, entries: dict[str, Any], known: list[str], what: str) -> list[Problem]:
-    problems = [Problem(label, f"{table}.{key}", key, f"{what} of the catalog ({', '.join(known)})", repr(key))
-                for key in entries if key not in known]
-    problems += [Problem(label, table, None, f"an entry for every {what} ([{table}.\"{key}\"])", f"none for {key!r}")
-                 for key in known if key not in entries]
-    return problems
+def nearest_die(target: float, sizes: list[int]) -> int:
+    """The allowed die size nearest to ``target`` (a tie goes to the smaller die)."""
+    return min(sorted(sizes), key=lambda size: abs(size - target))
 
 
-def check(data: StrengthFile, catalog: Catalog, label: str) -> list[Problem]:
-    """The semantic checks: coverage of the catalog, dice sizes, ability caps, attribute names."""
-    problems = _coverage(label, "weapons", data.weapons, sorted(catalog.modes), "strike mode")
-    problems += _coverage(label, "armor", data.armor, sorted(catalog.armor), "armour piece")
-    problems += _coverage(label, "creatures", data.creatures, sorted(catalog.creatures), "creature")
+def _derive(t: Tables[StrengthFile], catalog: Catalog) -> None:
+    """Derive every entry the file lacks from the anatomy data (``[derive]``)."""
+    data = t.model
+    d = data.derive
+
+    def weapon(mode_id: str) -> dict[str, Any]:
+        w = d.weapons
+        mode = catalog.modes[mode_id]
+        features = weapon_features(catalog, mode_id)
+        impact = mean_of(mode.impact)
+        return {"die": nearest_die(w.die.total(features), data.dice.sizes), "bonus": w.bonus.value(features),
+                "enhanced": int(impact >= w.enhanced_from), "impaired": int(impact < w.impaired_below),
+                "direct": ASPECT_NAMES[mode.aspect] in w.direct, "attack": w.attack.value(features)}
+
+    def armor(armor_id: str) -> dict[str, Any]:
+        return {"armour": d.armor.armour.value(armor_features(catalog, armor_id))}
+
+    def creature(creature_id: str) -> dict[str, Any]:
+        c = d.creatures
+        human = catalog.creatures[creature_id].body in c.human_bodies
+        cap = data.abilities.max_human if human else data.abilities.max
+        features = creature_features(catalog, creature_id, c.attribute_default)
+        values: dict[str, Any] = {ability: min(getattr(c, ability).value(features), cap) for ability in ABILITIES}
+        values.update(attack=c.attack.value(features), defense=c.defense.value(features),
+                      armour=c.armour.value(features), human=human)
+        return values
+
+    derive_each(t, catalog, weapons=(weapon, WeaponModel.model_validate),
+                armor=(armor, ArmorModel.model_validate), creatures=(creature, CreatureModel.model_validate))
+
+
+def check(t: Tables[StrengthFile], catalog: Catalog) -> None:
+    """The semantic checks: entries name what the content defines, dice sizes, ability caps, attribute names."""
+    data = t.model
+    t.unknown_entries(catalog)
     sizes = data.dice.sizes
     for key, weapon in data.weapons.items():
         if weapon.die not in sizes:
-            problems.append(Problem(label, f"weapons.{key}.die", key, f"one of the dice sizes {sizes}",
-                                    repr(weapon.die)))
+            t.bad(("weapons", key, "die"), key, f"one of the dice sizes {sizes}", repr(weapon.die))
     if data.abilities.max_human > data.abilities.max:
-        problems.append(Problem(label, "abilities.max_human", None, f"at most abilities.max ({data.abilities.max})",
-                                repr(data.abilities.max_human)))
+        t.bad(("abilities", "max_human"), None, f"at most abilities.max ({data.abilities.max})",
+              repr(data.abilities.max_human))
     for key, creature in data.creatures.items():
         cap = data.abilities.max_human if creature.human else data.abilities.max
         for ability in ABILITIES:
             value = getattr(creature, ability)
             if value > cap:
-                problems.append(Problem(label, f"creatures.{key}.{ability}", key,
-                                        f"at most {cap} ({'human ' if creature.human else ''}ability cap)",
-                                        repr(value)))
+                t.bad(("creatures", key, ability), key, f"at most {cap} ({'human ' if creature.human else ''}ability "
+                      "cap)", repr(value))
     attributes = sorted(k for k, v in catalog.skills.items() if v.kind == "attribute")
     for ability, attribute in data.abilities.shift_with.items():
         if attribute not in attributes:
-            problems.append(Problem(label, f"abilities.shift_with.{ability}", None,
-                                    f"a creature attribute ({', '.join(attributes)})", repr(attribute)))
-    return problems
+            t.bad(("abilities", "shift_with", ability), None, f"a creature attribute ({', '.join(attributes)})",
+                  repr(attribute))
 
 
 def tables_from(data: StrengthFile) -> StrengthTables:
@@ -200,14 +278,20 @@ def tables_from(data: StrengthFile) -> StrengthTables:
     )
 
 
+def load_tables(catalog: Catalog, root: Path) -> Loaded:
+    """Read, validate, derive and check ``models/strength.toml`` of ``root`` and the catalog's content trees.
+
+    Raises:
+        ConfigError: Every problem of the files.
+    """
+    tables = load_checked(NAME, catalog, root, StrengthFile, _derive, check)
+    return Loaded(StrengthModel(tables_from(tables.model)), tables.derived)
+
+
 def load(catalog: Catalog, root: Path) -> StrengthModel:
     """Read, validate and check ``root/models/strength.toml`` against ``catalog``; build the model.
 
     Raises:
         ConfigError: Every problem of the file.
     """
-    data, _, label = read_validated(root / "models" / "strength.toml", root, StrengthFile)
-    problems = check(data, catalog, label)
-    if problems:
-        raise ConfigError(problems)
-    return StrengthModel(tables_from(data))
+    return model_of(load_tables(catalog, root), StrengthModel)

@@ -1,0 +1,83 @@
+"""Finding a scenario: by id in the content, or by path (a file inside a content tree brings its tree along)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from sandbox.config import schema as s
+from sandbox.config.builders import build_scenario
+from sandbox.config.checks import Known, check_scenario
+from sandbox.config.content import is_scenario_path, resolve_content
+from sandbox.config.errors import ConfigError, Problem, suggest
+from sandbox.config.loader import Catalog, active_content, default_catalog
+from sandbox.config.reading import not_a_file, read_toml, validation_problems
+from sandbox.scenario_def import ScenarioDef
+
+
+def known_from_catalog(catalog: Catalog) -> Known:
+    """What a loaded catalog defines, for checking one more file against it (case-folded names)."""
+    return Known(
+        skills={sid: skill.kind for sid, skill in catalog.skills.items()},
+        bodies={bid: {loc.name.casefold() for loc in b.locations} for bid, b in catalog.bodies.items()},
+        body_parts={bid: {p.name.casefold() for p in b.parts} for bid, b in catalog.bodies.items()},
+        location_names={bid: [loc.name for loc in b.locations] for bid, b in catalog.bodies.items()},
+        part_names={bid: [p.name for p in b.parts] for bid, b in catalog.bodies.items()},
+        weapons=set(catalog.weapons),
+        armor={aid: a.body for aid, a in catalog.armor.items()},
+        creatures={cid: c.body for cid, c in catalog.creatures.items()},
+        scale=(catalog.rules.scale_min, catalog.rules.scale_max))
+
+
+def load_scenario(scenario: str | Path, catalog: Catalog) -> ScenarioDef:
+    """A scenario by id in ``catalog``, or from a file checked against ``catalog``'s definitions.
+
+    Raises:
+        ConfigError: Unknown id (with the closest known one), or every problem of an invalid file.
+    """
+    text = str(scenario)
+    if not is_scenario_path(scenario):
+        if text not in catalog.scenarios:
+            known = ", ".join(sorted(catalog.scenarios))
+            raise ConfigError([Problem("scenarios/", "", None, f"a scenario in scenarios/ ({known}) or a scenario "
+                                       "file", repr(text), suggest(text, catalog.scenarios))])
+        return catalog.scenarios[text]
+    path = Path(text)
+    problems: list[Problem] = []
+    if not path.is_file():
+        raise ConfigError([Problem(text, "", None, "an existing scenario file", not_a_file(path))])
+    data = read_toml(path, text, problems)
+    if data is None:
+        raise ConfigError(problems)
+    try:
+        model = s.ScenarioFile.model_validate(data)
+    except ValidationError as exc:
+        problems.extend(validation_problems(exc, data, s.ScenarioFile, lambda _: text))
+        model = None
+    problems.extend(check_scenario(data, text, known_from_catalog(catalog)))
+    if problems or model is None:
+        raise ConfigError(problems)
+    return build_scenario(model, path.stem)
+
+
+def scenario_catalog(scenario: str | Path) -> Catalog:
+    """The catalog a scenario runs over when none is given: the active content, plus the content tree its file
+    lies in (found by walking up from the file to a ``content.toml``).
+
+    Raises:
+        ConfigError: Every problem of that content.
+    """
+    if not is_scenario_path(scenario):
+        return default_catalog()
+    return default_catalog(resolve_content(active_content(), near=[Path(scenario)]))
+
+
+def resolve_scenario(scenario: str | Path, catalog: Catalog | None = None) -> tuple[Catalog, ScenarioDef]:
+    """The catalog and the scenario a world is built from: ``catalog`` if given, else ``scenario_catalog``.
+
+    Raises:
+        ConfigError: The scenario is unknown or invalid (every problem listed), or its content is.
+    """
+    catalog = catalog or scenario_catalog(scenario)
+    return catalog, load_scenario(scenario, catalog)
