@@ -9,7 +9,6 @@ cache.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from components.impairment import Impairment
 from components.rules import ShockState
@@ -113,7 +112,7 @@ class Injury:
     next_coma: float = -1.0
     care_at: float = -1.0
     tending_until: float = -1.0
-    profile: Any = None
+    profile: object = None
     penalties: dict[frozenset[str], tuple[tuple[Impairment, ...], int | None]] = field(default_factory=dict)
 
     def levels_at(self, location: int) -> list[int]:

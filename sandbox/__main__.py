@@ -1,5 +1,5 @@
 """``python -m sandbox``: the same as the ``sandbox`` command."""
 
-from sandbox.cli import main
+from sandbox.entry import main
 
 main()

@@ -551,7 +551,7 @@ def schema(
 ) -> None:
     """Write a JSON Schema for every config file kind (editors use them through each file's #:schema line)."""
     from sandbox.config.layout import SCHEMAS_DIR
-    from sandbox.config.schemas import write_schemas
+    from sandbox.schemas import write_schemas
 
     folder = out or (content / SCHEMAS_DIR if content is not None else Path("."))
     with _friendly():

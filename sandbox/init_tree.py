@@ -61,8 +61,8 @@ def write_starter(folder: Path, name: str | None = None) -> list[Path]:
         InitError: ``folder`` is a file or holds something already.
         OSError: It cannot be written.
     """
-    from sandbox.config.schemas import write_schemas
     from sandbox.files import atomic_folder
+    from sandbox.schemas import write_schemas
 
     if folder.exists() and not folder.is_dir():
         raise InitError(f"cannot write a content tree to {folder}: it is a file")

@@ -54,7 +54,8 @@ from systems.aftercare import (
 )
 from systems.context import TickContext
 from systems.damage import set_shock
-from systems.models.anatomy import AnatomyModel, anatomy_state
+from systems.models.anatomy import AnatomyModel
+from systems.models.anatomy_binding import anatomy_state
 
 DAY = 86400.0
 CS, MS, MF, CF = TestResult.CS, TestResult.MS, TestResult.MF, TestResult.CF

@@ -43,8 +43,9 @@ from sandbox.account import aftermath_table
 from sandbox.cli import app
 from sandbox.world import Sandbox
 from systems.damage import set_shock
-from systems.models.anatomy import AnatomyModel, anatomy_state
+from systems.models.anatomy import AnatomyModel
 from systems.models.anatomy_advance import tenders
+from systems.models.anatomy_binding import anatomy_state
 
 DAY = 86400.0
 NONE, STUNNED, INCAP, UNCON = ShockState.NONE, ShockState.STUNNED, ShockState.INCAPACITATED, ShockState.UNCONSCIOUS

@@ -10,7 +10,7 @@ import pytest
 
 from sandbox.config import ConfigError, config_root, default_catalog, load_body, load_catalog
 from sandbox.config.loader import kind_of
-from sandbox.config.schemas import schema_documents
+from sandbox.schemas import schema_documents
 
 BROKEN = Path(__file__).parent / "data" / "broken"
 ROOT = config_root()

@@ -256,6 +256,7 @@ def test_the_pure_blow_takes_names() -> None:
 
 
 ALLOWED = {"systems/models/anatomy.py", "systems/models/anatomy_attack.py", "systems/models/anatomy_advance.py",
+           "systems/models/anatomy_binding.py",
            "sandbox/models/anatomy.py",
            # The catalog reads models/anatomy.toml as the anatomy rules: the anatomy model's table loader.
            "sandbox/config/loader.py", "sandbox/config/layout.py"}

@@ -19,7 +19,7 @@ from sandbox.models import available_models, build_model
 from sandbox.world import Sandbox
 from systems import install
 from systems.aftercare import BleedingProcessor
-from systems.models.anatomy import anatomy_state
+from systems.models.anatomy_binding import anatomy_state
 from systems.spawning import creature_components
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

@@ -318,7 +318,7 @@ def load_catalog(root: Path | None = None, extra: Iterable[Path] = (), extra_kin
     Raises:
         ConfigError: Listing every problem in every file.
     """
-    from sandbox.models import available_models  # the model loaders read configs too: imported when needed
+    from systems.models import model_names as available_models  # heavy (the models): imported when needed
 
     root = root or config_root()
     trees = [Path(t) for t in content]

@@ -3,15 +3,16 @@
 Its rules live in the rule modules of ``systems`` (``hit_location``, ``injury``, ``shock``, ``mishaps``,
 ``impairment``, ``health``, ``blow``, ``damage``, ``aftercare``, ``recovery``); this module plugs them into the
 damage-model interface. Its state is two components only a creature under this model carries: ``Injury`` (its
-wounds) and ``Shock``, bound together in an ``AnatomyState``. The attack and its record are in
-``systems.models.anatomy_attack``, the out-of-combat ``advance`` in ``systems.models.anatomy_advance``.
+wounds) and ``Shock``, bound together in an ``AnatomyState`` (``systems.models.anatomy_binding``). The attack and
+its record are in ``systems.models.anatomy_attack``, the out-of-combat ``advance`` in
+``systems.models.anatomy_advance``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple, cast
+from typing import cast
 
 import esper
 
@@ -34,7 +35,9 @@ from systems.health import band, health, health_ceiling
 from systems.hit_location import target_zone_number
 from systems.impairment import body_impairments
 from systems.mastery import effective_ml
+from systems.models.anatomy_advance import advance as advance_out_of_combat
 from systems.models.anatomy_attack import AttackRecord, attack_ml, opposed, stunned
+from systems.models.anatomy_binding import AnatomyState, anatomy_state
 from systems.models.base import DAY, DamageModel, ModelError, register
 from systems.phases import Phase
 from systems.recovery import RecoveryProcessor
@@ -43,23 +46,6 @@ from systems.targets import CompiledTargets, target_profile
 
 DEFAULT_MODEL = "anatomy"
 """The model a world runs when none is named."""
-
-
-class AnatomyState(NamedTuple):
-    """A creature's state under the anatomy model, as its ``Creature`` record carries it.
-
-    Attributes:
-        injury: Its wounds and what they did to its parts.
-        shock: Its shock state.
-    """
-
-    injury: Injury
-    shock: Shock
-
-
-def anatomy_state(creature: Creature) -> AnatomyState:
-    """The anatomy state a creature of an anatomy-model world carries."""
-    return cast(AnatomyState, creature.state)
 
 
 @register
@@ -360,9 +346,7 @@ class AnatomyModel(DamageModel):
     def advance(self, ctx: TickContext, seconds: float, care: CarePolicy) -> None:
         """Bleeding rounds and stoppage, shock re-tests, Extended Shock and Coma courses, first aid and treatment,
         healing periods and infection, each as it falls due (``systems.models.anatomy_advance``)."""
-        from systems.models.anatomy_advance import advance
-
-        advance(self, ctx, seconds, care)
+        advance_out_of_combat(self.rules, ctx, seconds, care)
 
 
 def _optional_int(value: JSON) -> int | None:

@@ -12,10 +12,8 @@ bleeding round; with none at hand, a creature able to act tends itself.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from components.care import CarePolicy
-from components.rules import ShockState
+from components.rules import AnatomyRules, ShockState
 from systems.aftercare import (
     bleed,
     coma_course,
@@ -31,11 +29,8 @@ from systems.context import TickContext
 from systems.creatures import Creature
 from systems.damage import refresh_status
 from systems.mastery import effective_ml
-from systems.models.anatomy import AnatomyState, anatomy_state
+from systems.models.anatomy_binding import AnatomyState, anatomy_state
 from systems.schedule import Due, DueQueue
-
-if TYPE_CHECKING:
-    from systems.models.anatomy import AnatomyModel
 
 KINDS = ("retest", "care", "bleed", "course", "coma", "heal")
 """The due rules, in the order they run when due at the same time."""
@@ -77,9 +72,9 @@ def queue_creature(queue: DueQueue, creature: Creature) -> None:
             queue.push(kind, creature.entity, current_due(state, dead, kind, index), index)
 
 
-def prepare(creatures: dict[int, Creature], policy: CarePolicy, model: AnatomyModel, ctx: TickContext) -> None:
+def prepare(creatures: dict[int, Creature], policy: CarePolicy, rules: AnatomyRules, ctx: TickContext) -> None:
     """Give every open wound its healing clock and every bleeder its next round; schedule first aid."""
-    aftercare = rules_of(model.rules)
+    aftercare = rules_of(rules)
     delay = policy.first_aid_delay if policy.first_aid_delay is not None else aftercare.first_aid_delay
     now = ctx.clock.time
     for c in creatures.values():
@@ -108,7 +103,7 @@ def tenders(creatures: dict[int, Creature], policy: CarePolicy, skill: str, ctx:
     return CareCircle(creatures, policy, ml, has_skill)
 
 
-def advance(model: AnatomyModel, ctx: TickContext, seconds: float, policy: CarePolicy) -> None:
+def advance(rules: AnatomyRules, ctx: TickContext, seconds: float, policy: CarePolicy) -> None:
     """Move game time on by ``seconds``, running every due rule in time order (see the module docstring).
 
     Raises:
@@ -116,12 +111,11 @@ def advance(model: AnatomyModel, ctx: TickContext, seconds: float, policy: CareP
     """
     if seconds < 0:
         raise ValueError("time only moves forward")
-    rules = model.rules
     aftercare = rules_of(rules)
     clock = ctx.clock
     end = clock.seconds + seconds
     creatures = ctx.creatures()
-    prepare(creatures, policy, model, ctx)
+    prepare(creatures, policy, rules, ctx)
     queue = DueQueue(KINDS)
     for c in creatures.values():
         queue_creature(queue, c)
