@@ -34,7 +34,7 @@ from systems.conditions import kill
 from systems.context import TickContext
 from systems.damage import enter_state, refresh_status, set_shock
 from systems.dice import skill_test
-from systems.impairment import permanent_impairment_for
+from systems.impairment import injury_penalty, permanent_impairment_for
 from systems.mastery import effective_ml
 
 SEVERITY: tuple[str, ...] = ("none", "minor", "serious", "serious", "grievous", "grievous")
@@ -55,7 +55,7 @@ def rules_of(rules: AnatomyRules) -> AftercareRules:
 def schedule(ctx: TickContext, kind: str, entity: int, index: int, due: float) -> None:
     """Tell the active due queue (while ``advance`` runs) about a due time; a no-op in tick-by-tick play."""
     queue = ctx.due
-    if queue is not None and due >= 0:
+    if queue is not None:
         queue.push(kind, entity, due, index)
 
 
@@ -318,8 +318,10 @@ def treat(entity: int, anat: Anatomy, injury: Injury, index: int, physician_ml: 
         heal_wound(entity, anat, injury, index, rules, ctx)
         ctx.emit(Treated(clock.tick, clock.time, entity, location.name, procedure.procedure, result.name, 0, False))
         return
+    before = injury_penalty(wound.level, wound.healing_rate, rules)
     wound.healing_rate = hr
-    injury.touch(location.part)  # a minor wound healing well (HR 6) no longer impairs
+    if injury_penalty(wound.level, hr, rules) != before:
+        injury.touch(location.part)  # a minor wound healing well (HR 6) no longer impairs
     wound.next_heal = clock.time + aftercare.healing_period
     schedule(ctx, "heal", entity, index, wound.next_heal)
     bleeds = (procedure.procedure == "SUR" and result in aftercare.surgery_bleeder_on) or (
@@ -383,7 +385,7 @@ def heal(entity: int, anat: Anatomy, injury: Injury, cond: Condition, index: int
             return
         wound.infection_hr = None if hr >= aftercare.infection_cured_at else hr
         refresh_fatigue(injury, aftercare)
-    elif any(w.infection_hr is not None for w in injury.wounds):
+    elif _infected(injury):
         pass  # an active infection elsewhere stops all healing this period
     else:
         ml = None if wound.healing_rate is None else hb * wound.healing_rate - injury.fatigue
@@ -394,13 +396,22 @@ def heal(entity: int, anat: Anatomy, injury: Injury, cond: Condition, index: int
             refresh_fatigue(injury, aftercare)
             ctx.emit(Infected(clock.tick, clock.time, entity, location.name, wound.infection_hr))
         if change:
+            before = injury_penalty(wound.level, wound.healing_rate, rules)
             wound.level += change
             if wound.level <= 0:
                 heal_wound(entity, anat, injury, index, rules, ctx)
                 return
             injury.reindex()
-            injury.touch(location.part)
+            if injury_penalty(wound.level, wound.healing_rate, rules) != before:
+                injury.touch(location.part)  # S3 to S2 impairs as much: only a new penalty changes the part
     schedule(ctx, "heal", entity, index, wound.next_heal)
+
+
+def _infected(injury: Injury) -> bool:
+    for wound in injury.wounds:
+        if wound.infection_hr is not None:
+            return True
+    return False
 
 
 def start_healing_clock(injury: Injury, index: int, aftercare: AftercareRules) -> None:
@@ -427,11 +438,14 @@ class BleedingProcessor(esper.Processor):
         interval = rules.aftercare.bleed_interval
         creatures = ctx.current().creatures
         for entity, (injury, shock) in esper.get_components(Injury, Shock):
+            wounds = injury.wounds
+            if not wounds and injury.next_course < 0 and injury.next_coma < 0:
+                continue  # unhurt and no course running: nothing can be due (most creatures, most ticks)
             c = creatures[entity]
             cond = c.condition
             if cond.dead:
                 continue
-            for index, wound in enumerate(injury.wounds):
+            for index, wound in enumerate(wounds):
                 if wound.bleeder and wound.level >= 0:
                     if wound.next_bleed < 0:
                         wound.next_bleed = wound.received + interval

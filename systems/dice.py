@@ -66,7 +66,10 @@ def read_test(roll: int, ml: int, rules: TestRules) -> TestResult:
 
     A roll at or under the ML succeeds; a roll divisible by the critical divisor is critical.
     """
-    ml = min(max(ml, rules.ml_min), rules.ml_max)
+    if ml < rules.ml_min:  # comparisons, not min/max: every test of every rule reads through here
+        ml = rules.ml_min
+    elif ml > rules.ml_max:
+        ml = rules.ml_max
     critical = roll % rules.critical_divisor == 0
     if roll <= ml:
         return TestResult.CS if critical else TestResult.MS

@@ -62,9 +62,9 @@ def body_impairments(body: BodyStructure, injury: Injury, rules: AnatomyRules) -
 
 def part_impairment_of(body: BodyStructure, injury: Injury, part: int, rules: AnatomyRules) -> Impairment:
     """Impairment of one part of ``body`` given its wound state (what changes when only that part was wounded)."""
-    locations = body.parts[part].locations
-    wounds = [(w.level, w.healing_rate) for w in injury.wounds if w.level > 0 and w.location in locations]
-    severed = any(li in injury.severed for li in locations)
+    locations = body.locations
+    wounds = [(w.level, w.healing_rate) for w in injury.wounds if w.level > 0 and locations[w.location].part == part]
+    severed = any(locations[li].part == part for li in injury.severed)
     return _of_part(body, injury, part, wounds, severed, rules)
 
 

@@ -52,7 +52,8 @@ class DueQueue:
             KeyError: A kind the queue was not made for.
         """
         if time >= 0:
-            heapq.heappush(self._heap, Due(time, self._rank[kind], entity, index, kind))
+            # tuple.__new__ directly: Due(...) adds a Python-level call, and the rules push tens of thousands.
+            heapq.heappush(self._heap, tuple.__new__(Due, (time, self._rank[kind], entity, index, kind)))
 
     def pop_due(self, end: float, is_due: Callable[[Due], bool]) -> Iterator[Due]:
         """Pop, earliest first, every entry due by ``end`` that ``is_due`` confirms; stale ones are dropped.

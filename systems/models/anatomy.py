@@ -126,7 +126,8 @@ class AnatomyModel(DamageModel):
 
     def part_states(self, creature: Creature) -> tuple[Impairment, ...]:
         """Each part's impairment from its wounds."""
-        injury = cast(AnatomyState, creature.state).injury
+        state: AnatomyState = creature.state  # type: ignore[assignment]  # hot path: every creature, every tick
+        injury = state.injury
         if not injury.impairments:
             injury.impairments = body_impairments(creature.anatomy.body, injury, self.rules)
         return injury.impairments
@@ -157,8 +158,8 @@ class AnatomyModel(DamageModel):
                 aim_zone: int, ctx: TickContext) -> AttackRecord:
         rules = self.rules
         combat = ctx.combat
-        me = cast(AnatomyState, attacker.state)
-        foe = cast(AnatomyState, target.state)
+        me: AnatomyState = attacker.state  # type: ignore[assignment]  # hot path: no cast() call
+        foe: AnatomyState = target.state  # type: ignore[assignment]
         f_cond = target.condition
         a_ml = attack_ml(attacker.anatomy, me.injury.impairments, mode, parts, me.injury.fatigue)
         defends = (not f_cond.dead and not f_cond.out) or combat.helpless_defence
@@ -166,8 +167,8 @@ class AnatomyModel(DamageModel):
                                   f_cond.immobilized) if defends else None
         attack_drop = combat.stunned_level_drop if me.shock.state is ShockState.STUNNED else 0
         defence_drop = combat.stunned_level_drop if foe.shock.state is ShockState.STUNNED else 0
-        result, defence, landed = opposed(a_ml, defence_ml, defends, ctx.streams["attack"], rules.tests,
-                                          attack_drop=attack_drop, defence_drop=defence_drop)
+        result, defence, landed = opposed(a_ml, defence_ml, defends, ctx.streams["attack"], rules.tests, attack_drop,
+                                          defence_drop)
         blow = None
         if landed:
             gripping = [p for p, item in attacker.equipment.holding.items() if item == mode.weapon]

@@ -242,7 +242,7 @@ def drop_levels(result: TestResult, levels: int) -> TestResult:
     return TestResult(max(int(result) - levels, 0)) if levels else result
 
 
-def opposed(attack_ml: int | None, defence_ml: int | None, defends: bool, rng: Rng, tests: TestRules, *,
+def opposed(attack_ml: int | None, defence_ml: int | None, defends: bool, rng: Rng, tests: TestRules,
             attack_drop: int = 0, defence_drop: int = 0) -> tuple[TestResult, TestResult | None, bool]:
     """The opposed test: ``(attack result, defence result or None, landed)``.
 
@@ -276,8 +276,12 @@ def attack_ml(anat: Anatomy, impairments: Sequence[Impairment], mode: StrikeMode
     base = anat.mls.get(mode.skill)
     if base is None:
         return None
-    penalty = min((impairments[p].penalty for p in parts), default=0)
-    return base + mode.attack_modifier + min(penalty, 0) - fatigue
+    penalty = 0
+    for p in parts:  # a loop, not min() over a generator: it runs for every attack
+        part_penalty = impairments[p].penalty
+        if part_penalty < penalty:
+            penalty = part_penalty
+    return base + mode.attack_modifier + penalty - fatigue
 
 
 def stunned(state: ShockState) -> bool:
