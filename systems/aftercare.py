@@ -408,7 +408,8 @@ def heal(entity: int, anat: Anatomy, injury: Injury, cond: Condition, index: int
 
 
 def _infected(injury: Injury) -> bool:
-    for wound in injury.wounds:
+    # A loop, not any() over a generator: every healing period of every wound asks.
+    for wound in injury.wounds:  # noqa: SIM110
         if wound.infection_hr is not None:
             return True
     return False
