@@ -56,6 +56,7 @@ class Location:
         fumble: A serious wound here can make the creature lose its grip.
         stumble: A serious wound here can make the creature lose its footing.
         protection: Natural protection per aspect (blunt, edged, piercing, fire).
+        layout: Optional drawing hint: (row, column) of the location inside its part's box.
     """
 
     name: str
@@ -67,6 +68,7 @@ class Location:
     fumble: bool
     stumble: bool
     protection: tuple[int, int, int, int]
+    layout: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)

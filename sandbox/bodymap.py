@@ -1,11 +1,14 @@
-"""Body drawings from body data: a rectangle per part, for any anatomy, with no per-creature drawing code.
+"""Body drawings from body data: a rectangle per part and per location, for any anatomy, with no per-creature
+drawing code.
 
 Shared by the viewer's body panel and the lab's hit-location heat map (the lab draws no window, so this lives
 outside ``sandbox/viewer/``).
 
 Each part goes in a grid cell: its ``layout`` hint ``(row, column)`` when the body file gives one; otherwise its
 zone's row (in definition order, after any hinted rows), parts ordered right side first (as a figure facing the
-viewer), then central, then left, and centred in the row.
+viewer), then central, then left, and centred in the row. Inside its part's box each location gets its cell the
+same way: its own ``layout`` hint, or a place in a single file of the part's locations along the box's longer side
+(top to bottom in a tall box, left to right in a wide one), in the body file's order.
 """
 
 from __future__ import annotations
@@ -42,3 +45,29 @@ def body_layout(body: BodyStructure, gap: float = 0.06) -> dict[int, Rect]:
     w, h = 1.0 / n_cols, 1.0 / n_rows
     return {pi: (c * w + gap * w / 2, r * h + gap * h / 2, w * (1 - gap), h * (1 - gap))
             for pi, (r, c) in cells.items()}
+
+
+def location_layout(body: BodyStructure, gap: float = 0.08) -> dict[int, Rect]:
+    """Location index -> (x, y, width, height) in the unit square, inside its part's box of ``body_layout``."""
+    parts = body_layout(body)
+    out: dict[int, Rect] = {}
+    for pi, (px, py, pw, ph) in parts.items():
+        locations = body.parts[pi].locations
+        if not locations:
+            continue
+        cells: dict[int, tuple[float, float]] = {}
+        for li in locations:
+            hint = body.locations[li].layout
+            if hint is not None:
+                cells[li] = hint
+        free = [li for li in locations if li not in cells]
+        tall = ph >= pw
+        start = (max((r if tall else c) for r, c in cells.values()) + 1) if cells else 0
+        for k, li in enumerate(free):
+            cells[li] = (start + k, 0.0) if tall else (0.0, start + k)
+        n_rows = max(r for r, _ in cells.values()) + 1
+        n_cols = max(c for _, c in cells.values()) + 1
+        w, h = pw / n_cols, ph / n_rows
+        for li, (r, c) in cells.items():
+            out[li] = (px + c * w + gap * w / 2, py + r * h + gap * h / 2, w * (1 - gap), h * (1 - gap))
+    return out

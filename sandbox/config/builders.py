@@ -60,7 +60,8 @@ def build_body(m: s.BodyFile, body_id: str) -> BodyStructure:
             locations.append(Location(
                 name=loc.name, part=pi, weight=loc.weight, shock_value=loc.shock_value, bleeding=loc.bleeding,
                 amputability=loc.amputability, fumble=loc.fumble, stumble=loc.stumble,
-                protection=protection(loc.protection) if loc.protection else natural))
+                protection=protection(loc.protection) if loc.protection else natural,
+                layout=(loc.layout[0], loc.layout[1]) if loc.layout else None))
         parts.append(Part(
             name=p.name, zone=zi, weight=p.weight, roles=frozenset(p.roles), can_hold=p.can_hold,
             side=_side(p.name, part_names), locations=tuple(loc_ids),

@@ -60,6 +60,9 @@ class LocationModel(_Strict):
     fumble: bool = False
     stumble: bool = False
     protection: Protection | None = Field(default=None, description="Overrides the body's natural protection.")
+    layout: Annotated[list[Annotated[float, Field(ge=0, le=100)]], Field(min_length=2, max_length=2)] | None = Field(
+        default=None, description="Drawing hint: [row, column] of the location inside its part's box (default: "
+                                  "the locations stack along the part's longer side, in file order).")
 
 
 class PartModel(_Strict):
