@@ -182,6 +182,9 @@ def run(
                                               max=MAX_TICKS)] = None,
     log: Annotated[Path | None, typer.Option(help="Write every event as JSON lines to this file.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the outcome and the closing table.")] = False,
+    plain: Annotated[bool, typer.Option("--plain", help="Spell the rules' codes out in words (S3: serious wound, "
+                                        "level 3; MF: marginal failure) instead of ending with a key to them.")]
+    = False,
     aftermath: Annotated[float | None, typer.Option(
         help="Then carry the survivors through this many days of treatment and healing.", min=0,
         max=MAX_AFTERMATH_DAYS)] = None,
@@ -193,7 +196,7 @@ def run(
     _import_before_interrupts()
     try:
         with _friendly(content, [scenario]), sigterm_as_interrupt():
-            _run(scenario, model, seed, ticks, log, quiet, aftermath)
+            _run(scenario, model, seed, ticks, log, quiet, aftermath, plain)
     except KeyboardInterrupt:
         # Ctrl-C or SIGTERM: the log is whole or absent (written last, through a temporary file).
         typer.echo("interrupted" + (f"; the log {log} is whole or absent" if log is not None else ""), err=True)
@@ -224,9 +227,9 @@ def _import_before_interrupts() -> None:
 
 
 def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Path | None, quiet: bool,
-         aftermath: float | None) -> None:
-    """The body of ``sandbox run``."""
-    from sandbox.account import blow_lines, closing_table, outcome_line
+         aftermath: float | None, plain: bool = False) -> None:
+    """The body of ``sandbox run``: the account, then (unless ``plain``) a key to the codes it used."""
+    from sandbox.account import account_key, blow_lines, closing_table, outcome_line
     from sandbox.eventlog import write_jsonl
     from sandbox.files import atomic_text
     from sandbox.world import Sandbox, SandboxError
@@ -238,9 +241,8 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
         from sandbox.models import available_models
 
         runs = [run_model(scenario, seed, name, ticks) for name in available_models()]
-        typer.echo(f"{scenario} under every damage model, seed {seed} (the same attack and location draws "
-                   "in each)")
-        typer.echo(comparison_table(runs))
+        _say(f"{scenario} under every damage model, seed {seed} (the same attack and location draws in each)")
+        _echo_account([comparison_table(runs, plain)], plain)
         return
     try:
         world = Sandbox.from_scenario(scenario, seed=seed, model=model)
@@ -250,20 +252,26 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
     assert spec is not None
     outcome = world.run(ticks)
     names = world.names
+    printed: list[str] = []
     if not quiet:
-        typer.echo(f"{spec.name}: {spec.description} (model {world.model}, seed {seed})")
-        for line in blow_lines(world.ctx.log, names):
+        _say(f"{spec.name}: {spec.description} (model {world.model}, seed {seed})")
+        for line in blow_lines(world.ctx.log, names, plain):
             typer.echo(line)
+            printed.append(line)
         typer.echo("")
-    typer.echo(outcome_line(outcome))
-    typer.echo(closing_table(world))
+    _say(outcome_line(outcome))
+    printed.append(closing_table(world, plain))
+    typer.echo(printed[-1])
     if aftermath is not None:
         from sandbox.account import aftermath_table
 
         start = world.ctx.clock.time
         world.advance(days=aftermath)
-        typer.echo(f"\nAftermath: {aftermath:g} days of first aid, treatment and healing")
-        typer.echo(aftermath_table(world, start))
+        _say(f"\nAftermath: {aftermath:g} days of first aid, treatment and healing")
+        printed.append(aftermath_table(world, start, plain))
+        typer.echo(printed[-1])
+    if not plain and (key := account_key(printed)):
+        _say("\n" + key, indent=len("Key: "))
     if log is not None:
         try:
             with atomic_text(log) as fh:
@@ -271,6 +279,24 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
         except OSError as exc:
             raise SetupError(f"cannot write the log {log}: {exc.strerror or exc}") from None
         typer.echo(f"{count} events written to {log}")
+
+
+def _say(text: str, indent: int = 0) -> None:
+    """Print a line of prose wrapped at the output's width (leading blank lines kept)."""
+    from sandbox.report import wrapped
+
+    body = text.lstrip("\n")
+    typer.echo("\n" * (len(text) - len(body)) + wrapped(body, indent))
+
+
+def _echo_account(parts: list[str], plain: bool) -> None:
+    """Print ``parts`` of an account, then (unless ``plain``) the key to the codes they used."""
+    from sandbox.account import account_key
+
+    for part in parts:
+        typer.echo(part)
+    if not plain and (key := account_key(parts)):
+        _say("\n" + key, indent=len("Key: "))
 
 
 def _check_writable(path: Path, what: str = "the log") -> None:
@@ -378,11 +404,10 @@ def lab(
                 write_summary(summary_path(out), data)
         except KeyboardInterrupt:
             result.interrupted = True
-        typer.echo(f"{scenario}: {result.runs_done} runs ({', '.join(plan.models)}), seed {seed}, "
-                   f"{workers} worker(s), {result.elapsed:.1f} s"
-                   + (" - target error met, stopped early" if result.stopped_early else ""))
+        _say(f"{scenario}: {result.runs_done} runs ({', '.join(plan.models)}), seed {seed}, {workers} worker(s), "
+             f"{result.elapsed:.1f} s" + (" - target error met, stopped early" if result.stopped_early else ""))
         typer.echo(summary_table(data))
-        typer.echo(f"written to {out}: runs.csv, summary.json" + "".join(f", {f}" for f in result.files))
+        _say(f"written to {out}: runs.csv, summary.json" + "".join(f", {f}" for f in result.files))
         if result.interrupted:
             typer.echo(f"interrupted: {result.runs_done} finished runs kept in {out / 'runs.csv'}", err=True)
             raise typer.Exit(130)

@@ -70,8 +70,6 @@ def summary_table(data: dict[str, Any]) -> str:
 
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:
-    cells = [headers, *rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in cells]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    from sandbox.report import table
+
+    return table(headers, rows)
