@@ -4,6 +4,7 @@ unit of a parameter, SimulationCraft's stat weights for a combat rule), over the
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .paired import Difference, paired_means, proportions_of
@@ -69,7 +70,8 @@ def scale_factors(lab: LabRun) -> dict[str, list[dict[str, Any]]]:
                 "ticks": _per_unit(diff["ticks"], key.span),
                 "deaths": {t: _per_unit(d, key.span) for t, d in diff["deaths"].items()},
             })
-        rows.sort(key=lambda row, first=lab.teams[0] if lab.teams else "": _size(row, first))
+        first = lab.teams[0] if lab.teams else ""
+        rows.sort(key=functools.partial(_size, team=first))
         for rank, row in enumerate(rows, start=1):
             row["rank"] = rank
         out[model] = rows

@@ -156,7 +156,7 @@ class LabFolder:
         lines: dict[str, list[str]] = {}
         for name, _ in RECORDS:
             path = self.work / name
-            text = path.read_text(encoding="utf-8") if path.is_file() else ""
+            text = path.read_bytes().decode("utf-8") if path.is_file() else ""
             body = text.split("\r\n")
             if body and body[-1] != "":
                 body[-1] = ""  # a line cut short by a crash
@@ -218,7 +218,7 @@ class LabFolder:
         order)."""
         for name, _ in RECORDS:
             path = self.work / name
-            text = path.read_text(encoding="utf-8")
+            text = path.read_bytes().decode("utf-8")
             header, _, rest = text.partition("\r\n")
             rows = [line for line in rest.split("\r\n") if line]
             order = sorted(range(len(rows)), key=lambda i: (rank(_key(rows[i])), i))

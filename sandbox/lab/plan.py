@@ -308,8 +308,8 @@ def _bounded(variants: tuple[Variant, ...]) -> tuple[Variant, ...]:
 
 
 def _name(name: str) -> str:
-    if not name or len(name) > 80 or not name.isprintable() or "," in name:
-        raise LabError(f"a variant's name is printable text of 1 to 80 characters without commas, found {name!r}")
+    if not name or len(name) > 80 or not name.isprintable():
+        raise LabError(f"a variant's name is printable text of 1 to 80 characters, found {name!r}")
     return name
 
 
@@ -402,5 +402,6 @@ def solve_spec(key: str, between: tuple[float, float], target: str, teams: Seque
     goal = parse_target(target, teams)
     if error is not None and not (math.isfinite(error) and error > 0):
         raise LabError(f"--target-error {error}: a positive number (the solved value's 95% half-width)")
-    return SolveSpec(key, low, high, goal, error if error is not None else (high - low) / 50, found,
+    default = max((high - low) / 50, 0.5 if found.integral else 0.0)  # a whole-number key: between two values
+    return SolveSpec(key, low, high, goal, error if error is not None else default, found,
                      base or Variant(BASELINE))

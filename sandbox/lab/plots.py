@@ -228,10 +228,10 @@ def hit_locations(lab: LabRun, bodies: dict[str, BodyStructure]) -> bytes | None
         for c, (body_id, hits) in enumerate(panels):
             ax = fig.add_subplot(len(per_row), columns, r * columns + c + 1)
             axes.append(ax)
-            body = bodies[body_id]
+            drawn = bodies[body_id]
             total = sum(hits.values())
-            for li, (x, y, w, h) in location_layout(body).items():
-                name = body.locations[li].name
+            for li, (x, y, w, h) in location_layout(drawn).items():
+                name = drawn.locations[li].name
                 share = hits.get(name, 0) / total
                 fill = cmap(norm(share))
                 ax.add_patch(Rectangle((x, y), w, h, facecolor=fill, edgecolor="black", linewidth=0.4))
@@ -245,7 +245,7 @@ def hit_locations(lab: LabRun, bodies: dict[str, BodyStructure]) -> bytes | None
             ax.set_xlim(0, 1)
             ax.set_ylim(1, 0)
             ax.axis("off")
-            ax.set_title(f"{body.name} ({model}): {total:,} blows over {tally.runs:,} runs", fontsize=8)
+            ax.set_title(f"{drawn.name} ({model}): {total:,} blows over {tally.runs:,} runs", fontsize=8)
     colorbar = fig.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=axes, fraction=0.04, pad=0.04, shrink=0.5)
     colorbar.ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     colorbar.set_label("share of the body's landed blows", fontsize=8)

@@ -301,8 +301,10 @@ class Engine:
 
 
 def precise_enough(lab: LabRun, target: float) -> bool:
-    """Every variant's every team's win-rate interval is narrower than ``target`` (half-width)."""
-    return all(t.widest_half_width(lab.teams) < target for t in lab.tallies.values())
+    """Every variant's every team's win-rate interval under every model is narrower than ``target`` (half-width)."""
+    plan = lab.plan
+    return all((p.name, m) in lab.tallies and lab.tallies[(p.name, m)].widest_half_width(lab.teams) < target
+               for p in plan.points for m in plan.models)
 
 
 def run_plan(lab: LabRun, engine: Engine) -> None:

@@ -104,9 +104,12 @@ class Solver:
         self.probes.append(probe)
         return probe
 
-    def _crossing(self, runs: int, a: float, b: float, value: Callable[[Probe], float], sign: float) -> float:
+    def _crossing(self, runs: int, a: float, b: float, value: Callable[[Probe], float], sign: float,
+                  side: str = "root") -> float:
         """Where ``sign * value(probe)`` goes from below zero (at ``a``) to zero or above (at ``b``), by bisection
-        on the probes over ``runs`` runs, interpolated between the last two."""
+        on the probes over ``runs`` runs: interpolated between the last two (``side="root"``, and any side of a key
+        that takes any number), else, for a whole-number key, the last value below (``"low"``) or the first at or
+        above (``"high"``): the interval then claims nothing between the values it has seen."""
         pa, pb = self.probe(a, runs), self.probe(b, runs)
         va, vb = sign * value(pa), sign * value(pb)
         if va >= 0:
@@ -122,6 +125,10 @@ class Solver:
                 a, va = mid, vm
             else:
                 b, vb = mid, vm
+        if integral and side == "low":
+            return a
+        if integral and side == "high":
+            return b
         return a + (b - a) * (-va) / (vb - va) if vb != va else (a + b) / 2
 
     def check_ends(self) -> None:
@@ -156,8 +163,8 @@ class Solver:
         stages = []
         while True:
             root = self._crossing(runs, lo, hi, lambda p: p.gap, sign)
-            low = self._crossing(runs, lo, hi, lambda p: p.high if sign > 0 else p.low, sign)
-            high = self._crossing(runs, lo, hi, lambda p: p.low if sign > 0 else p.high, sign)
+            low = self._crossing(runs, lo, hi, lambda p: p.high if sign > 0 else p.low, sign, "low")
+            high = self._crossing(runs, lo, hi, lambda p: p.low if sign > 0 else p.high, sign, "high")
             low, high = min(low, root), max(high, root)
             stages.append({"runs_per_probe": runs, "value": root, "ci95": [low, high]})
             half = (high - low) / 2
