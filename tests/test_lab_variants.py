@@ -66,7 +66,7 @@ def test_a_point_model_entry_is_patched_derived_or_not() -> None:
     ("nonsense.x", 1, "a content file"),
 ])
 def test_a_bad_patch_is_a_clear_error(key: str, value: object, needle: str) -> None:
-    with pytest.raises(LabError, match="") as info:
+    with pytest.raises(LabError) as info:
         variant_content(Variant("bad", ((key, value),)), "duel")
     assert needle in str(info.value)
 

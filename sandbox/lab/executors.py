@@ -125,10 +125,16 @@ def dask_executor(address: str, timeout: float = 5.0, worker_timeout: float = WO
             be reached.
     """
     check_scheduler(address)
+    import logging
+
     try:
         import distributed
     except ImportError:
         raise LabError("--scheduler needs Dask: pip install 'combat-sandbox[cluster]'") from None
+    # The client logs a lost scheduler with tracebacks of its own (importing distributed sets its loggers up);
+    # the lab says what happened in one line.
+    for name in ("distributed", "distributed.client", "distributed.comm", "distributed.core", "tornado"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     client_type: Any = distributed.Client  # distributed is untyped
     try:
         client = client_type(address, timeout=timeout, set_as_default=False)
