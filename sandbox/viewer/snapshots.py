@@ -1,0 +1,90 @@
+"""Snapshots of a world every few ticks, in memory, so the timeline can go back to any tick already played.
+
+A snapshot is what a save holds (``sandbox.persistence.world_document``) without the log, marshalled: the log only
+grows, so the snapshot keeps its length and the restored world gets back the entries it had then. A world
+restored from a snapshot and ticked on gives exactly the events the first run gave (saves are bit-exact), so
+going to tick ``t`` is restoring the latest snapshot at or before ``t`` and ticking the difference.
+"""
+
+from __future__ import annotations
+
+import marshal
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from components.log import LogEntry
+from sandbox.persistence import world_document, world_from_document
+from sandbox.world import Sandbox
+
+SNAPSHOT_EVERY = 8
+"""Ticks between snapshots: going to a tick replays at most this many less one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A world at one tick.
+
+    Attributes:
+        tick: The tick.
+        state: The marshalled save document, with no log.
+        log_length: How many log entries the world had.
+    """
+
+    tick: int
+    state: bytes
+    log_length: int
+
+
+class Snapshots:
+    """The snapshots of one fight, by tick.
+
+    Args:
+        every: Ticks between snapshots.
+    """
+
+    def __init__(self, every: int = SNAPSHOT_EVERY) -> None:
+        self.every = max(1, every)
+        self._ticks: list[int] = []
+        self._kept: list[Snapshot] = []
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def due(self, tick: int) -> bool:
+        """Whether a snapshot should be kept at ``tick`` (the first one, then every ``every`` ticks)."""
+        if not self._ticks:
+            return True
+        return tick > self._ticks[-1] and tick - self._ticks[-1] >= self.every
+
+    def keep(self, world: Sandbox, quiet: Callable[[], None] = lambda: None) -> None:
+        """Keep a snapshot of ``world`` as it is now (``quiet`` is called just before the one step that holds the
+        interpreter for a while, so a drawing thread can finish its frame first)."""
+        doc = world_document(world, events=False)
+        quiet()
+        snapshot = Snapshot(world.tick, marshal.dumps(doc), len(world.log))
+        at = bisect_right(self._ticks, world.tick)
+        if at and self._ticks[at - 1] == world.tick:
+            return
+        self._ticks.insert(at, world.tick)
+        self._kept.insert(at, snapshot)
+
+    def forget_from(self, tick: int) -> None:
+        """Drop the snapshots at and after ``tick`` (the world changed there)."""
+        at = bisect_right(self._ticks, tick - 1)
+        del self._ticks[at:]
+        del self._kept[at:]
+
+    def latest(self, tick: int) -> Snapshot | None:
+        """The latest snapshot at or before ``tick``."""
+        at = bisect_right(self._ticks, tick)
+        return self._kept[at - 1] if at else None
+
+    def restore(self, snapshot: Snapshot, like: Sandbox, log: Sequence[LogEntry]) -> Sandbox:
+        """A new world from ``snapshot``: with ``like``'s catalog, class, scenario and invariant checks, and the
+        first ``snapshot.log_length`` entries of ``log`` (the log of the fight it was taken from)."""
+        world = world_from_document(marshal.loads(snapshot.state), like.catalog, type(like))
+        world.scenario = like.scenario
+        world.check_invariants = like.check_invariants
+        world.ctx.log.extend(log[:snapshot.log_length])
+        return world
