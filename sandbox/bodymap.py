@@ -79,15 +79,15 @@ def location_layout(body: BodyStructure, gap: float = 0.08) -> dict[int, Rect]:
     return out
 
 
-def figure_layout(body: BodyStructure, aspect: float = 1.0, caption_rows: int = 1,
+def figure_layout(body: BodyStructure, aspect: float = 1.0, caption: float = 0.0,
                   gap: float = 0.04) -> tuple[dict[int, Rect], dict[int, Rect]]:
     """Part and location boxes for a drawing that names every location: ``(parts, locations)``, each index ->
     (x, y, width, height) in the unit square.
 
     The parts keep ``body_layout``'s cells (its hints, its zone rows, right side first), but a row of parts is as
     tall as the most location rows one of its parts needs, so a head of eleven locations gets the room to name
-    them and every location row of the drawing is the same height. Inside a part, the first ``caption_rows``
-    rows are left free (for the part's name); a location with a ``layout`` hint takes that cell below them, and
+    them and every location row of the drawing is the same height. The top ``caption`` of each part (a share of
+    the drawing's height) is left free for the part's name. A location with a ``layout`` hint takes that cell;
     the rest follow in the body file's order, a pair "Right X" / "Left X" side by side in one row (the right
     first, as a figure facing the viewer) and any other location in a row of its own. In a part box more than
     twice as wide as it is tall on the drawing (``aspect``: the drawing's width over its height) the unhinted
@@ -100,32 +100,32 @@ def figure_layout(body: BodyStructure, aspect: float = 1.0, caption_rows: int = 
     unit_w = 1.0 / n_cols
     row_of = {pi: r for pi, (r, _) in cells.items()}
     rows = sorted(set(row_of.values()))
-    n_part_rows = len(rows)
+    caption = min(max(caption, 0.0), 0.5 / len(rows))
     # a first guess of each part's height (equal rows) tells which boxes are wide on the drawing
-    wide = {pi: unit_w * aspect > 2.0 / n_part_rows for pi in cells}
+    wide = {pi: unit_w * aspect > 2.0 / len(rows) for pi in cells}
     grids = {pi: _location_grid(body, pi, wide[pi]) for pi in cells}
-    need = {r: max(caption_rows + max(grids[pi][1], 1) for pi in cells if row_of[pi] == r) for r in rows}
-    total = float(sum(need.values()))
+    need = {r: max(max(grids[pi][1], 1) for pi in cells if row_of[pi] == r) for r in rows}
+    unit = (1.0 - caption * len(rows)) / sum(need.values())  # one location row's height
     top: dict[float, float] = {}
     y = 0.0
     for r in rows:
         top[r] = y
-        y += need[r] / total
+        y += caption + need[r] * unit
     parts: dict[int, Rect] = {}
     locations: dict[int, Rect] = {}
     for pi, (r, c) in cells.items():
-        height = need[r] / total
-        px, py, pw, ph = c * unit_w + gap * unit_w / 2, top[r] + gap * height / 2, unit_w * (1 - gap), \
-            height * (1 - gap)
+        height = caption + need[r] * unit
+        px, py, pw, ph = c * unit_w + gap * unit_w / 2, top[r] + gap * unit / 2, unit_w * (1 - gap), \
+            height - gap * unit
         parts[pi] = (px, py, pw, ph)
         placed, n_rows, n_cols_here = grids[pi]
         if not placed:
             continue
-        row_h = ph / (caption_rows + n_rows)
+        row_h = (ph - caption) / max(n_rows, 1)  # the part's own rows share what its name leaves
         col_w = pw / n_cols_here
         inner = 0.08
         for li, (lr, lc, span) in placed.items():
-            locations[li] = (px + lc * col_w + inner * col_w / 2, py + (caption_rows + lr) * row_h + inner * row_h / 2,
+            locations[li] = (px + lc * col_w + inner * col_w / 2, py + caption + lr * row_h + inner * row_h / 2,
                              span * col_w - inner * col_w, row_h * (1 - inner))
     return parts, locations
 

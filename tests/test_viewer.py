@@ -162,7 +162,7 @@ def location_pixel(viewer: Viewer, name: str) -> tuple[int, int, int]:
     figure = pane.shown.scene.figures[viewer.selected]  # type: ignore[index]
     assert figure.body is not None and pane.drawn_body is not None
     rect = pane.drawn_body.locations[figure.body.location_index(name)]
-    return pixel(viewer, (rect.right - 4, rect.y + rect.height // 2 + 1))
+    return pixel(viewer, (rect.right - 2, rect.y + rect.height // 2 + 1))
 
 
 def part_outline(viewer: Viewer, name: str) -> tuple[int, int, int]:
@@ -670,7 +670,10 @@ def test_the_wound_list_groups_by_part_worst_first_and_lists_severed_locations(d
     leg = rows[start + 1:start + 4]
     assert [r.text.split("  ")[:2] for r in leg] == [["G4 edged", "Left Thigh"], ["S2 blunt", "Left Knee"],
                                                      ["M1 blunt", "Left Calf"]]
-    assert leg[-1].bleeding and "bleeding" in leg[-1].text and "untreated" in leg[-1].text
+    assert leg[-1].bleeding and leg[-1].text.endswith("(bleeding)")  # an untreated wound says no more
+    wounds.wounds[1].healing_rate, wounds.wounds[1].infection_hr = 4, 2  # the skull: treated, infected
+    rows = wound_rows(world.readout("Aldric"), world.get("Aldric", Anatomy).body)
+    assert any(r.text == "S3 edged  Skull  (HR 4, infected HR 2)" for r in rows)
     assert any(r.severed and r.text == "Left Hand: SEVERED" for r in rows)
     leg = next(r for r in rows if r.heading and r.text.startswith("Left Leg"))
     assert leg.text.endswith("(3)")
@@ -702,7 +705,7 @@ def test_a_long_wound_list_scrolls_with_the_wheel_its_counts_and_state_in_view(
     assert drawn.window.above == 0 and drawn.window.below == wounds - shown > 0
     text = drawn_text(monkeypatch, battle)
     battle.draw()
-    assert f"▼ {drawn.window.below} more below" in text
+    assert f"▼ {drawn.window.below} more below (wheel to scroll)" in text
     readout = pane.shown.scene.readouts[battle.selected]  # type: ignore[index]
     try:
         wheel(battle, drawn.wounds.center, -3)  # down

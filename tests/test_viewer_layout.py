@@ -7,6 +7,7 @@ import dataclasses
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 
 from components.anatomy import BodyStructure
@@ -57,8 +58,14 @@ def test_parts_keep_their_places_and_a_row_is_as_tall_as_its_parts_need() -> Non
             assert (parts[a][1] < parts[b][1] - 1e-9) == (plain[a][1] < plain[b][1] - 1e-9)
     head, torso = parts[human.part_index("Head")], parts[human.part_index("Torso")]
     assert head[3] > torso[3]  # eleven locations (eight rows) against three
-    heights = {round(box[3], 9) for box in locations.values()}
-    assert max(heights) / min(heights) < 1.6  # every location row about as tall as another
+    skull, shoulder = locations[human.location_index("Skull")], locations[human.location_index("Right Shoulder")]
+    assert skull[3] == pytest.approx(shoulder[3], rel=0.01)  # the parts that set their row's height: one row height
+    thorax = locations[human.location_index("Thorax")]
+    assert thorax[3] > shoulder[3]  # the torso's three locations share the five rows its row has
+    captioned, boxes = figure_layout(human, caption=0.05)
+    for pi, part in enumerate(human.parts):
+        first = min(boxes[li][1] for li in part.locations)
+        assert first >= captioned[pi][1] + 0.05 - 1e-9  # the part's name has its strip
 
 
 def test_right_and_left_pairs_share_a_row_the_right_first() -> None:

@@ -114,10 +114,13 @@ def test_the_card_s_odds_are_the_exact_engine_s_for_the_attacker_s_current_mode(
             assert sum(odds.levels) == pytest.approx(1.0)
             assert odds.severed == pytest.approx(there.amputation.get("severed", 0.0), abs=1e-12)
             assert odds.dead == pytest.approx(there.dead, abs=1e-12)
-            shown = "\n".join(text)
+            shown = " ".join(" ".join(text).split())  # the card wraps long lines
             assert f"a landed blow strikes the {name} {100 * odds.struck:.1f}%" in shown
-            best = max(range(6), key=lambda k: odds.levels[k])
-            assert f"{LEVEL_CODES[best]} {100 * odds.levels[best]:.1f}%" in shown
+            for line in odds.lines(name):
+                assert " ".join(line.split()) in shown
+            for code, p in zip(LEVEL_CODES[1:], odds.levels[1:], strict=True):
+                assert (f"{code} {100 * p:.1f}%" in shown) == (p > 0.0005)
+            assert f"glances {100 * odds.glancing:.1f}%" in shown or odds.glancing <= 0.0005
             assert ("aimed at the Head" in shown) == (aim is not None)
     finally:
         viewer.close()

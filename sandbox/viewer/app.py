@@ -46,9 +46,8 @@ KEYS_ROW = 18
 MAX_TICKS_A_FRAME = 8
 """Ticks one frame may ask for: a slow world falls behind rather than spiralling."""
 
-KEYS = ("Space pause   ←/→ tick (Shift: 10)   Home/End   drag the timeline   wheel: zoom, scroll   drag: pan   "
-        "C fit   F follow   N names   Tab creature   A or right-click: attacker   +/- speed   R restart   "
-        "M model   S screenshot   Esc quit")
+KEYS = ("Space pause  ←/→ tick  Home/End  drag the timeline  wheel zoom/scroll  drag pan  C fit  F follow  "
+        "N names  Tab creature  A or right-click: attacker  +/- speed  R restart  M model  S shot  Esc quit")
 
 Source = Sandbox | WorldFactory | str | Feed
 

@@ -135,10 +135,10 @@ def draw_body(surface: pygame.Surface, rect: pygame.Rect, figure: Figure, readou
     top = draw_header(surface, rect, figure, readout, type_, model)
     pygame.draw.line(surface, RULE, (rect.x + 8, top - 2), (rect.right - 8, top - 2))
     legend_h = LEGEND_ROWS * (type_.line_height["tiny"] + 3) + 4
-    fig_w = max(150, min(int(rect.width * 0.52), 340))
+    fig_w = max(150, min(int(rect.width * 0.55), 360))
     figure_rect = pygame.Rect(rect.x + 8, top + 4, fig_w, max(40, rect.bottom - top - legend_h - 10))
     wounds_rect = pygame.Rect(figure_rect.right + 10, top + 2, rect.right - figure_rect.right - 16,
-                              rect.bottom - top - 6)
+                              figure_rect.bottom - top - 2)
     body = figure.body
     parts: dict[int, pygame.Rect] = {}
     locations: dict[int, pygame.Rect] = {}
@@ -148,7 +148,8 @@ def draw_body(surface: pygame.Surface, rect: pygame.Rect, figure: Figure, readou
         surface.blit(type_.render("no body: incorporeal", "small", DIM), figure_rect.topleft)
     else:
         parts, locations = _figure(surface, figure_rect, body, readout, type_, hovered, pinned)
-    _legend(surface, pygame.Rect(figure_rect.x, figure_rect.bottom + 6, figure_rect.width, legend_h), type_)
+    _legend(surface, pygame.Rect(figure_rect.x, figure_rect.bottom + 6, rect.right - figure_rect.x - 8, legend_h),
+            type_)
     rows = tuple(wound_rows(readout, body))
     shown = _wound_list(surface, wounds_rect, rows, scroll, type_)
     return BodyDrawn(parts, locations, figure_rect, wounds_rect, shown, rows)
@@ -156,7 +157,8 @@ def draw_body(surface: pygame.Surface, rect: pygame.Rect, figure: Figure, readou
 
 def _figure(surface: pygame.Surface, area: pygame.Rect, body: BodyStructure, readout: Readout, type_: Typeset,
             hovered: int | None, pinned: int | None) -> tuple[dict[int, pygame.Rect], dict[int, pygame.Rect]]:
-    unit_parts, unit_locations = figure_layout(body, aspect=area.width / max(area.height, 1))
+    unit_parts, unit_locations = figure_layout(body, aspect=area.width / max(area.height, 1),
+                                               caption=(type_.line_height["tiny"] + 5) / max(area.height, 1))
 
     def box(r: tuple[float, float, float, float]) -> pygame.Rect:
         return pygame.Rect(round(area.x + r[0] * area.width), round(area.y + r[1] * area.height),
@@ -181,6 +183,7 @@ def _figure(surface: pygame.Surface, area: pygame.Rect, body: BodyStructure, rea
                              _short(part.name), _initials(part.name)], "tiny", prect.width - 8)
         if caption:
             surface.blit(type_.render(caption, "tiny", outline), (prect.x + 5, prect.y + 3))
+    names = _location_names(body, locations, type_)
     for li, lrect in locations.items():
         loc = body.locations[li]
         fill = SEVERED if loc.name in severed else LEVEL_FILL[min(fills.get(li, 0), 5)]
@@ -192,20 +195,50 @@ def _figure(surface: pygame.Surface, area: pygame.Rect, body: BodyStructure, rea
             pygame.draw.circle(surface, BLEEDING, (lrect.right - 5, lrect.y + 5), 3)
         if li in (hovered, pinned):
             pygame.draw.rect(surface, HIGHLIGHT, lrect.inflate(2, 2), 2, border_radius=3)
-        part_name = body.parts[loc.part].name
-        side_free = loc.name.replace("Right ", "").replace("Left ", "") if part_name.split(" ")[0] in (
-            "Right", "Left") else _short(loc.name)
-        label = type_.fit([loc.name, _short(loc.name), side_free, _initials(loc.name)], "tiny", lrect.width - 8)
+        label = names.get(li)
         if label and lrect.height >= type_.line_height["tiny"] - 2:
             text = type_.render(label, "tiny", _ink(fill))
             surface.blit(text, (lrect.x + 3, lrect.centery - text.get_height() // 2))
     return parts, locations
 
 
+def _location_names(body: BodyStructure, boxes: dict[int, pygame.Rect], type_: Typeset) -> dict[int, str]:
+    """Each location's name as its box fits it: in full, with R/L for Right/Left, without the side (the box
+    stands on its side of the drawing: the creature's right on the drawing's left), or initials; the boxes of one
+    row of a part take the same form, so a pair reads alike."""
+    def forms(name: str) -> list[str]:
+        return [name, _short(name), name.replace("Right ", "").replace("Left ", ""), _initials(name)]
+
+    def fits(li: int) -> int:
+        width = boxes[li].width - 6
+        return next((k for k, text in enumerate(forms(body.locations[li].name)) if type_.width(text, "tiny") <= width),
+                    4)
+
+    need: dict[int, int] = {li: fits(li) for li in boxes}
+    rows: dict[tuple[int, int], int] = {}
+    for li, box in boxes.items():
+        key = (body.locations[li].part, box.y)
+        rows[key] = max(rows.get(key, 0), need[li])
+    out: dict[int, str] = {}
+    for li, box in boxes.items():
+        k = rows[(body.locations[li].part, box.y)]
+        if k < 4:
+            out[li] = forms(body.locations[li].name)[k]
+        elif need[li] < 4:
+            out[li] = forms(body.locations[li].name)[need[li]]
+    return out
+
+
 def _legend(surface: pygame.Surface, rect: pygame.Rect, type_: Typeset) -> None:
+    """What the fills and the outlines mean: a row each, or both in one row when the panel is wide enough."""
     y = rect.y
+    one_row = rect.width >= 560
+    x = rect.x
     for title, items, framed in (("wound", LEVEL_LEGEND, False), ("part", IMPAIRMENT_LEGEND, True)):
-        x = rect.x
+        if not one_row or title == "wound":
+            x = rect.x
+        else:
+            x += 16
         surface.blit(type_.render(title, "tiny", FAINT), (x, y))
         x += 34
         for text, colour in items:
@@ -217,7 +250,8 @@ def _legend(surface: pygame.Surface, rect: pygame.Rect, type_: Typeset) -> None:
             label = type_.render(text, "tiny", DIM)
             surface.blit(label, (x + 13, y))
             x += 13 + label.get_width() + 8
-        y += type_.line_height["tiny"] + 3
+        if not one_row:
+            y += type_.line_height["tiny"] + 3
 
 
 def _wound_list(surface: pygame.Surface, rect: pygame.Rect, rows: tuple[WoundRow, ...], scroll: int,
@@ -232,9 +266,9 @@ def _wound_list(surface: pygame.Surface, rect: pygame.Rect, rows: tuple[WoundRow
     if not rows:
         surface.blit(type_.render("none", "small", DIM), (x, y))
         return shown
-    if shown.above or shown.below:
-        above = f"▲ {shown.above} more above (wheel to scroll)" if shown.above else "▲ top"
-        surface.blit(type_.render(above, "small", FAINT), (x, y))
+    if shown.above or shown.below:  # a row kept for the count above, so scrolling never shifts the list
+        if shown.above:
+            surface.blit(type_.render(f"▲ {shown.above} more above", "small", FAINT), (x, y))
         y += row_h
     for row in shown.rows:
         if row.heading:
@@ -248,7 +282,6 @@ def _wound_list(surface: pygame.Surface, rect: pygame.Rect, rows: tuple[WoundRow
                 pygame.draw.circle(surface, BLEEDING, (x + 6, y + row_h // 2), 3)
             surface.blit(type_.render(type_.clip(row.text, "small", rect.width - 14), "small", colour), (x + 14, y))
         y += row_h
-    if shown.above or shown.below:
-        below = f"▼ {shown.below} more below" if shown.below else "▼ end"
-        surface.blit(type_.render(below, "small", FAINT), (x, y))
+    if shown.below:
+        surface.blit(type_.render(f"▼ {shown.below} more below (wheel to scroll)", "small", FAINT), (x, y))
     return shown

@@ -53,7 +53,7 @@ def card_lines(body: BodyStructure, location: int, readout: Readout, armor: tupl
     if loc.name in readout.severed:
         lines.append(("SEVERED", "heading", (200, 160, 235)))
     if here:
-        lines += [(f"Wound: {wound_text(w)}", "text", EXPLAIN) for w in here]
+        lines += [(f"Wound: {wound_text(w, untreated=True)}", "text", EXPLAIN) for w in here]
     elif loc.name not in readout.severed:
         lines.append(("No wound here", "text", DIM))
     if odds is None:

@@ -53,6 +53,7 @@ class Feed(Protocol):
         seed: Its root seed (``None`` when it has none, a replay).
         names: Entity -> name.
         bounds: The field's width and height in metres (its scenario's), or ``None``.
+        note: What the field should say of itself ("" for a live world).
         shown: What it shows now (replaced, never changed, when it moves).
         odds: (attacker, defender, location, tick) -> odds, or why there are none.
     """
@@ -62,6 +63,7 @@ class Feed(Protocol):
     seed: int | None
     names: dict[int, str]
     bounds: tuple[float, float] | None
+    note: str
     shown: Shown
     odds: dict[tuple[int, int, int, int], LocationOdds | str]
 
@@ -113,6 +115,7 @@ class LiveFeed:
     """
 
     live = True
+    note = ""
 
     def __init__(self, world: Sandbox, factory: WorldFactory | None = None, title: str | None = None,
                  owned: bool = False, snapshot_every: int = SNAPSHOT_EVERY,

@@ -196,13 +196,17 @@ def _ground(surface: pygame.Surface, rect: pygame.Rect, camera: Camera, type_: T
 
 
 def _attacks(surface: pygame.Surface, scene: Scene, positions: Mapping[int, tuple[int, int]]) -> None:
+    """This tick's attacks as lines, the landed ones bright (and thick, unless a crowd of them would hide the
+    fight)."""
+    thick = 2 if len(scene.attacks) <= 40 else 1
+    line = pygame.draw.line
     for attack in scene.attacks:
         a, b = positions.get(attack.attacker), positions.get(attack.target)
         if a is not None and b is not None:
             if attack.struck:
-                pygame.draw.line(surface, LANDED, a, b, 2)
+                line(surface, LANDED, a, b, thick)
             else:
-                pygame.draw.line(surface, MISSED, a, b, 1)
+                line(surface, MISSED, a, b, 1)
 
 
 def _creature(surface: pygame.Surface, f: Figure, at: tuple[int, int], radius: int, scale: float,
@@ -270,8 +274,11 @@ def _labels(surface: pygame.Surface, rect: pygame.Rect, figures: Mapping[int, Fi
     moved = shown[0] is not cache.shown[0] or shown[1] != cache.shown[1]
     if view != cache.view or (moved and budget.spend()):
         cache.view, cache.shown = view, shown
+        # a label never covers the creature it is about, nor another labelled one, nor the selection ring
+        anchors = {blow_labels[i].entity for i in chosen} | {e for e in (selected, hovered) if e is not None}
+        taken = [_disc(positions[e], radius + (7 if e == selected else 2)) for e in anchors if e in positions]
         cache.placed = place(_requests(rect, figures, positions, gap, type_, selected, hovered, blow_labels, chosen,
-                                       all_names), (rect.x + 2, rect.y + 2, rect.width - 4, rect.height - 4))
+                                       all_names), (rect.x + 2, rect.y + 2, rect.width - 4, rect.height - 4), taken)
     for request, box in cache.placed:
         what = request.key[1]  # type: ignore[index]
         if isinstance(what, BlowLabel):
@@ -286,6 +293,11 @@ def _labels(surface: pygame.Surface, rect: pygame.Rect, figures: Mapping[int, Fi
     return [(request.key, box) for request, box in cache.placed]
 
 
+def _disc(at: tuple[int, int], radius: int) -> Box:
+    """The box around a drawn creature."""
+    return (at[0] - radius, at[1] - radius, 2 * radius + 1, 2 * radius + 1)
+
+
 def _requests(rect: pygame.Rect, figures: Mapping[int, Figure], positions: Mapping[int, tuple[int, int]], gap: int,
               type_: Typeset, selected: int | None, hovered: int | None, blow_labels: Sequence[BlowLabel],
               chosen: Sequence[int], all_names: bool) -> list[Request]:
@@ -297,13 +309,15 @@ def _requests(rect: pygame.Rect, figures: Mapping[int, Figure], positions: Mappi
 
     for entity in dict.fromkeys(e for e in (selected, hovered) if e is not None and e in figures):
         name(entity, True)
-    for index in chosen:
-        label = blow_labels[index]
-        requests.append(Request(("blow", label), positions[label.entity], type_.fonts["small"].size(label.text), gap))
-    if all_names:
+    if all_names:  # asked for: the names come before the blows (the log lists every blow anyway)
         shown = {selected, hovered}
         living = [e for e, f in figures.items() if e not in shown and not f.dead]
         for entity in living + [e for e, f in figures.items() if e not in shown and f.dead]:
             if rect.collidepoint(positions[entity]):
                 name(entity, False)
+    for index in chosen:
+        label = blow_labels[index]
+        wide = 4 if label.entity == selected else 0  # clear of the selection ring
+        requests.append(Request(("blow", label), positions[label.entity], type_.fonts["small"].size(label.text),
+                                gap + wide))
     return requests

@@ -53,15 +53,16 @@ class LocationOdds:
 
     def lines(self, location: str) -> list[str]:
         """The odds in words, for the card."""
-        levels = "  ".join(f"{code} {100 * p:.1f}%" for code, p in zip(LEVEL_CODES, self.levels, strict=True)
-                           if p > 0.0005)
+        unwounded = self.levels[0] - self.glancing
+        parts = [("no wound", unwounded), ("glances", self.glancing)] + list(zip(LEVEL_CODES[1:], self.levels[1:],
+                                                                                 strict=True))
+        levels = "  ".join(f"{what} {100 * p:.1f}%" for what, p in parts if p > 0.0005)
         shock = ", ".join(f"{state} {100 * p:.1f}%" for state, p in self.shock if p > 0.0005) or "none"
         return [f"{self.attacker}'s {self.mode} ({self.aim}): a landed blow strikes the {location} "
                 f"{100 * self.struck:.1f}% of the time" + (f" (misses the body {100 * self.off_body:.1f}%)"
                                                            if self.off_body > 0.0005 else ""),
                 f"There it deals: {levels}",
-                f"glancing {100 * self.glancing:.1f}%, bleeder {100 * self.bleeder:.1f}%, severed "
-                f"{100 * self.severed:.1f}%, kills {100 * self.dead:.1f}%",
+                f"bleeder {100 * self.bleeder:.1f}%, severed {100 * self.severed:.1f}%, kills {100 * self.dead:.1f}%",
                 f"shock: {shock}"]
 
 

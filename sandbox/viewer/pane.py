@@ -189,6 +189,9 @@ class Pane:
                                       hovered=hovered, attacker=attacker_entity, blow_labels=self.labels,
                                       all_names=all_names, bounds=self.feed.bounds, cache=self.field_cache,
                                       budget=budget)
+        if self.feed.note:
+            surface.blit(type_.render(type_.clip(self.feed.note, "small", r.field.width - 16), "small", DIM),
+                         (r.field.x + 8, r.field.y + 6))
         figure = scene.figures.get(chosen_entity) if chosen_entity is not None else None
         readout = scene.readouts.get(chosen_entity) if chosen_entity is not None else None
         body = self.body_cache

@@ -183,6 +183,8 @@ class ReplayFeed:
         self.names = {e: c.name for e, c in self.casting.items()}
         scenario = cast.scenario if cast is not None else None
         self.bounds = scenario.field if scenario is not None else None
+        self.note = ("a replay: everyone stands where the scenario starts them (a log records no movement)"
+                     if cast is not None else "a replay with no scenario: the creatures stand in a ring")
         self.title = f"{scenario.name} (replay of {path.name})" if scenario else f"replay of {path.name}"
         self._ticks = [e.tick for e in self.events]
         self.last = max(self._ticks)

@@ -126,10 +126,8 @@ class Timeline:
                     h = max(2, int((lane_h - 8) * marks.landed / most))
                     pygame.draw.rect(lanes, fade(LANDED, 0.75, PANEL_DARK),
                                      pygame.Rect(x - bar_w // 2, top + lane_h - 2 - h, bar_w, h))
-                if marks.downs:
-                    pygame.draw.polygon(lanes, DOWN, [(x - 4, top), (x + 4, top), (x, top + 6)])
-                    if len(marks.downs) > 1 and lane_h > 24:
-                        count = type_.render(str(len(marks.downs)), "tiny", DOWN)
-                        lanes.blit(count, (x + 5, top - 2))
+                if marks.downs:  # a red mark, longer the more went down
+                    tip = top + min(3 + 2 * len(marks.downs), lane_h // 2)
+                    pygame.draw.polygon(lanes, DOWN, [(x - 3, top), (x + 3, top), (x, tip)])
         pygame.draw.line(lanes, RULE, (0, 0), (width, 0))
         return lanes

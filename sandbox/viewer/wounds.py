@@ -44,20 +44,21 @@ def part_state(reading: PartReading | None) -> str:
     return f"{reading.penalty}" if reading.penalty < 0 else ""
 
 
-def wound_text(w: WoundReading) -> str:
-    """A wound in one row: level and aspect first (what the eye looks for), then where, then its care."""
+def wound_text(w: WoundReading, untreated: bool = False) -> str:
+    """A wound in one row: level and aspect first (what the eye looks for), then where, then its care (bleeding,
+    Healing Rate once treated, infection; ``untreated`` says so of an untreated wound too)."""
     if not w.location:
         return w.text or w.level
     words = [" ".join(x for x in (w.level, w.aspect) if x), w.location]
-    care = []
+    care = []  # an untreated wound says nothing more: in a fight that is every wound
     if w.bleeding:
         care.append("bleeding")
     if w.healing_rate is not None:
         care.append(f"HR {w.healing_rate}")
-    elif not w.treated:
-        care.append("untreated")
-    if w.treated and w.healing_rate is None:
+    elif w.treated:
         care.append("treated")
+    elif untreated:
+        care.append("untreated")
     if w.infection is not None:
         care.append(f"infected HR {w.infection}")
     return "  ".join(words) + (f"  ({', '.join(care)})" if care else "")
