@@ -54,8 +54,8 @@ class LocationOdds:
     def lines(self, location: str) -> list[str]:
         """The odds in words, for the card."""
         unwounded = self.levels[0] - self.glancing
-        parts = [("no wound", unwounded), ("glances", self.glancing)] + list(zip(LEVEL_CODES[1:], self.levels[1:],
-                                                                                 strict=True))
+        parts = [("no wound", unwounded), ("glances", self.glancing),
+                 *zip(LEVEL_CODES[1:], self.levels[1:], strict=True)]
         levels = "  ".join(f"{what} {100 * p:.1f}%" for what, p in parts if p > 0.0005)
         shock = ", ".join(f"{state} {100 * p:.1f}%" for state, p in self.shock if p > 0.0005) or "none"
         return [f"{self.attacker}'s {self.mode} ({self.aim}): a landed blow strikes the {location} "
