@@ -16,7 +16,7 @@ from sandbox.models import available_models
 from sandbox.viewer import Viewer
 from sandbox.viewer.entries import EventAttack
 from sandbox.viewer.feeds import LiveFeed
-from sandbox.viewer.snapshots import SNAPSHOT_EVERY
+from sandbox.viewer.snapshots import MOST_TICKS, Snapshots
 from sandbox.viewer.theme import LANDED, PANEL_DARK, fade
 from sandbox.world import Sandbox
 from tests.test_viewer import click, display, drag, press
@@ -78,13 +78,15 @@ def test_going_back_and_forth_gives_what_the_uninterrupted_run_gave(model: str) 
 
 
 def test_a_scrub_restores_the_latest_snapshot_and_ticks_at_most_the_rest(monkeypatch: pytest.MonkeyPatch) -> None:
-    viewer = Viewer("battle", seed=1)
+    every = 8
+    world = Sandbox.from_scenario("battle", seed=1)
+    viewer = Viewer(LiveFeed(world, owned=True, snapshot_every=every))
     try:
         for _ in range(40):
             viewer.tick_once()
         feed = viewer.panes[0].feed
         assert isinstance(feed, LiveFeed)
-        assert len(feed.fight.snapshots) == 40 // SNAPSHOT_EVERY + 1
+        assert len(feed.fight.snapshots) == 40 // every + 1
         ticked: list[int] = []
         original = LiveFeed._tick
 
@@ -97,10 +99,28 @@ def test_a_scrub_restores_the_latest_snapshot_and_ticks_at_most_the_rest(monkeyp
             ticked.clear()
             viewer.seek(tick)
             assert viewer.tick == tick
-            assert len(ticked) <= SNAPSHOT_EVERY - 1, (tick, ticked)
-            assert len(ticked) == tick % SNAPSHOT_EVERY or (tick == 40 and len(ticked) == 0)
+            assert len(ticked) == tick % every, (tick, ticked)
     finally:
         viewer.close()
+
+
+@pytest.mark.parametrize(("cost", "gap"), [(0.001, MOST_TICKS), (0.015, 3), (0.05, 1)])
+def test_snapshots_come_as_often_as_the_ticks_cost(cost: float, gap: int) -> None:
+    world = Sandbox.from_scenario("duel", seed=1)
+    try:
+        snapshots = Snapshots()
+        assert snapshots.due(0)
+        snapshots.keep(world)
+        kept = []
+        for _ in range(2 * MOST_TICKS):
+            world.step()
+            if snapshots.due(world.tick, cost):  # as if each tick took ``cost`` CPU seconds
+                snapshots.keep(world)
+                kept.append(world.tick)
+        assert kept[:2] == [gap, 2 * gap]
+        assert snapshots.latest(gap - 1) is not None and snapshots.latest(gap - 1).tick == 0  # type: ignore[union-attr]
+    finally:
+        world.close()
 
 
 def test_the_timeline_marks_each_tick_s_landed_blows_and_who_went_down() -> None:

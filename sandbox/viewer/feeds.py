@@ -7,6 +7,7 @@ feed too (``sandbox.viewer.replay``).
 
 from __future__ import annotations
 
+import time
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from components.log import LogEntry
 from sandbox.viewer.entries import Attack, LogReader
 from sandbox.viewer.odds import LocationOdds, OddsUnavailable, location_odds
 from sandbox.viewer.scene import Scene, TickMarks, marks_of, world_scene
-from sandbox.viewer.snapshots import SNAPSHOT_EVERY, Snapshots
+from sandbox.viewer.snapshots import Snapshots
 from sandbox.world import Sandbox
 from systems.targets import CompiledTargets
 
@@ -110,7 +111,7 @@ class LiveFeed:
         factory: How to build it again (restart with a new seed, another model); ``None`` for a world handed in.
         title: What to call it (default: its scenario's name).
         owned: The feed built ``world`` and closes it when done with it.
-        snapshot_every: Ticks between snapshots.
+        snapshot_every: Ticks between snapshots (default: as often as the ticks cost, ``Snapshots``).
         quiet: Called before a snapshot's one long uninterruptible step (see ``Snapshots.keep``).
     """
 
@@ -118,7 +119,7 @@ class LiveFeed:
     note = ""
 
     def __init__(self, world: Sandbox, factory: WorldFactory | None = None, title: str | None = None,
-                 owned: bool = False, snapshot_every: int = SNAPSHOT_EVERY,
+                 owned: bool = False, snapshot_every: int | None = None,
                  quiet: Callable[[], None] = lambda: None) -> None:
         self.factory = factory
         self.quiet = quiet
@@ -173,14 +174,16 @@ class LiveFeed:
         if shown.scene.finished:
             return
         self.quiet()  # the tick and the scene each start when no frame is being drawn (see Worker.quiet)
+        cpu = time.thread_time()
         attacks = self._tick()
+        cost = time.thread_time() - cpu
         self.quiet()
         scene = self._scene(attacks)
         fight = self.fight
         if scene.tick > fight.played:
             fight.marks[scene.tick] = marks_of(shown.scene, scene)
             fight.played = scene.tick
-        if fight.snapshots.due(scene.tick):
+        if fight.snapshots.due(scene.tick, cost):
             fight.snapshots.keep(self.world, self.quiet)
         self._publish(scene)
 

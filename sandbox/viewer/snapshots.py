@@ -1,7 +1,8 @@
 """Snapshots of a world every few ticks, in memory, so the timeline can go back to any tick already played.
 
 A snapshot is what a save holds (``sandbox.persistence.world_document``) without the log, marshalled: the log only
-grows, so the snapshot keeps its length and the restored world gets back the entries it had then. A world
+grows, so the snapshot keeps its length and the restored world gets back the entries it had then. Snapshots are kept as
+often as the ticks cost: about every ``REPLAY_BUDGET`` of CPU time spent ticking. A world
 restored from a snapshot and ticked on gives exactly the events the first run gave (saves are bit-exact), so
 going to tick ``t`` is restoring the latest snapshot at or before ``t`` and ticking the difference.
 """
@@ -17,8 +18,11 @@ from components.log import LogEntry
 from sandbox.persistence import world_document, world_from_document
 from sandbox.world import Sandbox
 
-SNAPSHOT_EVERY = 8
-"""Ticks between snapshots: going to a tick replays at most this many less one."""
+REPLAY_BUDGET = 0.04
+"""CPU seconds of ticks between two snapshots (by default): going to any tick replays at most about this much, so
+a battle whose ticks are slow keeps a snapshot every few ticks and a small skirmish one every ``MOST_TICKS``."""
+MOST_TICKS = 16
+"""The most ticks between two snapshots (by default)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,22 +44,30 @@ class Snapshots:
     """The snapshots of one fight, by tick.
 
     Args:
-        every: Ticks between snapshots.
+        every: Ticks between snapshots; ``None``: as the ticks cost (``REPLAY_BUDGET``, ``MOST_TICKS``).
     """
 
-    def __init__(self, every: int = SNAPSHOT_EVERY) -> None:
-        self.every = max(1, every)
+    def __init__(self, every: int | None = None) -> None:
+        self.every = None if every is None else max(1, every)
         self._ticks: list[int] = []
         self._kept: list[Snapshot] = []
+        self._spent = 0.0  # CPU seconds of the ticks since the last snapshot
 
     def __len__(self) -> int:
         return len(self._kept)
 
-    def due(self, tick: int) -> bool:
-        """Whether a snapshot should be kept at ``tick`` (the first one, then every ``every`` ticks)."""
+    def due(self, tick: int, cost: float = 0.0) -> bool:
+        """Whether to keep a snapshot at ``tick``, the tick just played (it took ``cost`` CPU seconds): the first
+        one, then every ``every`` ticks, or once the ticks since the last one cost ``REPLAY_BUDGET``."""
         if not self._ticks:
             return True
-        return tick > self._ticks[-1] and tick - self._ticks[-1] >= self.every
+        if tick <= self._ticks[-1]:
+            return False
+        self._spent += cost
+        gap = tick - self._ticks[-1]
+        if self.every is not None:
+            return gap >= self.every
+        return gap >= MOST_TICKS or self._spent >= REPLAY_BUDGET
 
     def keep(self, world: Sandbox, quiet: Callable[[], None] = lambda: None) -> None:
         """Keep a snapshot of ``world`` as it is now (``quiet`` is called just before the one step that holds the
@@ -68,6 +80,7 @@ class Snapshots:
             return
         self._ticks.insert(at, world.tick)
         self._kept.insert(at, snapshot)
+        self._spent = 0.0
 
     def forget_from(self, tick: int) -> None:
         """Drop the snapshots at and after ``tick`` (the world changed there)."""
