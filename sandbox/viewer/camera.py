@@ -11,7 +11,10 @@ MIN_SCALE = 2.0
 MAX_SCALE = 160.0
 """Pixels per metre at the closest zoom."""
 MIN_SPAN = 7.0
-"""The fewest metres a fit shows across (two duellists a metre apart are not drawn a screen wide)."""
+"""The fewest metres a fit shows across the view's longer side (two duellists a metre apart are not drawn a screen
+wide)."""
+MIN_EXTENT = 1.0
+"""The fewest metres a fit shows across either side (a creature is nearly a metre wide)."""
 
 
 @dataclass(slots=True)
@@ -43,15 +46,15 @@ class Camera:
     def fit(self, points: Iterable[tuple[float, float]], view: tuple[int, int, int, int],
             margin: float = 0.1) -> None:
         """Show every point, with ``margin`` of the view to spare on each side, at least ``MIN_SPAN`` metres
-        across."""
+        across the view's longer side (a short wide pane zooms in on a fight that is wide but not deep)."""
         pts = list(points) or [(0.0, 0.0)]
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
-        span_x = max(max(xs) - min(xs), MIN_SPAN)
-        span_y = max(max(ys) - min(ys), MIN_SPAN)
+        span_x = max(max(xs) - min(xs), MIN_EXTENT)
+        span_y = max(max(ys) - min(ys), MIN_EXTENT)
         _, _, vw, vh = view
         usable = 1.0 - 2 * margin
         self.x, self.y = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
-        self.scale = _clamp(min(vw * usable / span_x, vh * usable / span_y))
+        self.scale = _clamp(min(vw * usable / span_x, vh * usable / span_y, max(vw, vh) * usable / MIN_SPAN))
 
     def zoom(self, factor: float, at: tuple[int, int], view: tuple[int, int, int, int]) -> None:
         """Zoom by ``factor`` keeping the field point under the pixel ``at`` where it is."""

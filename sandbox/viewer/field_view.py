@@ -37,6 +37,10 @@ ATTACKER = (255, 120, 60)
 """The marker of the attacker chosen for the location card's odds."""
 MAX_BLOW_LABELS = 30
 """Blow labels on the field at once, the selected creature's aside (the newest; the log lists every blow)."""
+PLATE_ALPHA = 190
+"""How opaque the plate under a label is (0 to 255)."""
+PLATE_SIZE = (600, 40)
+"""The label plate's surface: wider and taller than any label."""
 
 
 @dataclass(slots=True)
@@ -119,7 +123,7 @@ def draw_field(surface: pygame.Surface, rect: pygame.Rect, scene: Scene, camera:
     try:
         assert cache.scene is not None
         labels = _labels(surface, rect, cache.scene.figures, cache.screen, radius, type_, selected, hovered,
-                         blow_labels, all_names, cache.labels, budget)
+                         attacker, blow_labels, all_names, cache.labels, budget)
     finally:
         surface.set_clip(clip)
     return FieldDrawn(cache.screen, radius, labels)
@@ -260,7 +264,7 @@ class LabelCache:
 
 def _labels(surface: pygame.Surface, rect: pygame.Rect, figures: Mapping[int, Figure],
             positions: Mapping[int, tuple[int, int]], radius: int, type_: Typeset, selected: int | None,
-            hovered: int | None, blow_labels: Sequence[BlowLabel], all_names: bool,
+            hovered: int | None, attacker: int | None, blow_labels: Sequence[BlowLabel], all_names: bool,
             cache: LabelCache, budget: Budget) -> list[tuple[object, Box]]:
     """Names (the selected and hovered creature's, every one's with ``all_names``) and blow labels, placed: the
     selected creature's blows and the newest ``MAX_BLOW_LABELS`` of the others."""
@@ -269,18 +273,23 @@ def _labels(surface: pygame.Surface, rect: pygame.Rect, figures: Mapping[int, Fi
     mine = [i for i in newest if blow_labels[i].entity == selected]
     others = [i for i in newest if blow_labels[i].entity != selected][:MAX_BLOW_LABELS]
     chosen = [i for i in mine + others if blow_labels[i].entity in positions]
-    view = (tuple(rect), radius, selected, hovered, all_names)
+    view = (tuple(rect), radius, selected, hovered, attacker, all_names)
     shown = (positions, tuple(id(blow_labels[i]) for i in chosen))
     moved = shown[0] is not cache.shown[0] or shown[1] != cache.shown[1]
     if view != cache.view or (moved and budget.spend()):
         cache.view, cache.shown = view, shown
-        # a label never covers the creature it is about, nor another labelled one, nor the selection ring
+        # a label never covers the creature it is about, nor another labelled one, nor the selection ring, nor
+        # the attacker's marker
         anchors = {blow_labels[i].entity for i in chosen} | {e for e in (selected, hovered) if e is not None}
         taken = [_disc(positions[e], radius + (7 if e == selected else 2)) for e in anchors if e in positions]
+        if attacker is not None and attacker in positions:
+            taken.append(_disc(positions[attacker], radius + 12))
         cache.placed = place(_requests(rect, figures, positions, gap, type_, selected, hovered, blow_labels, chosen,
                                        all_names), (rect.x + 2, rect.y + 2, rect.width - 4, rect.height - 4), taken)
+    plate = _plate()
     for request, box in cache.placed:
         what = request.key[1]  # type: ignore[index]
+        alpha = 1.0
         if isinstance(what, BlowLabel):
             label = what
             alpha = 1.0 if label.age < LABEL_LIFE / 2 else 2.0 * (1.0 - label.age / LABEL_LIFE)
@@ -289,8 +298,23 @@ def _labels(surface: pygame.Surface, rect: pygame.Rect, figures: Mapping[int, Fi
             f = figures[what]
             text = type_.render(f.name, "heading" if what in (selected, hovered) else "small",
                                 DIM if f.dead else TEXT)
+        # a plate of the field's colour under the text, so a label over a crowd reads (the crowd shows through)
+        plate.set_alpha(round(PLATE_ALPHA * max(0.0, alpha)))
+        surface.blit(plate, box[:2], pygame.Rect(0, 0, text.get_width(), text.get_height()))
         surface.blit(text, box[:2])
     return [(request.key, box) for request, box in cache.placed]
+
+
+_PLATES: list[pygame.Surface] = []
+
+
+def _plate() -> pygame.Surface:
+    """The label plate (one surface, blitted in part under each label)."""
+    if not _PLATES:
+        plate = pygame.Surface(PLATE_SIZE)
+        plate.fill(FIELD)
+        _PLATES.append(plate)
+    return _PLATES[0]
 
 
 def _disc(at: tuple[int, int], radius: int) -> Box:
