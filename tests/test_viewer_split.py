@@ -49,6 +49,54 @@ def test_models_side_by_side_run_in_lockstep_each_with_its_own_body_panel_and_lo
         viewer.close()
 
 
+def test_each_pane_s_body_names_every_location_under_every_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the point models' longer headers must not squeeze the drawing until its locations go unnamed
+    viewer = Viewer("skirmish", seed=4, models=["anatomy", "severity", "depth"])
+    try:
+        viewer.select("Blue Mace")
+        for _ in range(8):
+            viewer.tick_once()
+        seen = drawn_text(monkeypatch, viewer)
+        viewer.draw()
+        for pane in viewer.panes:
+            assert pane.drawn_body is not None
+            figure = pane.shown.scene.figures[pane.entity("Blue Mace")]  # type: ignore[index]
+            assert figure.body is not None
+            for location in figure.body.locations:
+                forms = {location.name, location.name.replace("Right ", "R ").replace("Left ", "L "),
+                         location.name.replace("Right ", "").replace("Left ", "")}
+                assert forms & set(seen), (pane.feed.model, location.name)
+        assert seen.count("Skull") == 3  # once in each pane
+    finally:
+        viewer.close()
+
+
+def test_a_narrow_pane_wraps_a_long_wound_instead_of_cutting_it() -> None:
+    viewer = Viewer("skirmish", seed=4, models=["anatomy", "severity", "depth"])
+    try:
+        viewer.select("Blue Mace")
+        for _ in range(8):
+            viewer.tick_once()
+        viewer.draw()
+        pane = viewer.panes[1]
+        drawn = pane.drawn_body
+        assert drawn is not None
+        readout = pane.shown.scene.readouts[pane.entity("Blue Mace")]  # type: ignore[index]
+        shown = drawn.window.rows
+        assert sum(1 for r in shown if r.counted) == len(readout.wounds) == 3  # continuations are not wounds
+        assert any(r.continued for r in shown)
+        for wound in readout.wounds:  # each wound's words all shown, in order, over its rows
+            start = next(k for k, r in enumerate(shown) if r.counted and wound.text.startswith(r.text))
+            rest = [r.text.strip() for r in shown[start + 1:]]
+            joined = " ".join([shown[start].text, *rest[:next((k for k, r in enumerate(shown[start + 1:])
+                                                              if not r.continued), len(rest))]])
+            assert joined.split() == wound.text.split() or joined.endswith("…")
+        for r in shown:
+            assert viewer.type_.width(r.text, "small") <= drawn.wounds.width - 14
+    finally:
+        viewer.close()
+
+
 def test_a_pane_whose_fight_ended_holds_while_the_others_go_on() -> None:
     viewer = Viewer("skirmish", seed=1, models=["anatomy", "strength"])  # strength ends at tick 7, anatomy at 32
     try:

@@ -7,7 +7,7 @@ wound there; the part's outline shows its impairment; a severed location is cros
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pygame
 
@@ -37,6 +37,8 @@ from sandbox.viewer.theme import (
 from sandbox.viewer.wounds import Window, WoundRow, part_state, window, wound_rows
 
 LEGEND_ROWS = 2
+ROOMY_PANEL = 420
+"""A body panel at least this tall gives conditions and the model's details two lines each (else one each)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,18 +116,24 @@ def draw_header(surface: pygame.Surface, rect: pygame.Rect, figure: Figure, read
     worn = ", ".join(p.name for p in figure.armor) or "nothing"
     surface.blit(type_.render(type_.clip(f"Holds: {held}   worn: {worn}", "small", width), "small", DIM), (x, y))
     y += type_.line_height["small"]
-    lines = type_.wrap("Conditions: " + (", ".join(readout.conditions) or "none"), "small", width)
-    if len(lines) > 2:
-        lines = [lines[0], type_.clip(lines[1] + " " + " ".join(lines[2:]), "small", width)]
+    each = 2 if rect.height >= ROOMY_PANEL else 1  # a short panel (models side by side) keeps its drawing's room
+    lines = _at_most(type_.wrap("Conditions: " + (", ".join(readout.conditions) or "none"), "small", width), each,
+                     type_, width)
     said = state.lower()
     details = [f"{k} {v}" for k, v in readout.details if str(v).lower() not in said]  # what the line above lacks
     if details:
-        more = type_.wrap(f"{model}: " + "; ".join(details), "small", width)
-        lines += more[:1] + ([type_.clip(" ".join(more[1:]), "small", width)] if len(more) > 1 else [])
+        lines += _at_most(type_.wrap(f"{model}: " + "; ".join(details), "small", width), each, type_, width)
     for line in lines:
         surface.blit(type_.render(line, "small", DIM), (x, y))
         y += type_.line_height["small"]
     return y + 4
+
+
+def _at_most(lines: list[str], most: int, type_: Typeset, width: int) -> list[str]:
+    """Wrapped ``lines`` in at most ``most`` lines, the last one clipped with an ellipsis if more would follow."""
+    if len(lines) <= most:
+        return lines
+    return [*lines[:most - 1], type_.clip(" ".join(lines[most - 1:]), "small", width)]
 
 
 def draw_body(surface: pygame.Surface, rect: pygame.Rect, figure: Figure, readout: Readout, type_: Typeset,
@@ -196,9 +204,11 @@ def _figure(surface: pygame.Surface, area: pygame.Rect, body: BodyStructure, rea
         if li in (hovered, pinned):
             pygame.draw.rect(surface, HIGHLIGHT, lrect.inflate(2, 2), 2, border_radius=3)
         label = names.get(li)
-        if label and lrect.height >= type_.line_height["tiny"] - 2:
+        if label and lrect.height >= type_.line_height["tiny"] - 4:  # a name's ascenders may touch a tight box
             text = type_.render(label, "tiny", _ink(fill))
-            surface.blit(text, (lrect.x + 3, lrect.centery - text.get_height() // 2))
+            top = max(0, (text.get_height() - lrect.height + 1) // 2)
+            surface.blit(text, (lrect.x + 3, lrect.centery - text.get_height() // 2 + top),
+                         pygame.Rect(0, top, lrect.width - 4, lrect.height))
     return parts, locations
 
 
@@ -254,10 +264,29 @@ def _legend(surface: pygame.Surface, rect: pygame.Rect, type_: Typeset) -> None:
             y += type_.line_height["tiny"] + 3
 
 
+WRAPPED_LINES = 3
+"""The most lines one wound's row takes in a narrow list (the last clipped with an ellipsis)."""
+
+
+def wrapped(rows: tuple[WoundRow, ...], type_: Typeset, width: int) -> tuple[WoundRow, ...]:
+    """The wound rows with a wound wider than ``width`` pixels wrapped onto rows of its own (``continued``), at
+    most ``WRAPPED_LINES`` each: a point model's long words read whole in a narrow pane."""
+    out: list[WoundRow] = []
+    for row in rows:
+        if row.heading or type_.width(row.text, "small") <= width:
+            out.append(row)
+            continue
+        lines = _at_most(type_.wrap(row.text, "small", width), WRAPPED_LINES, type_, width)
+        out.append(replace(row, text=lines[0]))
+        out += [replace(row, text=line, bleeding=False, continued=True) for line in lines[1:]]
+    return tuple(out)
+
+
 def _wound_list(surface: pygame.Surface, rect: pygame.Rect, rows: tuple[WoundRow, ...], scroll: int,
                 type_: Typeset) -> Window:
     x, y = rect.x, rect.y
-    wounds = sum(1 for r in rows if not r.heading)
+    wounds = sum(1 for r in rows if r.counted)
+    rows = wrapped(rows, type_, rect.width - 14)
     surface.blit(type_.render(f"Wounds by part ({wounds})", "heading", TEXT), (x, y))
     y += type_.line_height["heading"] + 2
     row_h = type_.line_height["small"]

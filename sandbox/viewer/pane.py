@@ -60,7 +60,7 @@ def pane_rects(rect: pygame.Rect, stacked: bool) -> PaneRects:
                          pygame.Rect(x + w - side, y + body_h, side, h - body_h))
     title = pygame.Rect(x, y, w, STRIP)
     rest = h - STRIP
-    field_h, body_h = int(rest * 0.30), int(rest * 0.47)
+    field_h, body_h = int(rest * 0.27), int(rest * 0.52)  # the body drawing needs the room to name locations
     return PaneRects(rect, title, pygame.Rect(x, y + STRIP, w, field_h),
                      pygame.Rect(x, y + STRIP + field_h, w, body_h),
                      pygame.Rect(x, y + STRIP + field_h + body_h, w, rest - field_h - body_h))

@@ -24,6 +24,7 @@ class WoundRow:
         heading: A part's heading (not a wound).
         bleeding: The wound bleeds.
         severed: A severed location (or a part with one).
+        continued: The rest of the wound on the row above (a long row wrapped), not a wound of its own.
     """
 
     text: str
@@ -31,6 +32,12 @@ class WoundRow:
     heading: bool = False
     bleeding: bool = False
     severed: bool = False
+    continued: bool = False
+
+    @property
+    def counted(self) -> bool:
+        """The row is a wound (not a heading nor a wrapped wound's rest)."""
+        return not (self.heading or self.continued)
 
 
 def part_state(reading: PartReading | None) -> str:
@@ -125,6 +132,6 @@ def window(rows: Sequence[WoundRow], offset: int, room: int) -> Window:
     inner = max(room - 2, 1)  # a row for "N more above" and one for "N more below"
     offset = min(max(offset, 0), len(rows) - inner)
     shown = tuple(rows[offset:offset + inner])
-    above = sum(1 for r in rows[:offset] if not r.heading)
-    below = sum(1 for r in rows[offset + inner:] if not r.heading)
+    above = sum(1 for r in rows[:offset] if r.counted)
+    below = sum(1 for r in rows[offset + inner:] if r.counted)
     return Window(shown, offset, above, below)
