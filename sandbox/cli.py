@@ -397,8 +397,8 @@ def view(
         help="Damage model (default: the scenario's); several, comma-separated (anatomy,severity), or 'all': the same "
              "fight side by side, one pane each, at most five.")] = None,
     seed: Annotated[int | None, typer.Option(help="Root seed (default 0).", min=0, show_default=False)] = None,
-    load: Annotated[Path | None, typer.Option(help="Watch a saved world (a save of Sandbox.save) from its tick on.")]
-    = None,
+    load: Annotated[Path | None, typer.Option(help="Watch a saved world (a save of Sandbox.save) from its tick on "
+                                                   "(with the --content it was made from).")] = None,
     replay: Annotated[Path | None, typer.Option(help="Replay a `sandbox run --log` file (no simulation).")] = None,
     frames: Annotated[int | None, typer.Option(help="Render this many frames headless, with no window.", min=1,
                                                max=MAX_FRAMES)] = None,

@@ -687,9 +687,9 @@ def test_the_wound_list_window_counts_what_is_off_screen() -> None:
     assert window(rows, 0, 30) == window(rows, 7, 30)  # it all fits: nothing scrolls
     top = window(rows, 0, 10)
     assert top.offset == 0 and top.above == 0 and len(top.rows) == 8
-    assert top.below == 20 - sum(1 for r in top.rows if not r.heading)
+    assert top.below == 20 - sum(1 for r in top.rows if r.counted)
     middle = window(rows, 9, 10)
-    assert middle.above + middle.below + sum(1 for r in middle.rows if not r.heading) == 20
+    assert middle.above + middle.below + sum(1 for r in middle.rows if r.counted) == 20
     bottom = window(rows, 999, 10)
     assert bottom.offset == len(rows) - 8 and bottom.below == 0
 
@@ -699,9 +699,9 @@ def test_a_long_wound_list_scrolls_with_the_wheel_its_counts_and_state_in_view(
     pane = battle.panes[0]
     drawn = pane.drawn_body
     assert drawn is not None
-    wounds = sum(1 for r in drawn.rows if not r.heading)
+    wounds = sum(1 for r in drawn.rows if r.counted)
     assert wounds >= 20, "the battle's most wounded creature should overflow the list"
-    shown = sum(1 for r in drawn.window.rows if not r.heading)
+    shown = sum(1 for r in drawn.window.rows if r.counted)
     assert drawn.window.above == 0 and drawn.window.below == wounds - shown > 0
     text = drawn_text(monkeypatch, battle)
     battle.draw()
@@ -712,7 +712,7 @@ def test_a_long_wound_list_scrolls_with_the_wheel_its_counts_and_state_in_view(
         battle.draw()
         after = pane.drawn_body
         assert after is not None and after.window.offset == 9 and after.window.above > 0
-        assert after.window.above + after.window.below + sum(1 for r in after.window.rows if not r.heading) == wounds
+        assert after.window.above + after.window.below + sum(1 for r in after.window.rows if r.counted) == wounds
         assert any(line.startswith(f"▲ {after.window.above} more above") for line in text)
         assert any(readout.label in line and "health" in line for line in text)  # the state stays in view
         assert any(line.startswith("Conditions:") for line in text)
@@ -851,6 +851,21 @@ def test_the_camera_fits_the_fight_at_start(duel: Viewer) -> None:
     assert all(field.collidepoint(p) for p in pane.drawn_field.positions.values())
     assert max(xs) - min(xs) > field.width * 0.08  # two duellists a metre apart are not a dot in an empty field
     assert duel.camera.scale >= 40
+
+
+def test_a_fit_in_a_short_wide_pane_zooms_in_on_a_wide_shallow_fight() -> None:
+    from sandbox.viewer.camera import MIN_SPAN, Camera
+
+    camera = Camera()
+    points = [(6.0, 3.0), (14.0, 5.0)]  # 8 m wide, 2 m deep
+    view = (0, 0, 800, 200)
+    camera.fit(points, view)
+    assert camera.scale == pytest.approx(min(800 * 0.8 / 8, 200 * 0.8 / 2))  # the fight fills the pane's width
+    assert all(0 <= px < 800 and 0 <= py < 200 for px, py in (camera.to_screen(x, y, view) for x, y in points))
+    camera.fit([(0.0, 0.0), (1.0, 0.0)], (0, 0, 700, 700))
+    assert camera.scale == pytest.approx(700 * 0.8 / MIN_SPAN)  # two duellists a metre apart: 7 m across
+    camera.fit([(0.0, 0.0), (1.0, 0.0)], (0, 0, 800, 200))
+    assert camera.scale == pytest.approx(800 * 0.8 / MIN_SPAN)  # 7 m across the longer side, whichever it is
 
 
 def test_the_wheel_zooms_about_the_pointer_and_a_drag_pans(skirmish: Viewer) -> None:

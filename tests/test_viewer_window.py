@@ -1,5 +1,5 @@
-"""The real window, under Xvfb, driven by synthetic input (xdotool): select, hover a location, pause, scrub the
-timeline, zoom, resize, quit.
+"""The real window, under Xvfb, driven by synthetic input (xdotool): the options given, select, hover a location,
+change the speed, pause, scrub the timeline, zoom, resize, quit.
 
 The test never sleeps: it waits for Xvfb to write its display number (``-displayfd``), then for each line the viewer
 prints with ``--echo`` (ready, where it drew what, then one line for each thing it did). A line that never comes
@@ -82,7 +82,7 @@ def viewer(display: str) -> Iterator[Session]:
     env = {k: v for k, v in os.environ.items() if k != "SDL_VIDEODRIVER"}
     env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy", PYTHONUNBUFFERED="1")
     process = subprocess.Popen([sys.executable, "-m", "sandbox", "view", "duel", "--seed", "2", "--speed", "4",
-                                "--size", "1000x700", "--echo"], stdout=subprocess.PIPE, text=True, env=env)
+                                "--select", "Bertram", "--size", "1000x700", "--echo"], stdout=subprocess.PIPE, text=True, env=env)
     session = Session(process, env)
 
     def pump() -> None:
@@ -102,18 +102,19 @@ def viewer(display: str) -> Iterator[Session]:
 
 def test_the_window_takes_synthetic_input(viewer: Session) -> None:
     session = viewer
-    session.until(lambda line: line == "ready 1000x700", "ready")
+    # the options hold in the window as headless: its size, its speed, the creature selected
+    session.until(lambda line: line == "ready 1000x700 speed 4 selected Bertram", "ready")
     session.until(lambda line: line == "drawn", "where it drew")
     window = session.xdotool("search", "--sync", "--pid", str(session.process.pid)).split()[-1]
     at = {" ".join(line.split()[1:-2]): (int(line.split()[-2]), int(line.split()[-1]))
           for line in session.lines if line.startswith("at ")}
     assert set(at) == {"Aldric", "Bertram"}
 
-    # select Bertram by clicking him; his body panel lists where it drew every location
-    x, y = at["Bertram"]
+    # select Aldric by clicking him; his body panel lists where it drew every location
+    x, y = at["Aldric"]
     session.xdotool("mousemove", "--window", window, str(x), str(y), "click", "1")
-    session.until(lambda line: line == "select Bertram", "select Bertram")
-    session.until(lambda line: line == "drawn", "where it drew Bertram's body")
+    session.until(lambda line: line == "select Aldric", "select Aldric")
+    session.until(lambda line: line == "drawn", "where it drew Aldric's body")
     boxes = {" ".join(line.split()[1:-4]): [int(v) for v in line.split()[-4:]]
              for line in session.lines if line.startswith("location ")}
     assert len(boxes) == 32  # every location of the human body
@@ -121,10 +122,18 @@ def test_the_window_takes_synthetic_input(viewer: Session) -> None:
     # hover his Skull
     bx, by, bw, bh = boxes["Skull"]
     session.xdotool("mousemove", "--window", window, str(bx + bw // 2), str(by + bh // 2))
-    session.until(lambda line: line == "hover Bertram Skull", "hover Bertram Skull")
+    session.until(lambda line: line == "hover Aldric Skull", "hover Aldric Skull")
 
-    # let it play to tick 3, pause with Space, then click the timeline at tick 1
-    session.until(lambda line: line == "tick 3", "tick 3")
+    # + steps the speed up from the --speed given
+    session.xdotool("key", "--window", window, "plus")
+    session.until(lambda line: line == "speed 8", "speed 8")
+    session.xdotool("key", "--window", window, "minus")
+    session.until(lambda line: line == "speed 4", "speed 4")
+
+    # let it play to tick 3 (perhaps already said while the keys went in), pause with Space, then click the
+    # timeline at tick 1
+    if "tick 3" not in session.lines:
+        session.until(lambda line: line == "tick 3", "tick 3")
     session.xdotool("key", "--window", window, "space")
     session.until(lambda line: line == "paused", "paused")
     first, last, left, right = (int(v) for v in session.said("span")[1:])

@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
@@ -62,7 +63,7 @@ def skirmish() -> Viewer:
     assert pane.drawn_field is not None
     at = pane.drawn_field.positions[viewer.selected]  # type: ignore[index]
     _hover(viewer, at)
-    viewer.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=5))
+    viewer.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=8))
     _hover(viewer, (pane.rects.field.x + 5, pane.rects.field.y + 5))
     return viewer
 

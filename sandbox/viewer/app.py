@@ -742,7 +742,7 @@ class Viewer:
             pane.invalidate()
         self.timeline.invalidate()
 
-    def save(self, path: Path) -> None:
+    def save(self, path: str | Path) -> None:
         """Save what is on screen as a PNG."""
         self.draw()
         save_png(self.surface, path)
@@ -765,7 +765,7 @@ def run_window(viewer: Viewer, fps: int = 60) -> None:
     screen = pygame.display.set_mode(viewer.size, pygame.RESIZABLE)
     pygame.display.set_caption(f"Combat sandbox: {viewer.panes[0].feed.title}")
     clock = pygame.time.Clock()
-    viewer._say(f"ready {viewer.size[0]}x{viewer.size[1]}")
+    viewer._say(f"ready {viewer.size[0]}x{viewer.size[1]} speed {viewer.speed:g} selected {viewer.selected_name}")
     try:
         while not viewer.quit:
             viewer.worker.frame_started()
@@ -786,7 +786,7 @@ def run_window(viewer: Viewer, fps: int = 60) -> None:
 
 
 def run_headless(source: Source | Viewer, seed: int = 0, model: str | Sequence[str | None] | None = None,
-                 frames: int = 120, screenshot: Path | None = None, size: tuple[int, int] | None = None,
+                 frames: int = 120, screenshot: str | Path | None = None, size: tuple[int, int] | None = None,
                  speed: float | None = None, select: str | None = None,
                  events: Iterable[pygame.event.Event] | None = None, attacker: str | None = None) -> Viewer:
     """Render ``frames`` frames at a fixed 1/60 s each, with no window (the dummy video driver), and save the last.

@@ -36,6 +36,13 @@ def protection_rows(body: BodyStructure, location: int, armor: tuple[ArmorPiece,
     return rows
 
 
+def _numbers(first: int, last: int) -> str:
+    """A zone's numbers as a reader says them."""
+    if first > last:
+        return "no zone numbers"
+    return f"zone number {first}" if first == last else f"zone numbers {first}-{last}"
+
+
 def card_lines(body: BodyStructure, location: int, readout: Readout, armor: tuple[ArmorPiece, ...],
                odds: LocationOdds | str | None, attacker: str | None) -> list[Line]:
     """The card's lines, top to bottom, but the protection table (``protection_rows``)."""
@@ -43,7 +50,7 @@ def card_lines(body: BodyStructure, location: int, readout: Readout, armor: tupl
     part = body.parts[loc.part]
     zone = body.zones[part.zone]
     lines: list[Line] = [
-        (f"{loc.name}  ({part.name}; zone {zone.name}, zone numbers {zone.first}-{zone.last})", "heading", TEXT),
+        (f"{loc.name}  ({part.name}; zone {zone.name}, {_numbers(zone.first, zone.last)})", "heading", TEXT),
         (", ".join([f"Shock Value {loc.shock_value}", f"bleeding {loc.bleeding}", f"amputation {loc.amputability}",
                     *(flag for flag, on in (("a wound here can make it fumble", loc.fumble),
                                             ("a wound here can make it stumble", loc.stumble)) if on)]),
