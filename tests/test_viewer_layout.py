@@ -3,7 +3,6 @@ named where there is room, the parts where ``body_layout`` puts them."""
 
 from __future__ import annotations
 
-import dataclasses
 import tempfile
 from pathlib import Path
 
@@ -15,12 +14,7 @@ from sandbox.bodymap import Rect, body_layout, figure_layout
 from sandbox.config import default_catalog
 from tests.configgen import BODY
 from tests.strategies import GenSet, gen_set
-
-
-def _inside(inner: Rect, outer: Rect) -> bool:
-    eps = 1e-9
-    return (inner[0] >= outer[0] - eps and inner[1] >= outer[1] - eps
-            and inner[0] + inner[2] <= outer[0] + outer[2] + eps and inner[1] + inner[3] <= outer[1] + outer[3] + eps)
+from tests.test_bodymap import _inside, hinted_human
 
 
 def _overlap(a: Rect, b: Rect) -> bool:
@@ -87,13 +81,9 @@ def test_a_wide_part_puts_its_locations_side_by_side() -> None:
 
 
 def test_a_location_hint_places_it() -> None:
-    human = default_catalog().bodies["human"]
-    head = human.parts[human.part_index("Head")]
-    first, second = head.locations[0], head.locations[1]
-    locations = list(human.locations)
-    locations[first] = dataclasses.replace(locations[first], layout=(0.0, 1.0))
-    locations[second] = dataclasses.replace(locations[second], layout=(0.0, 0.0))
-    _, boxes = check(dataclasses.replace(human, locations=tuple(locations)))
+    hinted, first, second = hinted_human()
+    head = hinted.parts[hinted.part_index("Head")]
+    _, boxes = check(hinted)
     assert boxes[second][0] < boxes[first][0] and boxes[second][1] == boxes[first][1]
     others = [boxes[li] for li in head.locations[2:]]
     assert all(box[1] > boxes[first][1] for box in others)  # the unhinted follow below the hinted

@@ -82,7 +82,8 @@ def viewer(display: str) -> Iterator[Session]:
     env = {k: v for k, v in os.environ.items() if k != "SDL_VIDEODRIVER"}
     env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy", PYTHONUNBUFFERED="1")
     process = subprocess.Popen([sys.executable, "-m", "sandbox", "view", "duel", "--seed", "2", "--speed", "4",
-                                "--select", "Bertram", "--size", "1000x700", "--echo"], stdout=subprocess.PIPE, text=True, env=env)
+                                "--select", "Bertram", "--size", "1000x700", "--echo"],
+                               stdout=subprocess.PIPE, text=True, env=env)
     session = Session(process, env)
 
     def pump() -> None:

@@ -16,7 +16,7 @@ import json
 import math
 from bisect import bisect_right
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
@@ -104,19 +104,6 @@ def find_cast(catalog: Catalog, names: Iterable[str]) -> ScenarioDef | None:
 
 
 @dataclass(slots=True)
-class _Wound:
-    location: str
-    part: str
-    level: str
-    aspect: str = ""
-    bleeding: bool = False
-    healing_rate: int | None = None
-    infection: int | None = None
-    treated: bool = False
-    text: str = ""
-
-
-@dataclass(slots=True)
 class _State:
     """One creature's state as the events have left it."""
 
@@ -132,7 +119,7 @@ class _State:
     prone: bool = False
     target: int = -1
     mode: str = ""
-    wounds: list[_Wound] = field(default_factory=list)
+    wounds: list[WoundReading] = field(default_factory=list)  # replaced, not changed, as events come
     severed: list[str] = field(default_factory=list)
     parts: dict[str, PartReading] = field(default_factory=dict)
     dropped: list[str] = field(default_factory=list)
@@ -275,28 +262,29 @@ class ReplayFeed:
             parts_of[(who, event.location)] = event.part
         elif isinstance(event, Injured):
             if event.compound:  # what the event says: the worst wound already there worsens by one level
-                here = [w for w in s.wounds if w.location == event.location and w.level in LEVEL_CODES]
+                here = [k for k, w in enumerate(s.wounds) if w.location == event.location and w.level in LEVEL_CODES]
                 if here:
-                    worst = max(here, key=lambda w: LEVEL_CODES.index(w.level))
-                    worst.level = LEVEL_CODES[min(LEVEL_CODES.index(worst.level) + 1, len(LEVEL_CODES) - 1)]
+                    k = max(here, key=lambda k: LEVEL_CODES.index(s.wounds[k].level))
+                    worse = LEVEL_CODES[min(LEVEL_CODES.index(s.wounds[k].level) + 1, len(LEVEL_CODES) - 1)]
+                    s.wounds[k] = replace(s.wounds[k], level=worse)
             if event.level > 0:
-                s.wounds.append(_Wound(event.location, self._part(who, event.location, parts_of), event.level_code,
-                                       event.aspect))
+                s.wounds.append(WoundReading(event.location, self._part(who, event.location, parts_of),
+                                             event.level_code, event.aspect))
         elif isinstance(event, BleederOpened | BleedingStopped):
             # the newest wound there bleeds (a blow that wounds nothing new opens the newest wound it has)
-            bleeds = next((w for w in reversed(s.wounds) if w.location == event.location and (
-                isinstance(event, BleederOpened) or w.bleeding)), None)
+            bleeds = next((k for k in reversed(range(len(s.wounds))) if s.wounds[k].location == event.location and (
+                isinstance(event, BleederOpened) or s.wounds[k].bleeding)), None)
             if bleeds is None and isinstance(event, BleederOpened) and s.wounds:
-                bleeds = s.wounds[-1]
+                bleeds = len(s.wounds) - 1
             if bleeds is not None:
-                bleeds.bleeding = isinstance(event, BleederOpened)
+                s.wounds[bleeds] = replace(s.wounds[bleeds], bleeding=isinstance(event, BleederOpened))
         elif isinstance(event, Treated | Infected):
-            for w in reversed(s.wounds):
-                if w.location == event.location:
+            for k in reversed(range(len(s.wounds))):
+                if s.wounds[k].location == event.location:
                     if isinstance(event, Treated):
-                        w.healing_rate, w.treated = event.healing_rate, True
+                        s.wounds[k] = replace(s.wounds[k], healing_rate=event.healing_rate, treated=True)
                     else:
-                        w.infection = event.healing_rate
+                        s.wounds[k] = replace(s.wounds[k], infection=event.healing_rate)
                     break
         elif isinstance(event, InjuryHealed):
             for w in s.wounds:
@@ -329,7 +317,7 @@ class ReplayFeed:
                 s.dropped.remove(event.item)
             s.holding.append(event.item)
         elif isinstance(event, DamageDealt) and event.dealt > 0:
-            s.wounds.append(_Wound("", "", f"{event.dealt} damage", text=event.detail))
+            s.wounds.append(WoundReading("", "", f"{event.dealt} damage", text=event.detail))
         elif isinstance(event, ModelStateChanged):
             if event.what == "state":
                 s.word = event.after
@@ -376,8 +364,7 @@ class ReplayFeed:
     def _readout(cast: _Cast, s: _State) -> Readout:
         conditions = [c for c, on in (("prone", s.prone), ("bleeding", any(w.bleeding for w in s.wounds)),
                                       ("dropped " + ", ".join(s.dropped), bool(s.dropped))) if on]
-        wounds = tuple(WoundReading(w.location, w.part, w.level, w.aspect, w.bleeding, w.healing_rate, w.infection,
-                                    w.treated, w.text) for w in s.wounds)
+        wounds = tuple(s.wounds)
         if cast.body is not None:
             parts = tuple(s.parts.get(p.name, PartReading(p.name)) for p in cast.body.parts)
         else:
