@@ -1,6 +1,6 @@
 """Snapshots of a world every few ticks, in memory, so the timeline can go back to any tick already played.
 
-A snapshot is what a save holds (``sandbox.persistence.world_document``) without the log, marshalled: the log only
+A snapshot is what a save holds (``sandbox.persistence.world_document``) without the log, as JSON text: the log only
 grows, so the snapshot keeps its length and the restored world gets back the entries it had then. Snapshots are kept as
 often as the ticks cost: about every ``REPLAY_BUDGET`` of CPU time spent ticking. A world
 restored from a snapshot and ticked on gives exactly the events the first run gave (saves are bit-exact), so
@@ -9,7 +9,7 @@ going to tick ``t`` is restoring the latest snapshot at or before ``t`` and tick
 
 from __future__ import annotations
 
-import marshal
+import json
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,12 +31,13 @@ class Snapshot:
 
     Attributes:
         tick: The tick.
-        state: The marshalled save document, with no log.
+        state: The save document as JSON text, with no log (what a save file holds, so a restore reads exactly what
+            a load reads; text, not live objects the restored world could change).
         log_length: How many log entries the world had.
     """
 
     tick: int
-    state: bytes
+    state: str
     log_length: int
 
 
@@ -74,7 +75,7 @@ class Snapshots:
         interpreter for a while, so a drawing thread can finish its frame first)."""
         doc = world_document(world, events=False)
         quiet()
-        snapshot = Snapshot(world.tick, marshal.dumps(doc), len(world.log))
+        snapshot = Snapshot(world.tick, json.dumps(doc, separators=(",", ":")), len(world.log))
         at = bisect_right(self._ticks, world.tick)
         if at and self._ticks[at - 1] == world.tick:
             return
@@ -96,7 +97,7 @@ class Snapshots:
     def restore(self, snapshot: Snapshot, like: Sandbox, log: Sequence[LogEntry]) -> Sandbox:
         """A new world from ``snapshot``: with ``like``'s catalog, class, scenario and invariant checks, and the
         first ``snapshot.log_length`` entries of ``log`` (the log of the fight it was taken from)."""
-        world = world_from_document(marshal.loads(snapshot.state), like.catalog, type(like))
+        world = world_from_document(json.loads(snapshot.state), like.catalog, type(like))
         world.scenario = like.scenario
         world.check_invariants = like.check_invariants
         world.ctx.log.extend(log[:snapshot.log_length])

@@ -5,7 +5,7 @@ frame, so it must not run inside one).
 Only jobs touch the worlds; the drawing thread reads what they publish (each feed's ``Shown``), so the two never
 meet inside a world. While the thread runs, the interpreter switches threads every millisecond instead of every
 five, so a frame waits at most that long for its turn; a job that is about to hold the interpreter for a while
-(marshalling a snapshot) first waits for the frame being drawn to finish (``quiet``).
+(writing a snapshot) first waits for the frame being drawn to finish (``quiet``).
 """
 
 from __future__ import annotations
