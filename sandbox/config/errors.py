@@ -12,6 +12,29 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+SHOWN = 80
+"""The most characters of one value a message shows (a 5,000-character name is cut, with its length said)."""
+_LONG_QUOTED = re.compile(rf"'[^'\n]{{{SHOWN},}}'|\"[^\"\n]{{{SHOWN},}}\"")
+_LONG_WORD = re.compile(rf"[^\s'\"]{{{2 * SHOWN},}}")
+
+
+def shorten(text: str, limit: int = SHOWN) -> str:
+    """``text`` cut to about ``limit`` characters, saying how long it was (``'aaaa...' (5,000 characters)``)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit - 3]}... ({len(text):,} characters)"
+
+
+def readable(message: str) -> str:
+    """A message with every long value in it cut (a quoted value of ``SHOWN`` characters or more, or any run of
+    ``2 x SHOWN`` characters without a space, such as a path), so an error never echoes a value whole."""
+    def cut(match: re.Match[str]) -> str:
+        value = match.group(0)
+        quote = value[0] if value[0] in "'\"" else ""
+        inner = value[1:-1] if quote else value
+        return f"{quote}{inner[:SHOWN - 3]}...{quote} ({len(inner):,} characters)"
+
+    return _LONG_WORD.sub(cut, _LONG_QUOTED.sub(cut, message))
 
 
 def dotted(*segments: str | int) -> str:
@@ -70,7 +93,7 @@ class Problem:
         where = self.key or "(file)"
         entry = f' ("{self.entry}")' if self.entry else ""
         hint = f"; did you mean {self.suggestion!r}?" if self.suggestion else ""
-        return f"{self.file}: {where}{entry}: expected {self.expected}, found {self.found}{hint}"
+        return readable(f"{self.file}: {where}{entry}: expected {self.expected}, found {self.found}{hint}")
 
 
 def unknown(file: str, key: str, entry: str | None, expected: str, name: str, known: Sequence[str] | Iterable[str]
