@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -526,28 +526,29 @@ def _cached_bare_validate() -> bool:
 def _validation_report(root: Path, trees: tuple[Path, ...], extra: list[Path], explain: bool) -> str:
     """Load and check everything (the catalog and every damage model's tables); the report of a clean content.
 
+    Every problem of every file shows at once, whatever order the files come in: named files that share a kind and
+    id (``x/bodies/human.toml y/bodies/human.toml``) are checked one after the other against the same content, and
+    when some definitions are broken the damage models' tables are still checked, against the rest.
+
     Raises:
         ConfigError: Every problem found.
     """
     import shutil
 
     from sandbox.config.layout import MANIFEST, SINGLE_FILES, model_files
-    from sandbox.config.loader import display, load_catalog
-    from sandbox.models import available_models, load_model, loaders, structural_problems
+    from sandbox.config.loader import display
 
-    try:
-        catalog = load_catalog(root, extra, content=trees)
-    except ConfigError as exc:  # the model tables cannot be checked against it, but on their own they can
-        raise ConfigError([*exc.problems, *structural_problems(trees, root)]) from None
     problems: list[Problem] = []
-    loaded = {}
-    for name in available_models():  # each model's tables, checked against this content
-        try:
-            loaded[name] = load_model(name, catalog)
-        except ConfigError as exc:
-            problems.extend(exc.problems)
-    if problems:
+    first = None
+    for named in _validation_passes(extra):
+        found, loaded, trouble = _checked_content(root, trees, named)
+        problems.extend(p for p in trouble if p not in problems)
+        first = first or (found, loaded)
+    if problems or first is None or first[0] is None:
         raise ConfigError(problems)
+    catalog, loaded = first
+    from sandbox.models import loaders
+
     counted = len(catalog.files) + len(SINGLE_FILES) + len(loaders())
     counted += sum((t / MANIFEST).is_file() + len(model_files(t)) + sum((t / r).is_file() for r in
                    SINGLE_FILES.values()) for t in trees)
@@ -563,6 +564,89 @@ def _validation_report(root: Path, trees: tuple[Path, ...], extra: list[Path], e
         width = shutil.get_terminal_size((120, 24)).columns if sys.stdout.isatty() else 120
         lines.append(derived_report(loaded, width).rstrip("\n"))
     return "\n".join(lines) + "\n"
+
+
+def _validation_passes(extra: list[Path]) -> list[list[Path]]:
+    """The named files in passes where no two share a kind and an id (the n-th file of each kind and id goes in
+    the n-th pass), so one cannot silently replace the other; always at least one pass."""
+    from sandbox.config.loader import kind_of
+
+    passes: list[list[Path]] = [[]]
+    seen: dict[tuple[str, str], int] = {}
+    for path in extra:
+        key = (kind_of(path) or "", path.stem)
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        while len(passes) <= n:
+            passes.append([])
+        passes[n].append(path)
+    return passes
+
+
+def _checked_content(root: Path, trees: tuple[Path, ...], extra: list[Path]) -> tuple[Any, dict[str, Any],
+                                                                                       list[Problem]]:
+    """``(catalog or None, the models loaded, every problem)`` of one set of content.
+
+    When the definitions are broken, each model's tables are still checked: against the content without the
+    broken files (left out until what remains loads), their problems about entries of the left-out files dropped
+    (those entries are unknown only because their files are broken); else, when even that fails (a broken rule
+    file), on their own (``structural_problems``).
+    """
+    from sandbox.config.loader import load_catalog
+    from sandbox.models import available_models, load_model, structural_problems
+
+    try:
+        catalog = load_catalog(root, extra, content=trees)
+    except ConfigError as exc:
+        problems = list(exc.problems)
+        left_out = {p.file for p in problems}
+        partial = None
+        for _ in range(8):  # each round leaves out the files whose problems come from the files left out before
+            try:
+                partial = load_catalog(root, extra, content=trees, exclude=left_out)
+                break
+            except ConfigError as again:
+                more = {p.file for p in again.problems} - left_out
+                if not more:
+                    break
+                left_out |= more
+        problems.extend(p for p in structural_problems(trees, root) if p not in problems)
+        if partial is None:
+            return None, {}, problems
+        ids = _ids_of(left_out)
+        for name in available_models():
+            try:
+                load_model(name, partial)
+            except ConfigError as model_exc:
+                problems.extend(p for p in model_exc.problems if p not in problems and not _unknown_left_out(p, ids))
+        return None, {}, problems
+    problems = []
+    loaded = {}
+    for name in available_models():  # each model's tables, checked against this content
+        try:
+            loaded[name] = load_model(name, catalog)
+        except ConfigError as model_exc:
+            problems.extend(model_exc.problems)
+    return catalog, loaded, problems
+
+
+def _ids_of(labels: Iterable[str]) -> set[str]:
+    """The ids the files of these labels define (a file's id is its name: ``weapons/spear.toml`` defines
+    ``spear`` and its modes ``spear.*``)."""
+    return {Path(label).stem for label in labels}
+
+
+def _unknown_left_out(problem: Problem, ids: set[str]) -> bool:
+    """Whether a problem says a tables entry (``[weapons."spear.thrust"]``, ``[creatures.kobold]``) names nothing
+    the content defines, when it names a definition of a left-out file: it is unknown only because that file is
+    broken."""
+    from sandbox.config.errors import dotted
+    from sandbox.config.reading import KEYED_TABLES
+
+    entry = problem.entry
+    if not entry or not (entry in ids or entry.split(".", 1)[0] in ids):
+        return False
+    return any(problem.key == dotted(table, entry) for table in KEYED_TABLES)
 
 
 @app.command()
