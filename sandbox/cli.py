@@ -664,6 +664,8 @@ def schema(
     with _friendly():
         if content is not None and not content.is_dir():
             raise SetupError(f"cannot write the schemas into {content}: no such content folder")
+        if folder.exists() and not folder.is_dir():
+            raise SetupError(f"cannot write the schemas to {folder}: it is not a folder")
         try:
             written = write_schemas(folder)
         except OSError as exc:
@@ -724,8 +726,9 @@ def main() -> None:
         code = 0
     except SystemExit as exc:  # typer ends a write to a closed pipe with exit 1: the reader stopped, nothing failed
         code = 0 if exc.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper" else exc.code
-    except OSError as exc:  # standard output itself failed (a full disk, /dev/full)
-        typer.echo(readable(f"error: cannot write the output: {exc.strerror or exc}"), err=True)
+    except OSError as exc:  # a path the system refuses (a name too long), or standard output failed (/dev/full)
+        what = f"{exc.filename}: " if exc.filename else "cannot write the output: "
+        typer.echo(readable(f"error: {what}{exc.strerror or exc}"), err=True)
         code = 2
     if code == 0 and (type(sys.stdout).__name__ == "PacifyFlushWrapper" or _stdout_closed()):
         _quiet_stdout()

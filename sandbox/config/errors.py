@@ -15,7 +15,7 @@ _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 SHOWN = 80
 """The most characters of one value a message shows (a 5,000-character name is cut, with its length said)."""
 _LONG_QUOTED = re.compile(rf"'[^'\n]{{{SHOWN},}}'|\"[^\"\n]{{{SHOWN},}}\"")
-_LONG_WORD = re.compile(rf"[^\s'\"]{{{2 * SHOWN},}}")
+_LONG_WORD = re.compile(rf"[^\s'\":]{{{2 * SHOWN},}}")
 
 
 def shorten(text: str, limit: int = SHOWN) -> str:
