@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from components.anatomy import BodyStructure
 from components.gear import Dice
+from sandbox.config.checks import MAX_MODIFIER
 from sandbox.config.limits import MAX_COEFFICIENT
 from sandbox.config.loader import Catalog
 from systems.hit_location import build_hit_table, location_probabilities
@@ -130,9 +131,10 @@ def mean_of(dice: Dice) -> float:
 
 def dice_with_mean(dice: Dice, mean: float) -> str:
     """``dice`` with its modifier moved so its mean is ``mean`` (to the nearest whole modifier): a derived damage
-    keeps the shape of the weapon's impact (a d10 weapon stays swingy, a 3d6 one steady)."""
+    keeps the shape of the weapon's impact (a d10 weapon stays swingy, a 3d6 one steady). The modifier stays within
+    the bounds of every dice expression (``MAX_MODIFIER``), so the largest impact dice still derive a valid entry."""
     modifier = round_half_up(mean - dice.count * (dice.sides + 1) / 2)
-    return str(Dice(dice.count, dice.sides, modifier))
+    return str(Dice(dice.count, dice.sides, min(max(modifier, -MAX_MODIFIER), MAX_MODIFIER)))
 
 
 def derived_dice(formula: WeaponFormula, catalog: Catalog, mode_id: str) -> str:
