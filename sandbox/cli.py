@@ -524,13 +524,18 @@ def view(
                                                min=1)] = None,
     screenshot: Annotated[Path | None, typer.Option(help="With --frames: save the last frame here (PNG).")]
     = None,
-    speed: Annotated[float | None, typer.Option(help="Ticks per second of wall time (0.5 to 32).")] = None,
+    speed: Annotated[float | None, typer.Option(help="Ticks per second of wall time (0.5 to 32).", min=0.5,
+                                                max=32.0)] = None,
     select: Annotated[str | None, typer.Option(help="Select this creature for the body panel.")] = None,
     content: ContentOption = None,
 ) -> None:
     """Watch a skirmish in a window (or render it headless with --frames)."""
+    from sandbox.models import available_models
     from sandbox.world import SandboxError
 
+    if model is not None and model not in available_models():
+        raise typer.BadParameter(f"expected one of {', '.join(available_models())}, found {model!r}",
+                                 param_hint="'--model'")
     with _friendly(content, [scenario]):
         try:
             if frames is not None:

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 SHOWN = 80
 """The most characters of one value a message shows (a 5,000-character name is cut, with its length said)."""
-_LONG_QUOTED = re.compile(rf"'[^'\n]{{{SHOWN},}}'|\"[^\"\n]{{{SHOWN},}}\"")
-_LONG_WORD = re.compile(rf"[^\s'\":]{{{2 * SHOWN},}}")
+# Longer than a cut value (``SHOWN`` characters with its "..."), so a message cut once is not cut again.
+_LONG_QUOTED = re.compile(rf"'[^'\n]{{{SHOWN + 1},}}'|\"[^\"\n]{{{SHOWN + 1},}}\"")
+_LONG_WORD = re.compile(rf"[^\s'\":]{{{2 * SHOWN + 1},}}")
 
 
 def shorten(text: str, limit: int = SHOWN) -> str:
@@ -26,15 +27,25 @@ def shorten(text: str, limit: int = SHOWN) -> str:
 
 
 def readable(message: str) -> str:
-    """A message with every long value in it cut (a quoted value of ``SHOWN`` characters or more, or any run of
-    ``2 x SHOWN`` characters without a space, such as a path), so an error never echoes a value whole."""
+    """A message with every long value in it cut (a quoted value of more than ``SHOWN`` characters, or any run of
+    more than ``2 x SHOWN`` characters without a space, such as a path), so an error never echoes a value whole, and
+    every character a terminal would not show as itself escaped (``escaped``)."""
     def cut(match: re.Match[str]) -> str:
         value = match.group(0)
         quote = value[0] if value[0] in "'\"" else ""
         inner = value[1:-1] if quote else value
         return f"{quote}{inner[:SHOWN - 3]}...{quote} ({len(inner):,} characters)"
 
-    return _LONG_WORD.sub(cut, _LONG_QUOTED.sub(cut, message))
+    return escaped(_LONG_WORD.sub(cut, _LONG_QUOTED.sub(cut, message)))
+
+
+def escaped(text: str) -> str:
+    """``text`` with every character a terminal would not show as itself (a NUL, an escape, a bidirectional
+    override such as U+202E) spelt as its escape (``\\u202e``), so a message is printed as it reads."""
+    if all(c.isprintable() or c in "\n\t" for c in text):
+        return text
+    return "".join(c if c.isprintable() or c in "\n\t" else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
 
 
 def dotted(*segments: str | int) -> str:
