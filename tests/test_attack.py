@@ -219,6 +219,16 @@ def test_a_config_nested_500_deep_stops_every_command_with_exit_2(tmp_path: Path
     assert not (tmp_path / "lab").exists()
 
 
+def test_a_lab_over_a_strength_of_10_21_is_refused_before_it_writes(tmp_path: Path) -> None:
+    """3: ``attributes = { strength = 10**21 }`` validated, then the lab died in the odds (OverflowError) after
+    writing its runs and plots, with no summary; now the content is refused before the lab's folder exists."""
+    content = tree(tmp_path, {"creatures/human.toml": ("strength = 10", f"strength = {10**21}")})
+    proc = sandbox("lab", "duel", "--runs", "2", "--jobs", "1", "--out", "lab", "--content", str(content),
+                   cwd=tmp_path)
+    assert proc.returncode == 2 and "attributes.strength" in proc.stderr, proc.stderr
+    assert not (tmp_path / "lab").exists()
+
+
 def test_a_bad_weapon_and_three_bad_model_tables_are_listed_at_once(tmp_path: Path) -> None:
     """7: validate listed only the weapon's problems; the tables' appeared once the weapon was fixed."""
     content = tree(tmp_path, {
