@@ -16,6 +16,7 @@ Run: ``python benchmarks/bounds.py``.
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
 import tempfile
@@ -97,7 +98,7 @@ def exact(catalog: Catalog) -> None:
     for mode in ("broadsword.cut", "greatsword.cut"):
         setup = BlowSetup.build(catalog, body=catalog.bodies["human"], mode=mode, impact=None, aspect=None, armor=[],
                                 aim=None, spread=None, location=None, strength=None, shock_ml=None, strength_ml=None)
-        seconds = cpu(lambda setup=setup: exact_odds(setup))
+        seconds = cpu(functools.partial(exact_odds, setup))
         verdict = f" ({'meets' if seconds < 10 else 'MISSES'} the 10 s target)" if mode.startswith("great") else ""
         print(f"  exact odds, {catalog.modes[mode].impact}: {seconds:.3f} s{verdict}")
 
