@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-LAB = ["lab", "duel", "--runs", "200", "--seed", "3", "--odds-blows", "0", "--chunk", "5"]
+LAB = ["lab", "duel", "--runs", "80", "--seed", "3", "--odds-blows", "0", "--chunk", "5"]
 RECORDS = ("runs.csv", "combatants.csv", "blows.csv")
 HANG = 600.0
 """Seconds after which a poll decides the program hangs (an event it never emits), not that it is slow."""
