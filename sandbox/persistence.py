@@ -347,7 +347,9 @@ def _traits(data: Any, where: str, catalog: Catalog, kind: CreatureDef, body: Bo
         values = traits[name]
         need(isinstance(values, dict), f"{where}.{name}", "a table of skill ids and numbers", values)
         for skill, value in values.items():
-            need(skill in catalog.skills, f"{where}.{name}.{skill}", "a skill or attribute of skills.toml", skill)
+            # Any name a spawn accepts: a skill of skills.toml, or a point model's own ability (the strength model's
+            # STR); a name that resolves to nothing is never tested, so only its form is checked.
+            _text(f"{where}.{name}.{skill}", skill)
             number(f"{where}.{name}.{skill}", value, 0, MAX_MASTERY, whole=True)
         tables[name] = dict(values)
     speed = number(f"{where}.speed", traits["speed"], 0, MAX_DISTANCE)
