@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from sandbox import __version__
-from sandbox.config.errors import ConfigError, Problem
-from sandbox.config.limits import MAX_SPREAD, MAX_TICKS
+from sandbox.config.errors import ConfigError, Problem, readable
+from sandbox.config.limits import MAX_SCORE, MAX_SPREAD, MAX_TICKS
 from sandbox.setup_error import SetupError
+
+if TYPE_CHECKING:
+    from sandbox.files import Target
 
 MAX_BLOWS = 10_000_000
 """The most blows one ``sandbox blows`` samples (more would run for minutes and fill memory)."""
@@ -31,6 +34,8 @@ MAX_AFTERMATH_DAYS = 3650.0
 """The longest ``sandbox run --aftermath`` (ten years: every wound has long healed or killed by then)."""
 MAX_RUNS = 10_000_000
 """The most runs per model one ``sandbox lab`` takes (about 2.5 hours per model on two cores)."""
+MAX_SEED = 2**63 - 1
+"""The largest root seed (seeds are 0 .. 2**63 - 1)."""
 
 app = typer.Typer(
     name="sandbox",
@@ -69,7 +74,7 @@ class Format(StrEnum):
 
 
 def _fail(message: str) -> None:
-    typer.echo(message, err=True)
+    typer.echo(readable(message), err=True)  # a value the user gave is shown cut to a readable length
     raise typer.Exit(2)
 
 
@@ -88,6 +93,9 @@ def _friendly(content: list[Path] | None = None, near: Iterable[str | Path] = ()
         _fail(str(exc))
     except SetupError as exc:
         _fail(f"error: {exc}")
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (the entry point's): no traceback, exit 130
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
 
 
 @app.command()
@@ -122,14 +130,17 @@ def blows(
     armor: Annotated[str, typer.Option(help="Armour pieces worn by the target, comma-separated.")] = "",
     aim: Annotated[str | None, typer.Option(help="The part aimed at (default: unaimed).")] = None,
     spread: Annotated[int | None, typer.Option(help="Spread (default: the mode's, or 1 with --impact).",
-                                               max=MAX_SPREAD)] = None,
+                                               max=MAX_SPREAD)] = None,  # at least 1: BlowSetup says so
     location: Annotated[str | None, typer.Option(help="Force the location struck.")] = None,
-    strength: Annotated[int | None, typer.Option(help="Attacker's STR (default: the average human's).")] = None,
-    shock_ml: Annotated[int | None, typer.Option(help="Target's Shock ML (default: its creature's).")] = None,
-    strength_ml: Annotated[int | None, typer.Option(help="Target's Strength ML (default: its creature's).")]
-    = None,
+    strength: Annotated[int | None, typer.Option(help="Attacker's STR (default: the average human's).", min=0,
+                                                 max=MAX_SCORE)] = None,
+    shock_ml: Annotated[int | None, typer.Option(help="Target's Shock ML (default: its creature's).", min=0,
+                                                 max=MAX_SCORE)] = None,
+    strength_ml: Annotated[int | None, typer.Option(help="Target's Strength ML (default: its creature's).", min=0,
+                                                    max=MAX_SCORE)] = None,
     n: Annotated[int, typer.Option("-n", help="How many blows.", min=1, max=MAX_BLOWS)] = 10000,
-    seed: Annotated[int, typer.Option(help="Root seed; the same seed gives the same blows.", min=0)] = 0,
+    seed: Annotated[int, typer.Option(help="Root seed; the same seed gives the same blows.", min=0,
+                                      max=MAX_SEED)] = 0,
     fmt: Annotated[Format, typer.Option("--format", help="table (odds) or jsonl (one record per blow).")]
     = Format.table,
     exact: Annotated[bool, typer.Option("--exact", help="Print the exact odds (location, level, shock state ...) "
@@ -177,10 +188,13 @@ def run(
     scenario: Annotated[str, typer.Argument(help=SCENARIO_HELP)],
     model: Annotated[str | None, typer.Option(
         help="Damage model (default: the scenario's); 'all' runs every model and compares them.")] = None,
-    seed: Annotated[int, typer.Option(help="Root seed; the same seed gives the same fight.", min=0)] = 0,
+    seed: Annotated[int, typer.Option(help="Root seed; the same seed gives the same fight.", min=0,
+                                      max=MAX_SEED)] = 0,
     ticks: Annotated[int | None, typer.Option(help="Tick limit (default: the scenario's).", min=1,
                                               max=MAX_TICKS)] = None,
-    log: Annotated[Path | None, typer.Option(help="Write every event as JSON lines to this file.")] = None,
+    log: Annotated[Path | None, typer.Option(help="Write every event as JSON lines to this file ('-' or a device "
+                                                  "such as /dev/stdout: printed; the account then goes to stderr).")
+                   ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the outcome and the closing table.")] = False,
     plain: Annotated[bool, typer.Option("--plain", help="Spell the rules' codes out in words (S3: serious wound, "
                                         "level 3; MF: marginal failure) instead of ending with a key to them.")]
@@ -232,14 +246,27 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
     from sandbox.account import account_key, blow_lines, closing_table, outcome_line
     from sandbox.eventlog import write_jsonl
     from sandbox.files import atomic_text
+    from sandbox.models import available_models
     from sandbox.world import Sandbox, SandboxError
 
-    if log is not None:
-        _check_writable(log)  # before the fight, not after it has run for minutes
+    if model is not None and model not in (*available_models(), "all"):
+        raise SetupError(f"--model: expected one of {', '.join(available_models())} or all, found {model!r}")
+    if not scenario.strip():
+        raise SetupError("expected a scenario id (duel, skirmish ...) or a scenario file, found an empty name")
+    where = _check_writable(log) if log is not None else None  # before the fight, not after it ran for minutes
+    to_stdout = where is not None and where.kind == "fd" and where.fd == 1  # a printed log keeps stdout to itself
+
+    def echo(text: str, wrap: bool = False, indent: int = 0) -> None:
+        if wrap:
+            _say(text, indent, err=to_stdout)
+        else:
+            typer.echo(text, err=to_stdout)
+
     if model == "all":
         from sandbox.account import comparison_table, run_model
-        from sandbox.models import available_models
 
+        if log is not None:
+            raise SetupError("--log goes with one model (--model all compares the models, it keeps no log)")
         runs = [run_model(scenario, seed, name, ticks) for name in available_models()]
         _say(f"{scenario} under every damage model, seed {seed} (the same attack and location draws in each)")
         _echo_account([comparison_table(runs, plain)], plain)
@@ -254,39 +281,41 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
     names = world.names
     printed: list[str] = []
     if not quiet:
-        _say(f"{spec.name}: {spec.description} (model {world.model}, seed {seed})")
+        echo(f"{spec.name}: {spec.description} (model {world.model}, seed {seed})", wrap=True)
         for line in blow_lines(world.ctx.log, names, plain):
-            typer.echo(line)
+            echo(line)
             printed.append(line)
-        typer.echo("")
-    _say(outcome_line(outcome))
+        echo("")
+    echo(outcome_line(outcome), wrap=True)
     printed.append(closing_table(world, plain))
-    typer.echo(printed[-1])
+    echo(printed[-1])
     if aftermath is not None:
         from sandbox.account import aftermath_table
 
         start = world.ctx.clock.time
         world.advance(days=aftermath)
-        _say(f"\nAftermath: {aftermath:g} days of first aid, treatment and healing")
+        echo(f"\nAftermath: {aftermath:g} days of first aid, treatment and healing", wrap=True)
         printed.append(aftermath_table(world, start, plain))
-        typer.echo(printed[-1])
+        echo(printed[-1])
     if not plain and (key := account_key(printed)):
-        _say("\n" + key, indent=len("Key: "))
+        echo("\n" + key, wrap=True, indent=len("Key: "))
     if log is not None:
         try:
             with atomic_text(log) as fh:
                 count = write_jsonl(world.events, names, fh)
+        except BrokenPipeError:
+            raise  # the log's reader stopped reading (sandbox run --log - | head): nothing failed
         except OSError as exc:
             raise SetupError(f"cannot write the log {log}: {exc.strerror or exc}") from None
-        typer.echo(f"{count} events written to {log}")
+        typer.echo(f"{count} events written to {log}", err=to_stdout)
 
 
-def _say(text: str, indent: int = 0) -> None:
-    """Print a line of prose wrapped at the output's width (leading blank lines kept)."""
+def _say(text: str, indent: int = 0, err: bool = False) -> None:
+    """Print a line of prose wrapped at the output's width (leading blank lines kept), to stderr when ``err``."""
     from sandbox.report import wrapped
 
     body = text.lstrip("\n")
-    typer.echo("\n" * (len(text) - len(body)) + wrapped(body, indent))
+    typer.echo("\n" * (len(text) - len(body)) + wrapped(body, indent), err=err)
 
 
 def _echo_account(parts: list[str], plain: bool) -> None:
@@ -299,15 +328,13 @@ def _echo_account(parts: list[str], plain: bool) -> None:
         _say("\n" + key, indent=len("Key: "))
 
 
-def _check_writable(path: Path, what: str = "the log") -> None:
-    """Fail early, as a setup error, when ``path`` cannot be written (a folder, a missing or read-only folder)."""
-    import tempfile
+def _check_writable(path: Path, what: str = "the log") -> Target:
+    """Fail early, as a setup error, when ``path`` cannot be written (a folder, a missing or read-only folder, a
+    device this user may not write); what it names (``sandbox.files.target``)."""
+    from sandbox.files import check_writable
 
-    if path.is_dir():
-        raise SetupError(f"cannot write {what} {path}: it is a folder")
     try:
-        with tempfile.TemporaryFile(dir=path.parent or Path(".")):
-            pass
+        return check_writable(path)
     except OSError as exc:
         raise SetupError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
 
@@ -694,28 +721,29 @@ def _cached_bare_validate() -> bool:
 def _validation_report(root: Path, trees: tuple[Path, ...], extra: list[Path], explain: bool) -> str:
     """Load and check everything (the catalog and every damage model's tables); the report of a clean content.
 
+    Every problem of every file shows at once, whatever order the files come in: named files that share a kind and
+    id (``x/bodies/human.toml y/bodies/human.toml``) are checked one after the other against the same content, and
+    when some definitions are broken the damage models' tables are still checked, against the rest.
+
     Raises:
         ConfigError: Every problem found.
     """
     import shutil
 
     from sandbox.config.layout import MANIFEST, SINGLE_FILES, model_files
-    from sandbox.config.loader import display, load_catalog
-    from sandbox.models import available_models, load_model, loaders, structural_problems
+    from sandbox.config.loader import display
 
-    try:
-        catalog = load_catalog(root, extra, content=trees)
-    except ConfigError as exc:  # the model tables cannot be checked against it, but on their own they can
-        raise ConfigError([*exc.problems, *structural_problems(trees, root)]) from None
     problems: list[Problem] = []
-    loaded = {}
-    for name in available_models():  # each model's tables, checked against this content
-        try:
-            loaded[name] = load_model(name, catalog)
-        except ConfigError as exc:
-            problems.extend(exc.problems)
-    if problems:
+    first = None
+    for named in _validation_passes(extra):
+        found, loaded, trouble = _checked_content(root, trees, named)
+        problems.extend(p for p in trouble if p not in problems)
+        first = first or (found, loaded)
+    if problems or first is None or first[0] is None:
         raise ConfigError(problems)
+    catalog, loaded = first
+    from sandbox.models import loaders
+
     counted = len(catalog.files) + len(SINGLE_FILES) + len(loaders())
     counted += sum((t / MANIFEST).is_file() + len(model_files(t)) + sum((t / r).is_file() for r in
                    SINGLE_FILES.values()) for t in trees)
@@ -733,6 +761,89 @@ def _validation_report(root: Path, trees: tuple[Path, ...], extra: list[Path], e
     return "\n".join(lines) + "\n"
 
 
+def _validation_passes(extra: list[Path]) -> list[list[Path]]:
+    """The named files in passes where no two share a kind and an id (the n-th file of each kind and id goes in
+    the n-th pass), so one cannot silently replace the other; always at least one pass."""
+    from sandbox.config.loader import kind_of
+
+    passes: list[list[Path]] = [[]]
+    seen: dict[tuple[str, str], int] = {}
+    for path in extra:
+        key = (kind_of(path) or "", path.stem)
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        while len(passes) <= n:
+            passes.append([])
+        passes[n].append(path)
+    return passes
+
+
+def _checked_content(root: Path, trees: tuple[Path, ...], extra: list[Path]) -> tuple[Any, dict[str, Any],
+                                                                                       list[Problem]]:
+    """``(catalog or None, the models loaded, every problem)`` of one set of content.
+
+    When the definitions are broken, each model's tables are still checked: against the content without the
+    broken files (left out until what remains loads), their problems about entries of the left-out files dropped
+    (those entries are unknown only because their files are broken); else, when even that fails (a broken rule
+    file), on their own (``structural_problems``).
+    """
+    from sandbox.config.loader import load_catalog
+    from sandbox.models import available_models, load_model, structural_problems
+
+    try:
+        catalog = load_catalog(root, extra, content=trees)
+    except ConfigError as exc:
+        problems = list(exc.problems)
+        left_out = {p.file for p in problems}
+        partial = None
+        for _ in range(8):  # each round leaves out the files whose problems come from the files left out before
+            try:
+                partial = load_catalog(root, extra, content=trees, exclude=left_out)
+                break
+            except ConfigError as again:
+                more = {p.file for p in again.problems} - left_out
+                if not more:
+                    break
+                left_out |= more
+        problems.extend(p for p in structural_problems(trees, root) if p not in problems)
+        if partial is None:
+            return None, {}, problems
+        ids = _ids_of(left_out)
+        for name in available_models():
+            try:
+                load_model(name, partial)
+            except ConfigError as model_exc:
+                problems.extend(p for p in model_exc.problems if p not in problems and not _unknown_left_out(p, ids))
+        return None, {}, problems
+    problems = []
+    loaded = {}
+    for name in available_models():  # each model's tables, checked against this content
+        try:
+            loaded[name] = load_model(name, catalog)
+        except ConfigError as model_exc:
+            problems.extend(model_exc.problems)
+    return catalog, loaded, problems
+
+
+def _ids_of(labels: Iterable[str]) -> set[str]:
+    """The ids the files of these labels define (a file's id is its name: ``weapons/spear.toml`` defines
+    ``spear`` and its modes ``spear.*``)."""
+    return {Path(label).stem for label in labels}
+
+
+def _unknown_left_out(problem: Problem, ids: set[str]) -> bool:
+    """Whether a problem says a tables entry (``[weapons."spear.thrust"]``, ``[creatures.kobold]``) names nothing
+    the content defines, when it names a definition of a left-out file: it is unknown only because that file is
+    broken."""
+    from sandbox.config.errors import dotted
+    from sandbox.config.reading import KEYED_TABLES
+
+    entry = problem.entry
+    if not entry or not (entry in ids or entry.split(".", 1)[0] in ids):
+        return False
+    return any(problem.key == dotted(table, entry) for table in KEYED_TABLES)
+
+
 @app.command()
 def schema(
     out: Annotated[Path | None, typer.Option(help="Folder to write into (default: the current folder; with "
@@ -748,6 +859,8 @@ def schema(
     with _friendly():
         if content is not None and not content.is_dir():
             raise SetupError(f"cannot write the schemas into {content}: no such content folder")
+        if folder.exists() and not folder.is_dir():
+            raise SetupError(f"cannot write the schemas to {folder}: it is not a folder")
         try:
             written = write_schemas(folder)
         except OSError as exc:
@@ -780,16 +893,60 @@ def init(
     typer.echo(f"next: sandbox validate {folder} && sandbox run {scenario} --model all")
 
 
+EXIT_CODES = {0: "done", 2: "bad input: a config, a save, an option or an output path (the message says which)",
+              130: "interrupted by Ctrl-C or SIGTERM"}
+"""Every exit code a command ends with, and what it means."""
+
+
 def main() -> None:
-    """Console entry point."""
+    """Console entry point: every command ends with one of ``EXIT_CODES``, never a traceback.
+
+    Click's own messages (a bad option value) show the value cut to a readable length; an interrupt anywhere
+    (while an option is parsed, a command starts or ends) is exit 130; a reader that stops reading standard output
+    (``sandbox blows --format jsonl | head``) ends the command quietly, as the reader asked.
+    """
     if sys.argv[1:] == ["validate"] and _cached_bare_validate():
         return
     try:
-        app()
-    except KeyboardInterrupt:
-        # An interrupt typer did not turn into exit code 130 (one arriving as a command starts or ends): the same
-        # code, without a traceback.
+        code = app(standalone_mode=False) or 0  # a command that returns: 0; one that exits: its code
+    except typer.TyperException as exc:  # click's usage errors (typer carries its own click)
+        if hasattr(exc, "message"):
+            exc.message = readable(exc.message)
+        exc.show() if hasattr(exc, "show") else typer.echo(readable(str(exc)), err=True)
+        code = 2
+    except (typer.Abort, KeyboardInterrupt):
         typer.echo("interrupted", err=True)
-        sys.exit(130)
+        code = 130
+    except BrokenPipeError:
+        code = 0
+    except SystemExit as exc:  # typer ends a write to a closed pipe with exit 1: the reader stopped, nothing failed
+        code = 0 if exc.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper" else exc.code
+    except OSError as exc:  # a path the system refuses (a name too long), or standard output failed (/dev/full)
+        what = f"{exc.filename}: " if exc.filename else "cannot write the output: "
+        typer.echo(readable(f"error: {what}{exc.strerror or exc}"), err=True)
+        code = 2
+    if code == 0 and (type(sys.stdout).__name__ == "PacifyFlushWrapper" or _stdout_closed()):
+        _quiet_stdout()
+    sys.exit(code if code in EXIT_CODES else 2)
+
+
+def _stdout_closed() -> bool:
+    """Whether standard output can no longer be written (its reader has gone)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return True
+    except (OSError, ValueError):
+        return False
+    return False
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at the null device, so the interpreter's last flush of what the reader no longer
+    reads raises nothing."""
+    import os
+
+    with suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 

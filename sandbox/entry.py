@@ -5,7 +5,7 @@ The CLI's imports take a fraction of a second, and an interrupt arriving while P
 dataclass is compiled with ``exec``) escapes every handler; so the signals are held while the CLI is imported,
 and a held one ends the command before it starts. From then on SIGTERM stops the command as Ctrl-C does (the
 commands that write files hold it while a file is being written whole), and once the command is done a late
-signal changes nothing: the work is finished.
+signal changes nothing (it is ignored until the process ends): the work is finished.
 """
 
 from __future__ import annotations
@@ -44,5 +44,7 @@ def main() -> None:
     try:
         cli_main()
     finally:
-        for sig in INTERRUPTS:  # the command is over: a signal now has nothing left to stop
-            signal.signal(sig, hold)
+        # The command is over: a signal now has nothing left to stop. Ignored, not held by a Python handler, since
+        # the interpreter resets its handlers to the default as it shuts down (a late SIGTERM would end it -15).
+        for sig in INTERRUPTS:
+            signal.signal(sig, signal.SIG_IGN)

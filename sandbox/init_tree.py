@@ -15,6 +15,7 @@ from importlib.abc import Traversable
 from pathlib import Path
 
 from sandbox.config.layout import MANIFEST, MODELS_DIR, SCHEMAS_DIR
+from sandbox.config.limits import MAX_NAME
 from sandbox.setup_error import SetupError
 
 STARTER_NAME = 'name = "starter"'
@@ -70,9 +71,9 @@ def write_starter(folder: Path, name: str | None = None) -> list[Path]:
         raise InitError(f"cannot write a content tree to {folder}: the folder is not empty (init writes a new tree; "
                         "give a new folder)")
     name = name or content_name(folder)
-    if not re.fullmatch(r"[a-z][a-z0-9_-]*", name):
+    if not re.fullmatch(r"[a-z][a-z0-9_-]*", name) or len(name) > MAX_NAME:
         raise InitError(f"cannot name the content {name!r}: a name is lower-case letters, digits, - and _, "
-                        "starting with a letter")
+                        f"starting with a letter, at most {MAX_NAME} characters")
     folder.absolute().parent.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     with atomic_folder(folder.absolute()) as tmp:

@@ -10,17 +10,36 @@ from __future__ import annotations
 
 import json
 import random
+import stat
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from components.anatomy import BodyStructure
 from components.care import CarePolicy
-from components.events import event_from_dict
+from components.creature import CreatureDef
+from components.events import EVENT_TYPES
 from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
 from sandbox.config import Catalog
+from sandbox.config.bounds import unprintable
+from sandbox.config.errors import readable
+from sandbox.config.guard import NestingError, parse_json
+from sandbox.config.limits import (
+    MAX_CREATURES,
+    MAX_DISTANCE,
+    MAX_NAME,
+    MAX_SCORE,
+    MAX_SPAN_DAYS,
+    MAX_TICK_SECONDS,
+    MAX_TICKS,
+    MIN_TICK_SECONDS,
+)
 from sandbox.eventlog import expand_log
 from sandbox.files import atomic_text
 from systems.creatures import Creature
 from systems.models import DamageModel, ModelError
+from systems.saved import LARGEST, LONGEST, StateError, choice, index, is_int, need, number, shown, typed_fields
 
 if TYPE_CHECKING:
     from sandbox.world import Sandbox
@@ -95,129 +114,313 @@ def world_document(world: Sandbox, *, events: bool = True) -> dict[str, Any]:
     return doc
 
 
+MAX_SAVE_BYTES = 64 * 1024 * 1024
+"""The largest save read (a 200-creature battle saved after its fight is a few megabytes)."""
+TOP_KEYS = ("format", "version", "seed", "lineage", "run", "model", "scenario", "max_ticks", "care", "clock",
+            "streams", "entities", "events")
+"""The keys of a save, every one required."""
+ENTITY_KEYS = ("id", "identity", "traits", "armor", "condition", "combatant", "position", "equipment", "model_state")
+POLICIES = ("nearest", "weakest", "random")
+ACTIONS = ("stand", "attack", "approach", "stand up", "pick up", "draw", "dead", "down", "stunned")
+"""Every action a combatant can hold between ticks (the AI's and the models': severity's stun loses the turn)."""
+BUSY = ("", "stand up", "pick up", "draw")
+MAX_RUN = 2**63 - 1
+"""The largest seed and run index."""
+MAX_MASTERY = MAX_SCORE * 100
+"""The largest Mastery Level a creature can have (an attribute score at the largest ML multiplier)."""
+
+
 def _no_constant(name: str) -> Any:
     """Refuse ``NaN``, ``Infinity`` and ``-Infinity``: Python's json reads them, but no save holds them."""
     raise ValueError(f"expected finite numbers, found {name}")
 
 
 def _read(path: Path) -> dict[str, Any]:
+    """The save's JSON: a regular file of at most ``MAX_SAVE_BYTES``, UTF-8, nested within bounds, of this format
+    and version."""
     try:
-        text = path.read_text(encoding="utf-8")
+        info = path.stat()
     except OSError as exc:
         raise SaveError(f"{path}: cannot read the save ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(info.st_mode):
+        what = "a folder" if stat.S_ISDIR(info.st_mode) else "a device, pipe or socket"
+        raise SaveError(f"{path}: not a sandbox save ({what}, not a regular file)")
+    try:
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_SAVE_BYTES + 1)
+    except OSError as exc:
+        raise SaveError(f"{path}: cannot read the save ({exc.strerror or exc})") from None
+    if len(raw) > MAX_SAVE_BYTES:
+        raise SaveError(f"{path}: not a sandbox save (larger than {MAX_SAVE_BYTES // 2**20} MB)")
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SaveError(f"{path}: not a sandbox save (not UTF-8 text)") from None
     try:
-        doc = json.loads(text, parse_constant=_no_constant)
+        doc = parse_json(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise SaveError(f"{path}: corrupt or truncated save (invalid JSON at line {exc.lineno}, column "
                         f"{exc.colno}: {exc.msg})") from None
-    except RecursionError:
-        raise SaveError(f"{path}: not a sandbox save (JSON nested too deeply)") from None
+    except NestingError as exc:
+        raise SaveError(f"{path}: not a sandbox save ({exc})") from None
     except ValueError as exc:
         raise SaveError(f"{path}: corrupt save ({exc})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise SaveError(f"{path}: not a sandbox save (no '\"format\": \"{FORMAT}\"')")
-    if doc.get("version") != VERSION:
-        raise SaveError(f"{path}: save version {doc.get('version')!r}; this sandbox reads version {VERSION} "
+    version = doc.get("version")
+    if not (is_int(version) and version == VERSION):
+        raise SaveError(f"{path}: save version {shown(version)}; this sandbox reads version {VERSION} "
                         "(a save of version 1 predates the models' own state: run its fight again)")
     return doc
 
 
+def _keys(table: Any, key: str, wanted: Sequence[str]) -> dict[str, Any]:
+    """``table`` as a table of exactly the keys ``wanted``."""
+    need(isinstance(table, dict), key or "the save", "a table", table)
+    for name in table:
+        need(name in wanted, f"{key}.{name}" if key else str(name), f"no such key (a save holds {', '.join(wanted)})",
+             name)
+    for name in wanted:
+        need(name in table, f"{key}.{name}" if key else name, "a value (the key is required)", None)
+    return dict(table)
+
+
+def _text(key: str, value: Any, *, empty: bool = False) -> str:
+    need(isinstance(value, str) and (empty or value != "") and len(value) <= LONGEST
+         and unprintable(value) is None, key, "printable text" + ("" if empty else " (not empty)"), value)
+    return str(value)
+
+
+def _ids(key: str, value: Any, known: Mapping[str, Any] | set[str], what: str) -> list[str]:
+    need(isinstance(value, list), key, f"a list of {what}", value)
+    for i, item in enumerate(value):
+        need(isinstance(item, str) and item in known, f"{key}#{i + 1}", what, item)
+    return list(value)
+
+
 def load_world(path: Path, catalog: Catalog, world_type: type[Sandbox]) -> Sandbox:
-    """Rebuild a world of ``world_type`` from a save (see ``Sandbox.load``)."""
+    """Rebuild a world of ``world_type`` from a save (see ``Sandbox.load``): every value checked for meaning first.
+
+    Raises:
+        SaveError: The file is not a save, or holds a state the world could not have reached (the message names
+            the key: ``entities#2.model_state.Injury.wounds#1.level``).
+    """
     return world_from_document(_read(path), catalog, world_type, path)
 
 
 def world_from_document(doc: dict[str, Any], catalog: Catalog, world_type: type[Sandbox],
                         path: Path | str = "snapshot") -> Sandbox:
-    """Rebuild a world of ``world_type`` from what ``world_document`` gave (``path`` names it in errors).
+    """Rebuild a world of ``world_type`` from what ``world_document`` gave (``path`` names it in errors), checked
+    for meaning as a save is (the viewer's in-memory snapshots go through the same door).
 
     Raises:
-        SaveError: The document does not describe a world (nothing is half-built).
+        SaveError: The document does not describe a world the rules could have reached (nothing is half-built).
     """
+    from sandbox.models import available_models
+
     world: Sandbox | None = None
-    at = ["the header"]  # the part of the save being restored, named in errors
     try:
-        world = world_type(int(doc["seed"]), str(doc["model"]), run=int(doc["run"]), catalog=catalog)
-        lineage = doc.get("lineage", [])
-        if not isinstance(lineage, list) or not all(isinstance(x, str) for x in lineage):
-            raise SaveError("lineage: expected a list of world ids")
+        doc = _keys(doc, "", TOP_KEYS)
+        seed = int(number("seed", doc["seed"], 0, MAX_RUN, whole=True))
+        run = int(number("run", doc["run"], 0, MAX_RUN, whole=True))
+        model = choice("model", doc["model"], available_models(), "a damage model:")
+        world = world_type(seed, model, run=run, catalog=catalog)
+        lineage = doc["lineage"]
+        need(isinstance(lineage, list) and all(isinstance(x, str) and len(x) <= LONGEST for x in lineage),
+             "lineage", "a list of world ids", lineage)
         world.lineage = (world.uid, *lineage)
-        if doc.get("scenario"):
-            world.scenario = catalog.scenarios.get(doc["scenario"])
-        world.max_ticks = int(doc.get("max_ticks", world.max_ticks))
-        care = doc["care"]
-        world.care = CarePolicy(care["first_aid_delay"], tuple(care["healers"]) if care["healers"] is not None
-                                else None, bool(care["self_care"]))
-        at[0] = "clock"
-        world.ctx.clock.tick = int(doc["clock"]["tick"])
-        world.ctx.clock.seconds_per_tick = float(doc["clock"]["seconds_per_tick"])
-        world.ctx.clock.seconds = float(doc["clock"]["seconds"])
-        at[0] = "streams"
-        for name, state in doc["streams"].items():
-            rng = world.ctx.streams[name]
-            assert isinstance(rng, random.Random)
-            rng.setstate((state[0], tuple(state[1]), state[2]))
-        for i, row in enumerate(doc["entities"]):
-            at[0] = f"entities.{i}"
-            _restore_entity(world, row, catalog, at)
-        at[0] = "events"
-        world.ctx.log.extend(event_from_dict(e) for e in doc["events"])
+        scenario = doc["scenario"]
+        if scenario is not None:
+            world.scenario = catalog.scenarios.get(_text("scenario", scenario))
+        world.max_ticks = int(number("max_ticks", doc["max_ticks"], 1, MAX_TICKS, whole=True))
+        _restore_clock(world, doc["clock"])
+        _restore_streams(world, doc["streams"])
+        rows = doc["entities"]
+        need(isinstance(rows, list) and len(rows) <= MAX_CREATURES, "entities",
+             f"a list of at most {MAX_CREATURES:,} creatures", rows)
+        ids = {row.get("id") for row in rows if isinstance(row, dict)}
+        for i, row in enumerate(rows):
+            _restore_entity(world, row, catalog, f"entities#{i + 1}", ids)
+        world.care = _care(doc["care"], world)
+        _restore_events(world, doc["events"], ids)
+        _check_world(world)
         return world
-    except SaveError as exc:
+    except ValueError as exc:  # SaveError, StateError, ModelError, SandboxError: each names what it refuses
         if world is not None:
             world.close()
-        message = str(exc)
+        message = readable(str(exc))
         raise SaveError(message if message.startswith(str(path)) else f"{path}: {message}") from None
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError) as exc:  # SandboxError too
-        if world is not None:
-            world.close()
-        detail = f"missing {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
-        raise SaveError(f"{path}: corrupt save at {at[0]} ({type(exc).__name__}: {detail})") from None
 
 
-def _restore_entity(world: Sandbox, row: dict[str, Any], catalog: Catalog, at: list[str]) -> None:
-    where = at[0]
-    if not isinstance(row, dict):
-        raise SaveError(f"{where}: expected an entity table, found {type(row).__name__}")
-    at[0] = f"{where}.identity"
-    ident = Identity(row["identity"]["name"], row["identity"]["creature"])
-    kind = catalog.creatures.get(ident.creature)
-    if kind is None:
-        raise SaveError(f"the save names creature {ident.creature!r}, which the configs do not define")
+def _care(data: Any, world: Sandbox) -> CarePolicy:
+    care = _keys(data, "care", ("first_aid_delay", "healers", "self_care"))
+    delay = care["first_aid_delay"]
+    if delay is not None:
+        number("care.first_aid_delay", delay, 0, MAX_SPAN_DAYS * 86400)
+    healers = care["healers"]
+    if healers is not None:
+        healers = tuple(_ids("care.healers", healers, set(world.names.values()), "the name of a creature in the save"))
+    need(type(care["self_care"]) is bool, "care.self_care", "true or false", care["self_care"])
+    return CarePolicy(None if delay is None else float(delay), healers, care["self_care"])
+
+
+def _restore_clock(world: Sandbox, data: Any) -> None:
+    clock = _keys(data, "clock", ("tick", "seconds_per_tick", "seconds"))
+    world.ctx.clock.tick = int(number("clock.tick", clock["tick"], 0, LARGEST, whole=True))
+    world.ctx.clock.seconds_per_tick = number("clock.seconds_per_tick", clock["seconds_per_tick"], MIN_TICK_SECONDS,
+                                              MAX_TICK_SECONDS)
+    world.ctx.clock.seconds = number("clock.seconds", clock["seconds"], 0, LARGEST)
+
+
+def _restore_streams(world: Sandbox, data: Any) -> None:
+    """Every stream of the world from the save: none missing (a fresh one would make the continuation differ from
+    the uninterrupted run), none unknown, each a Mersenne Twister state."""
+    streams = _keys(data, "streams", tuple(world.ctx.streams))
+    for name, state in streams.items():
+        key = f"streams.{name}"
+        need(isinstance(state, list) and len(state) == 3 and state[0] == 3 and isinstance(state[1], list)
+             and len(state[1]) == 625, key, "a generator state [3, [625 words], gauss]", state)
+        words = state[1]
+        need(all(is_int(w) and 0 <= w < 2**32 for w in words[:624]) and is_int(words[624])
+             and 0 <= words[624] <= 624, key, "624 32-bit words and a position from 0 to 624", words)
+        need(state[2] is None or type(state[2]) is float, key, "a last gauss of null or a number", state[2])
+        rng = world.ctx.streams[name]
+        assert isinstance(rng, random.Random)
+        try:
+            rng.setstate((3, tuple(words), state[2]))
+        except (ValueError, TypeError, OverflowError) as exc:
+            raise StateError(f"{key}: expected a generator state, found one it refuses ({exc})") from None
+
+
+def _restore_events(world: Sandbox, data: Any, ids: set[Any]) -> None:
+    need(isinstance(data, list), "events", "a list of events", data)
+    events = []
+    for i, item in enumerate(data):
+        key = f"events#{i + 1}"
+        need(isinstance(item, dict), key, "an event's table", item)
+        cls = EVENT_TYPES.get(item.get("type")) if isinstance(item.get("type"), str) else None
+        need(cls is not None, f"{key}.type", "an event type", item.get("type"))
+        assert cls is not None
+        values = typed_fields(cls, {f.name: item[f.name] for f in fields(cls) if f.name in item}, key)
+        event = cls(**values)
+        for name in event.entity_fields:
+            need(getattr(event, name) in ids or getattr(event, name) == -1, f"{key}.{name}",
+                 "an entity of the save", getattr(event, name))
+        events.append(event)
+    world.ctx.log.extend(events)
+
+
+def _check_world(world: Sandbox) -> None:
+    """The loaded world keeps every invariant (``systems.invariants``): health and death agree, the readouts agree
+    with the state, held items are owned, the log's time never runs backwards, the dead never act."""
+    from systems.invariants import Tracker, check
+
+    breaches = check(world.creatures(), world.ctx, Tracker())
+    if breaches:
+        raise SaveError("a state no fight reaches: " + "; ".join(breaches[:5])
+                        + (f" (and {len(breaches) - 5} more)" if len(breaches) > 5 else ""))
+
+
+def _restore_entity(world: Sandbox, row: Any, catalog: Catalog, where: str, ids: set[Any]) -> None:
+    row = _keys(row, where, ENTITY_KEYS)
+    ident_data = _keys(row["identity"], f"{where}.identity", ("name", "creature"))
+    name = _text(f"{where}.identity.name", ident_data["name"])
+    need(len(name) <= MAX_NAME, f"{where}.identity.name", f"a name of at most {MAX_NAME} characters", name)
+    need(name not in world.names.values(), f"{where}.identity.name", "a name no other creature has", name)
+    creature = ident_data["creature"]
+    need(isinstance(creature, str) and creature in catalog.creatures, f"{where}.identity.creature",
+         "a creature the configs define", creature)
+    ident = Identity(name, creature)
+    kind = catalog.creatures[creature]
     body = catalog.bodies[kind.body]
-    at[0] = f"{where}.traits"
-    a = row["traits"]
-    anat = Anatomy(body, kind, dict(a["mls"]), dict(a["attributes"]), float(a["speed"]))
-    at[0] = f"{where}.armor"
-    for armor_id in row["armor"]:
-        if armor_id not in catalog.armor:
-            raise SaveError(f"the save names armour {armor_id!r}, which the configs do not define")
-    armor = Armor(tuple(catalog.armor[i] for i in row["armor"]))
-    at[0] = f"{where}.condition"
-    c = row["condition"]
-    cond = Condition(bool(c["dead"]), str(c["cause"]), bool(c["prone"]), set(c["immobilized"]), str(c["busy"]),
-                     bool(c["reeling"]), bool(c["out"]))
-    at[0] = f"{where}.combatant"
-    b = row["combatant"]
-    comb = Combatant(b["team"], b["policy"], b["aim"], int(b["initiative"]), int(b["target"]), b["mode"],
-                     int(b["aim_zone"]), b["action"])
-    at[0] = f"{where}.position"
-    pos = Position(float(row["position"][0]), float(row["position"][1]))
-    at[0] = f"{where}.equipment"
-    e = row["equipment"]
-    equip = Equipment(list(e["weapons"]), list(e["natural"]), {int(k): v for k, v in e["holding"].items()},
-                      list(e["dropped"]), list(e["lost"]))
-    at[0] = f"{where}.model_state"
+    anat = _traits(row["traits"], f"{where}.traits", catalog, kind, body)
+    pieces = _ids(f"{where}.armor", row["armor"], catalog.armor, "an armour piece the configs define")
+    for i, piece in enumerate(pieces):
+        need(catalog.armor[piece].body == kind.body, f"{where}.armor#{i + 1}", f"armour made for the {kind.body!r} "
+             "body", piece)
+    armor = Armor(tuple(catalog.armor[i] for i in pieces))
+    cond = _condition(row["condition"], f"{where}.condition", body)
+    comb = _combatant(row["combatant"], f"{where}.combatant", catalog, body, ids)
+    pos = row["position"]
+    need(isinstance(pos, list) and len(pos) == 2, f"{where}.position", "[x, y]", pos)
+    position = Position(number(f"{where}.position#1", pos[0], -MAX_DISTANCE, 2 * MAX_DISTANCE),
+                        number(f"{where}.position#2", pos[1], -MAX_DISTANCE, 2 * MAX_DISTANCE))
+    equip = _equipment(row["equipment"], f"{where}.equipment", catalog, body)
     data = row["model_state"]
-    if not isinstance(data, dict):
-        raise SaveError(f"{at[0]}: expected a table of the model's state, found {type(data).__name__}")
+    need(isinstance(data, dict), f"{where}.model_state", "a table of the model's state", data)
     try:
         state = world.damage_model.load_state(data, kind, body, armor.pieces)
-    except ModelError as exc:
-        raise SaveError(f"{at[0]}: {exc}") from None
-    at[0] = where
-    entity = world.adopt(ident, anat, armor, cond, comb, pos, equip, *state)
-    if entity != row["id"]:
-        raise SaveError(f"entity ids out of order in the save (expected {entity}, found {row['id']})")
+    except (ModelError, StateError) as exc:
+        raise SaveError(f"{where}.model_state.{exc}") from None
+    entity = world.adopt(ident, anat, armor, cond, comb, position, equip, *state)
+    need(row["id"] == entity and is_int(row["id"]), f"{where}.id", f"the entity {entity} (entities in order)",
+         row["id"])
+
+
+def _traits(data: Any, where: str, catalog: Catalog, kind: CreatureDef, body: BodyStructure) -> Anatomy:
+    traits = _keys(data, where, ("mls", "attributes", "speed"))
+    tables = {}
+    for name in ("mls", "attributes"):
+        values = traits[name]
+        need(isinstance(values, dict), f"{where}.{name}", "a table of skill ids and numbers", values)
+        for skill, value in values.items():
+            # Any name a spawn accepts: a skill of skills.toml, or a point model's own ability (the strength model's
+            # STR); a name that resolves to nothing is never tested, so only its form is checked.
+            _text(f"{where}.{name}.{skill}", skill)
+            number(f"{where}.{name}.{skill}", value, 0, MAX_MASTERY, whole=True)
+        tables[name] = dict(values)
+    speed = number(f"{where}.speed", traits["speed"], 0, MAX_DISTANCE)
+    return Anatomy(body, kind, tables["mls"], tables["attributes"], speed)
+
+
+def _condition(data: Any, where: str, body: BodyStructure) -> Condition:
+    c = _keys(data, where, ("dead", "cause", "prone", "immobilized", "busy", "reeling", "out"))
+    for flag in ("dead", "prone", "reeling", "out"):
+        need(type(c[flag]) is bool, f"{where}.{flag}", "true or false", c[flag])
+    cause = _text(f"{where}.cause", c["cause"], empty=True)
+    need(c["dead"] == (cause != ""), f"{where}.cause", "what killed it exactly when it is dead", cause)
+    immobilized = c["immobilized"]
+    need(isinstance(immobilized, list), f"{where}.immobilized", "a list of part indices", immobilized)
+    parts = {index(f"{where}.immobilized#{i + 1}", p, len(body.parts), "a part of the body")
+             for i, p in enumerate(immobilized)}
+    busy = choice(f"{where}.busy", c["busy"], BUSY)
+    return Condition(c["dead"], cause, c["prone"], parts, busy, c["reeling"], c["out"])
+
+
+def _combatant(data: Any, where: str, catalog: Catalog, body: BodyStructure, ids: set[Any]) -> Combatant:
+    b = _keys(data, where, ("team", "policy", "aim", "initiative", "target", "mode", "aim_zone", "action"))
+    team = _text(f"{where}.team", b["team"])
+    policy = choice(f"{where}.policy", b["policy"], POLICIES, "a target policy:")
+    parts = [p.name for p in body.parts]
+    aim = choice(f"{where}.aim", b["aim"], ("unaimed", "random", *parts), "unaimed, random or a part of the body:")
+    initiative = int(number(f"{where}.initiative", b["initiative"], -LARGEST, LARGEST, whole=True))
+    target = b["target"]
+    need(is_int(target) and (target == -1 or target in ids), f"{where}.target", "-1 or an entity of the save",
+         target)
+    mode = b["mode"]
+    need(mode == "" or (isinstance(mode, str) and mode in catalog.modes), f"{where}.mode",
+         "a strike mode the configs define, or empty", mode)
+    last_zone = max((z.last for z in body.zones), default=0)
+    aim_zone = int(number(f"{where}.aim_zone", b["aim_zone"], 0, last_zone, whole=True))
+    action = choice(f"{where}.action", b["action"], ACTIONS, "an action:")
+    return Combatant(team, policy, aim, initiative, target, mode, aim_zone, action)
+
+
+def _equipment(data: Any, where: str, catalog: Catalog, body: BodyStructure) -> Equipment:
+    e = _keys(data, where, ("weapons", "natural", "holding", "dropped", "lost"))
+    weapons = _ids(f"{where}.weapons", e["weapons"], catalog.weapons, "a weapon the configs define")
+    natural = _ids(f"{where}.natural", e["natural"], catalog.weapons, "a weapon the configs define")
+    holding_data = e["holding"]
+    need(isinstance(holding_data, dict), f"{where}.holding", "a table of part index -> weapon", holding_data)
+    holding = {}
+    for part, weapon in holding_data.items():
+        key = f"{where}.holding.{part}"
+        need(isinstance(part, str) and part.isdigit() and int(part) < len(body.parts), key,
+             f"a part of the body (0 to {len(body.parts) - 1})", part)
+        need(body.parts[int(part)].can_hold, key, f"a part that can hold ({body.parts[int(part)].name} cannot)",
+             part)
+        need(weapon in weapons or weapon in natural, key, "a weapon the creature carries", weapon)
+        holding[int(part)] = weapon
+    dropped = _ids(f"{where}.dropped", e["dropped"], set(weapons), "a weapon the creature carries")
+    lost = _ids(f"{where}.lost", e["lost"], set(weapons), "a weapon the creature carries")
+    return Equipment(weapons, natural, holding, dropped, lost)

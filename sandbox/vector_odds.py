@@ -1,8 +1,8 @@
 """Odds cards: the ``sandbox blows`` odds table from the vectorised pipeline, and the exact odds table.
 
 ``vector_odds`` counts ``n`` blows resolved by ``systems.vector_blows.resolve_blows`` in chunks into the same
-``Odds`` the per-event path fills (so ``odds_report`` prints either); ``exact_odds`` enumerates the dice, the
-locations and the d100 tests instead of sampling, and ``exact_report`` prints it.
+``Odds`` the per-event path fills (so ``odds_report`` prints either); ``exact_odds`` sums over the dice (convolved),
+the locations and the d100 tests instead of sampling, and ``exact_report`` prints it.
 """
 
 from __future__ import annotations

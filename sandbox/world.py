@@ -201,7 +201,9 @@ class Sandbox:
         self.close()
 
     def __del__(self) -> None:
-        with suppress(Exception):
+        # BaseException too: a Ctrl-C or SIGTERM landing while a finalizer runs cannot stop anything from here (Python
+        # would print it as "Exception ignored" with a traceback and drop it); the code around goes on.
+        with suppress(BaseException):
             self.close()
 
     # ------------------------------------------------------------------ building a world

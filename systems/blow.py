@@ -9,7 +9,7 @@ string work. Every test in a blow is made against the target as it was before th
 
 from __future__ import annotations
 
-import math
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -23,7 +23,6 @@ from systems.injury import (
     amputation_modifier,
     amputation_outcome,
     compounds,
-    injury_level,
     is_bleeder,
     is_glancing,
     location_protection,
@@ -39,7 +38,9 @@ class TargetProfile:
     """A target compiled for fast blow resolution. Rebuild it when its armour, skills or wounds change.
 
     Test Mastery Levels already carry the target's impairment penalties; ``None`` means the test critically
-    fails without a roll (an unusable part on a role the skill names, or no ability to test at all).
+    fails without a roll (an unusable part on a role the skill names, or no ability to test at all). The injury
+    level of an effective impact is looked up in the scaled ``thresholds`` (rising strictly) by bisection, so the
+    cost of a target does not grow with its thresholds' size.
     """
 
     body: BodyStructure
@@ -54,7 +55,7 @@ class TargetProfile:
     fumble: tuple[tuple[str, ...], ...]
     stumble: tuple[tuple[str, ...], ...]
     vital_location: tuple[bool, ...]
-    level_by_impact: tuple[int, ...]
+    thresholds: tuple[float, ...]
     state_by_index: tuple[ShockState, ...]
     existing_levels: Mapping[int, Sequence[int]]
     shock_ml: int | None
@@ -82,7 +83,6 @@ def compile_target(body: BodyStructure, rules: AnatomyRules, armor: Iterable[Arm
     """
     protection, rigid = location_protection(body, armor)
     thresholds = scaled_thresholds(body, rules)
-    top = math.ceil(thresholds[-1]) if thresholds else 0
     levels = range(len(thresholds) + 1)
     bleeds = []
     amp = []
@@ -109,7 +109,7 @@ def compile_target(body: BodyStructure, rules: AnatomyRules, armor: Iterable[Arm
         fumble=tuple(fumble),
         stumble=tuple(stumble),
         vital_location=tuple(body.parts[loc.part].vital for loc in body.locations),
-        level_by_impact=tuple(injury_level(i, thresholds) for i in range(top + 1)),
+        thresholds=thresholds,
         state_by_index=tuple(state_for_index(i, rules) for i in range(rules.shock_state_from[-1] + 1)),
         existing_levels=existing_levels if existing_levels is not None else {},
         shock_ml=shock_ml,
@@ -127,7 +127,7 @@ def with_tests(base: TargetProfile, *, shock_ml: int | None, strength_ml: int | 
     # fields and builds keyword arguments each time).
     b = base
     return TargetProfile(b.body, b.rules, b.hit, b.protection, b.rigid, b.shock_value, b.bleeds, b.amputation,
-                         b.amputation_bleed, b.fumble, b.stumble, b.vital_location, b.level_by_impact,
+                         b.amputation_bleed, b.fumble, b.stumble, b.vital_location, b.thresholds,
                          b.state_by_index, existing_levels, shock_ml, strength_ml, fumble_ml, stumble_ml)
 
 
@@ -268,8 +268,7 @@ def resolve_blow(target: TargetProfile, impact: int, aspect: int, rng: Rng, *, a
 
     prot = target.protection[loc][aspect]
     eff = impact - prot if impact > prot and impact > 0 else 0  # injury.effective_impact, inlined (hot path)
-    table = target.level_by_impact
-    level = table[eff] if eff < len(table) else table[-1]
+    level = bisect_right(target.thresholds, eff)  # systems.injury.injury_level, for rising thresholds
     glancing = level > 0 and target.rigid[loc] and is_glancing(aspect, level, True, rules)
     if glancing:
         level = 0

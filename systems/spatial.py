@@ -6,12 +6,21 @@ the seeker and stops once no unvisited ring can hold anything closer than the be
 local density, not the world's size. Past ``fine_rings`` rings (a seeker far from every candidate) it switches
 to the coarse blocks and takes the nearest entry of the nearest occupied ring of blocks: approximate (off by at
 most a block's diagonal), and cheap where exactness would mean walking hundreds of empty cells.
+
+No query costs more than a pass over the occupied cells, whatever the coordinates or the cell size: where walking
+rings outward would visit more (empty) cells than there are occupied ones (a seeker kilometres from the rest, a
+radius of thousands of cells), the query ranks the occupied cells by the ring they lie in, in the order the walk
+would have met them, and gives the walk's own answer.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator
+
+WALK_LIMIT = 4
+"""A query walks rings of cells while they hold at most this many cells per occupied cell; past that it ranks the
+occupied cells instead (the same answer)."""
 
 
 class Grid:
@@ -114,14 +123,22 @@ class Grid:
         span = self.cell * self.block
         reach = self._max_ring(bx * self.block, by * self.block) // self.block + 2
         cells = self._coarse()
-        for r in range(reach + 1):
-            ranked = []
-            for key in self._ring_keys(bx, by, r):
-                bucket = cells.get(key)
-                if bucket:
-                    dx, dy = (key[0] + 0.5) * span - x, (key[1] + 0.5) * span - y
-                    ranked.append((dx * dx + dy * dy, key, bucket))
-            ranked.sort(key=lambda item: (item[0], item[1]))
+
+        def rank(key: tuple[int, int]) -> tuple[float, tuple[int, int]]:
+            dx, dy = (key[0] + 0.5) * span - x, (key[1] + 0.5) * span - y
+            return dx * dx + dy * dy, key
+
+        if (2 * reach + 1) ** 2 > WALK_LIMIT * len(cells):
+            # Walking the rings would visit mostly empty blocks: rank the occupied ones by ring, then as each ring
+            # is ranked (the same answer, at the cost of the occupied blocks alone).
+            rings: dict[int, list[tuple[int, int]]] = {}
+            for key in cells:
+                rings.setdefault(self._walk_order(bx, by, key)[0], []).append(key)
+            order: Iterable[list[tuple[int, int]]] = (rings[r] for r in sorted(rings))
+        else:
+            order = ([key for key in self._ring_keys(bx, by, r) if cells.get(key)] for r in range(reach + 1))
+        for ring in order:
+            ranked = sorted(((*rank(key), cells[key]) for key in ring), key=lambda item: (item[0], item[1]))
             for _, _, bucket in ranked:
                 best, best_d2 = -1, math.inf
                 for entity, ex, ey, team in bucket:
@@ -132,6 +149,19 @@ class Grid:
                 if best >= 0:
                     return best, math.sqrt(best_d2)
         return -1, math.inf
+
+    @staticmethod
+    def _walk_order(cx: int, cy: int, key: tuple[int, int]) -> tuple[int, int]:
+        """``(ring, index within the ring)`` of cell ``key`` in the order ``_ring`` and ``_ring_keys`` visit cells
+        around (cx, cy): the rows ``cy - r`` and ``cy + r`` cell by cell from ``cx - r``, then the columns
+        ``cx - r`` and ``cx + r`` from ``cy - r + 1``."""
+        dx, dy = key[0] - cx, key[1] - cy
+        r = max(abs(dx), abs(dy))
+        if r == 0:
+            return 0, 0
+        if abs(dy) == r:
+            return r, 2 * (dx + r) + (dy > 0)
+        return r, 2 * (2 * r + 1) + 2 * (dy + r - 1) + (dx > 0)
 
     @staticmethod
     def _ring_keys(cx: int, cy: int, r: int) -> Iterator[tuple[int, int]]:
@@ -148,14 +178,22 @@ class Grid:
     def within(self, x: float, y: float, radius: float, accept: Callable[[int, str], bool] | None = None
                ) -> list[int]:
         """Accepted entities within ``radius`` of (x, y), in cell order (deterministic)."""
+        if not self.count:
+            return []
         inv = 1.0 / self.cell
         cx, cy = math.floor(x * inv), math.floor(y * inv)
-        rings = math.ceil(radius * inv) + 1
+        rings = min(math.ceil(radius * inv) + 1, self._max_ring(cx, cy))
         r2 = radius * radius
+        if (2 * rings + 1) ** 2 > WALK_LIMIT * len(self._cells):
+            # More cells in the radius than occupied ones: the occupied cells in the walk's order instead.
+            ordered = sorted((self._walk_order(cx, cy, key), key) for key in self._cells)
+            buckets: Iterable[list[tuple[int, float, float, str]]] = (
+                self._cells[key] for (r, _), key in ordered if r <= rings)
+        else:
+            buckets = (bucket for r in range(rings + 1) for bucket in self._ring(cx, cy, r))
         out = []
-        for r in range(rings + 1):
-            for bucket in self._ring(cx, cy, r):
-                for entity, ex, ey, team in bucket:
-                    if (ex - x) ** 2 + (ey - y) ** 2 <= r2 and (accept is None or accept(entity, team)):
-                        out.append(entity)
+        for bucket in buckets:
+            for entity, ex, ey, team in bucket:
+                if (ex - x) ** 2 + (ey - y) ** 2 <= r2 and (accept is None or accept(entity, team)):
+                    out.append(entity)
         return out

@@ -224,17 +224,20 @@ def _entity_edit(change: Callable[[dict[str, Any]], None]) -> Callable[[dict[str
 
 SAVE_EDITS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "health of lots": (_entity_edit(lambda e: e["model_state"]["Injury"].__setitem__("health", "lots")),
-        "corrupt save at entities.0.model_state"),
-    "negative entity id": (_entity_edit(lambda e: e.__setitem__("id", -3)), "entity id"),
-    "missing field": (_entity_edit(lambda e: e.pop("model_state")), "model_state"),
+        "entities#1.model_state.Injury.health: expected a whole number, found 'lots'"),
+    "negative entity id": (_entity_edit(lambda e: e.__setitem__("id", -3)),
+        "entities#1.id: expected the entity 1 (entities in order), found -3"),
+    "missing field": (_entity_edit(lambda e: e.pop("model_state")),
+        "entities#1.model_state: expected a value (the key is required)"),
     "another version": (lambda doc: doc.__setitem__("version", 0), "version 0"),
     "list of entities is a table": (lambda doc: doc.__setitem__("entities", {"a": 1}),
-        "entities.0: expected an entity table"),
+        "entities: expected a list of at most 10,000 creatures"),
     "nan clock": (lambda doc: doc["clock"].__setitem__("seconds", float("nan")), "expected finite numbers, found NaN"),
     "position of text": (_entity_edit(lambda e: e.__setitem__("position", ["a", "b"])),
-        "corrupt save at entities.0.position"),
+        "entities#1.position#1: expected a number, found 'a'"),
     "injury with a stray field": (_entity_edit(
-        lambda e: e["model_state"]["Injury"].__setitem__("wounds", [{"evil": 1}])), "corrupt save"),
+        lambda e: e["model_state"]["Injury"].__setitem__("wounds", [{"evil": 1}])),
+        "entities#1.model_state.Injury.wounds#1: expected the fields of Wound"),
 }
 
 

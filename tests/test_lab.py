@@ -217,11 +217,12 @@ def test_ctrl_c_keeps_the_finished_runs_as_whole_rows(tmp_path: Path) -> None:
                              "--chunk", "5", "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=env, cwd=Path(__file__).parent.parent)
     runs = out / "runs.csv"
-    deadline = time.monotonic() + 120  # a bound on a stuck program, not a race: the file's rows are the event
-    while time.monotonic() < deadline and (not runs.exists() or runs.read_bytes().count(b"\n") < 30):
+    deadline = time.monotonic() + 600  # a bound on a stuck program, not a race: the file's rows are the event
+    while not runs.exists() or runs.read_bytes().count(b"\n") < 30:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
+    _, err = proc.communicate(timeout=600)
     assert proc.returncode == 130, err
     assert b"Traceback" not in err and b"finished runs kept" in err and b"--resume continues" in err
     text = runs.read_bytes()

@@ -845,9 +845,8 @@ def test_advance_is_split_proof_while_nobody_is_mortally_wounded(split: int, see
     cut.close()
 
 
-@pytest.mark.xfail(strict=True, reason="known, not fixed in the port: each advance re-arms the untended clock of a "
-                                       "mortally wounded creature already found tended, so a cut span checks again")
 def test_advance_is_split_proof_for_the_mortally_wounded() -> None:
+    """Issue 14, point 8: an advance does not re-arm the untended clock of a creature already found tended."""
     def run(*spans: float) -> list[tuple[float, str, str]]:
         with Sandbox(seed=1, model="status") as w:
             w.inflict(w.spawn("human", name="A"), damage=40)

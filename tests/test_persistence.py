@@ -167,3 +167,18 @@ def test_missing_or_binary_save_raises_save_error(tmp_path: Path) -> None:
     binary.write_bytes(b"\xff\xfe\x00\x81garbage")
     with pytest.raises(SaveError):
         Sandbox.load(binary)
+
+
+@pytest.mark.parametrize("model", ["anatomy", "severity", "depth", "strength", "status"])
+def test_every_state_a_fight_passes_through_is_a_save_that_loads(model: str, tmp_path: Path) -> None:
+    """The meaning checks refuse only what the world could not have reached: a save after every tick of a real
+    fight loads (a severity stun, a creature down, a weapon being picked up are all states the rules reach)."""
+    from sandbox import Sandbox
+
+    path = tmp_path / "w.json"
+    with Sandbox.from_scenario("skirmish", seed=4, model=model) as world:
+        for _ in range(40):
+            world.step()
+            world.save(path)
+            with Sandbox.load(path) as loaded:
+                assert loaded.tick == world.tick

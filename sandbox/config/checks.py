@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.config.errors import Problem, dotted, unknown
+from sandbox.config.limits import MAX_CREATURES, MAX_SIDES
 from systems.dice import parse_dice
 
 MAX_DICE = 100
 """Bounds of an impact's dice (``1000000d1000000`` would make every roll and every exact odds table huge)."""
-MAX_SIDES = 1000
 MAX_MODIFIER = 1000
 DICE_EXPECTED = "a dice expression NdX+M (1d10+3) or a flat value"
 """How every dice expression (impact, each point model's damage) is asked for."""
@@ -238,6 +238,7 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     width = field_.get("width") if isinstance(field_, dict) else None
     height = field_.get("height") if isinstance(field_, dict) else None
     names: list[str] = []
+    total = 0
     teams: set[str] = set()
     all_parts = set().union(*known.body_parts.values()) if known.body_parts else set()
     for i, c in entries(data, "combatants"):
@@ -245,6 +246,7 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
         key = ("combatants", i)
         count = c.get("count", 1)
         count = count if isinstance(count, int) and count >= 1 else 1
+        total += count
         if entry:
             names.extend(group_names(entry, count))
         team = text(c, "team")
@@ -290,7 +292,10 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
                 where = f"[{x}, {y}]" + (f" to [{x}, {last_y}]" if count > 1 else "")
                 problems.append(Problem(label, dotted(*key, "position"), entry,
                                         f"a place on the {width} x {height} m field", where))
-    for name in _dupes(names):
+    if total > MAX_CREATURES:
+        problems.append(Problem(label, "combatants", text(data, "name"), f"at most {MAX_CREATURES:,} creatures in "
+                                "all (each group's count counted)", f"{total:,}"))
+    for name in _dupes(names[:MAX_CREATURES + 1]):
         problems.append(Problem(label, "combatants", name, "unique combatant names", f"{name!r} twice"))
     care = data.get("care")
     healers = care.get("healers") if isinstance(care, dict) else None
@@ -304,8 +309,29 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     return problems
 
 
+RULE_SKILLS = {"sandbox_rules": (("combat", "defence_skill"),),
+               "anatomy_rules": (("aftercare", "stoppage_skill"), ("aftercare", "treatment_skill"))}
+"""The keys of each rule file that name a skill the rules test (each must be one skills.toml defines)."""
+
+
+def _rule_skills(kind: str) -> Any:
+    def check(data: Mapping[str, Any], label: str, known: Known) -> list[Problem]:
+        problems = []
+        for table, key in RULE_SKILLS[kind]:
+            section = data.get(table)
+            skill = text(section, key) if isinstance(section, dict) else None
+            if skill is not None and known.skills and skill not in known.skills:
+                problems.append(unknown(label, dotted(table, key), None, "a skill or attribute defined in skills.toml",
+                                        skill, known.skills))
+        return problems
+
+    check.__doc__ = f"The skills the {kind} file names exist."
+    return check
+
+
 CHECKS = {"body": check_body, "weapon": check_weapon, "armor": check_armor, "creature": check_creature,
-          "scenario": check_scenario}
+          "scenario": check_scenario, "sandbox_rules": _rule_skills("sandbox_rules"),
+          "anatomy_rules": _rule_skills("anatomy_rules")}
 """Semantic check of each file kind that has one (the rules file is checked once structurally valid)."""
 
 

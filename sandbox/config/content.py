@@ -56,10 +56,13 @@ def is_tree(folder: Path) -> bool:
         return False
     import tomli
 
+    from sandbox.config.guard import NestingError, parse_toml
+    from sandbox.config.limits import MAX_FILE_BYTES
+
     try:
         with manifest.open("rb") as fh:
-            return "extends" in tomli.load(fh)
-    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError):
+            return "extends" in parse_toml(fh.read(MAX_FILE_BYTES + 1).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomli.TOMLDecodeError, NestingError):
         return True
 
 

@@ -12,6 +12,40 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+SHOWN = 80
+"""The most characters of one value a message shows (a 5,000-character name is cut, with its length said)."""
+# Longer than a cut value (``SHOWN`` characters with its "..."), so a message cut once is not cut again.
+_LONG_QUOTED = re.compile(rf"'[^'\n]{{{SHOWN + 1},}}'|\"[^\"\n]{{{SHOWN + 1},}}\"")
+_LONG_WORD = re.compile(rf"[^\s'\":]{{{2 * SHOWN + 1},}}")
+
+
+def shorten(text: str, limit: int = SHOWN) -> str:
+    """``text`` cut to about ``limit`` characters, saying how long it was (``'aaaa...' (5,000 characters)``)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit - 3]}... ({len(text):,} characters)"
+
+
+def readable(message: str) -> str:
+    """A message with every long value in it cut (a quoted value of more than ``SHOWN`` characters, or any run of
+    more than ``2 x SHOWN`` characters without a space, such as a path), so an error never echoes a value whole, and
+    every character a terminal would not show as itself escaped (``escaped``)."""
+    def cut(match: re.Match[str]) -> str:
+        value = match.group(0)
+        quote = value[0] if value[0] in "'\"" else ""
+        inner = value[1:-1] if quote else value
+        return f"{quote}{inner[:SHOWN - 3]}...{quote} ({len(inner):,} characters)"
+
+    return escaped(_LONG_WORD.sub(cut, _LONG_QUOTED.sub(cut, message)))
+
+
+def escaped(text: str) -> str:
+    """``text`` with every character a terminal would not show as itself (a NUL, an escape, a bidirectional
+    override such as U+202E) spelt as its escape (``\\u202e``), so a message is printed as it reads."""
+    if all(c.isprintable() or c in "\n\t" for c in text):
+        return text
+    return "".join(c if c.isprintable() or c in "\n\t" else c.encode("unicode_escape").decode("ascii")
+                   for c in text)
 
 
 def dotted(*segments: str | int) -> str:
@@ -70,7 +104,7 @@ class Problem:
         where = self.key or "(file)"
         entry = f' ("{self.entry}")' if self.entry else ""
         hint = f"; did you mean {self.suggestion!r}?" if self.suggestion else ""
-        return f"{self.file}: {where}{entry}: expected {self.expected}, found {self.found}{hint}"
+        return readable(f"{self.file}: {where}{entry}: expected {self.expected}, found {self.found}{hint}")
 
 
 def unknown(file: str, key: str, entry: str | None, expected: str, name: str, known: Sequence[str] | Iterable[str]

@@ -8,8 +8,7 @@ and every problem is collected, so one ``ConfigError`` lists all of them and not
 
 from __future__ import annotations
 
-import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -257,7 +256,8 @@ def shipped_name() -> str:
 class _Collection:
     """The files of the base, the content trees and the named files, one per kind and id."""
 
-    def __init__(self) -> None:
+    def __init__(self, exclude: Collection[str] = ()) -> None:
+        self.exclude = exclude
         self.files: list[_File] = []
         self.problems: list[Problem] = []
         self.notes: list[str] = []
@@ -267,6 +267,8 @@ class _Collection:
 
     def add(self, path: Path, label: str, layer: int, kind: str | None = None) -> None:
         """Add a file of ``layer`` (0: the base, 1 ...: the content trees, -1: a file the user named)."""
+        if label in self.exclude:
+            return
         resolved = path.resolve() if path.exists() else path.absolute()
         if resolved in self._paths:
             return  # a file of a content tree named again on the command line
@@ -294,10 +296,8 @@ class _Collection:
 
     def _kind_from_keys(self, path: Path, label: str) -> str | None:
         """The one kind a file's top-level keys fit (noted), or None (an unreadable file is reported later)."""
-        try:
-            with path.open("rb") as fh:
-                data = tomllib.load(fh)
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        data = read_toml(path, label, [])  # bounded like every read; an unreadable file is reported later
+        if data is None:
             return None
         complete, possible = s.kinds_fitting(data)
         if len(possible) != 1 or possible != complete:
@@ -328,8 +328,9 @@ def _unknown_kind(f: _File, problems: list[Problem]) -> None:
     problems.extend(syntax)
 
 
-def _collect(root: Path, trees: Sequence[Path], extra: Iterable[Path], extra_kind: str | None) -> _Collection:
-    found = _Collection()
+def _collect(root: Path, trees: Sequence[Path], extra: Iterable[Path], extra_kind: str | None,
+             exclude: Collection[str] = ()) -> _Collection:
+    found = _Collection(exclude)
     for path in definition_files(root):
         found.add(path, label_of(path, root), 0)
     for where in SINGLE_FILES.values():
@@ -345,7 +346,7 @@ def _collect(root: Path, trees: Sequence[Path], extra: Iterable[Path], extra_kin
 
 
 def load_catalog(root: Path | None = None, extra: Iterable[Path] = (), extra_kind: str | None = None,
-                 content: Sequence[Path] = ()) -> Catalog:
+                 content: Sequence[Path] = (), exclude: Collection[str] = ()) -> Catalog:
     """Load and check every config of a base folder (default: the shipped content), the content trees laid over it,
     and named files.
 
@@ -353,7 +354,9 @@ def load_catalog(root: Path | None = None, extra: Iterable[Path] = (), extra_kin
     trees defining one id is an error. A tree's ``skills.toml``, ``sandbox.toml`` and ``models/anatomy.toml``
     override the base's key by key. A named file replaces a file of the same kind and id, so a user's
     ``bodies/human.toml`` is checked against the shipped weapons and armour; ``extra_kind`` names the kind of the
-    named files when their folder and first line do not tell it.
+    named files when their folder and first line do not tell it. ``exclude`` names files (by the label problems
+    give them) to leave out, as if absent: ``sandbox validate`` checks the damage models' tables against what is
+    left when some definitions are broken, so their problems show at once too.
 
     Raises:
         ConfigError: Listing every problem in every file.
@@ -362,7 +365,7 @@ def load_catalog(root: Path | None = None, extra: Iterable[Path] = (), extra_kin
 
     root = root or config_root()
     trees = [Path(t) for t in content]
-    found = _collect(root, trees, extra, extra_kind)
+    found = _collect(root, trees, extra, extra_kind, exclude)
     problems = found.problems
     if trees:
         name = shipped_name()

@@ -18,6 +18,7 @@ import tomli
 from pydantic import BaseModel, ValidationError
 
 from sandbox.config.errors import Problem, dotted, suggest
+from sandbox.config.guard import NestingError, parse_toml
 from sandbox.config.limits import MAX_FILE_BYTES
 
 KEYED_TABLES = ("weapons", "armor", "creatures")
@@ -37,7 +38,8 @@ def read_toml(path: Path, label: str, problems: list[Problem]) -> dict[str, Any]
     """The tables of one TOML file, or ``None`` with the reason appended to ``problems``.
 
     Only a regular file is opened (a folder, a device or a pipe could block or never end), of at most
-    ``MAX_FILE_BYTES``, in UTF-8; a syntax error names its line and column.
+    ``MAX_FILE_BYTES``, in UTF-8, nested at most ``MAX_NESTING`` deep with keys of at most ``MAX_KEY_LENGTH``
+    characters (``sandbox.config.guard``); a syntax error names its line and column.
     """
     if not path.is_file():
         problems.append(Problem(label, "", None, "an existing file", not_a_file(path)))
@@ -54,7 +56,10 @@ def read_toml(path: Path, label: str, problems: list[Problem]) -> dict[str, Any]
         problems.append(Problem(label, "", None, "a readable UTF-8 TOML file", f"an unreadable file ({exc})"))
         return None
     try:
-        return tomli.loads(text)
+        return parse_toml(text)
+    except NestingError as exc:
+        problems.append(Problem(label, exc.where, None, exc.expected, exc.found))
+        return None
     except tomli.TOMLDecodeError as exc:
         msg = getattr(exc, "msg", str(exc))
         where = f"line {getattr(exc, 'lineno', '?')}, column {getattr(exc, 'colno', '?')}"

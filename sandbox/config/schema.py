@@ -12,7 +12,25 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 # The bounds live in limits (the CLI reads them without pydantic); re-exported where the fields use them.
+from sandbox.config.bounds import (
+    Count,
+    DelayMinutes,
+    Metres,
+    Modifier,
+    Name,
+    Penalty,
+    Points,
+    Positive,
+    PositiveMetres,
+    RepeatDays,
+    RepeatHours,
+    RepeatMinutes,
+    Score,
+    Share,
+    Text,
+)
 from sandbox.config.limits import MAX_GROUP as MAX_GROUP
+from sandbox.config.limits import MAX_LIMBS, MAX_NAME, MAX_THRESHOLD, MAX_TICK_SECONDS, MIN_GRID_CELL, MIN_TICK_SECONDS
 from sandbox.config.limits import MAX_SPREAD as MAX_SPREAD
 from sandbox.config.limits import MAX_TICKS as MAX_TICKS
 from sandbox.config.limits import MAX_WEIGHT as MAX_WEIGHT
@@ -23,8 +41,15 @@ Role = Literal["vital", "core", "manipulator", "locomotor"]
 Tier = Literal["none", "low", "medium", "high"]
 AspectName = Literal["blunt", "edged", "piercing", "fire"]
 ResultName = Literal["CF", "MF", "MS", "CS"]
-Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
-Name = Annotated[str, Field(min_length=1)]
+Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_NAME)]
+Threshold = Annotated[float, Field(gt=0, le=MAX_THRESHOLD)]
+HealingRate = Annotated[int, Field(ge=-100, le=100)]
+"""A Healing Rate (or a course's HR threshold)."""
+ShockIndex = Annotated[int, Field(ge=-100, le=100)]
+"""A shock index or a change of one."""
+
+__all__ = ["FILE_KINDS", "MAX_GROUP", "MAX_SPREAD", "MAX_TICKS", "MAX_WEIGHT", "MAX_ZONE_WEIGHT",
+           "MIN_NATURAL_PROTECTION", "Id", "Name", "Text"]
 
 
 class _Strict(BaseModel):
@@ -34,20 +59,23 @@ class _Strict(BaseModel):
 class Protection(_Strict):
     """Protection per damage aspect."""
 
-    blunt: Annotated[int, Field(ge=0)] = 0
-    edged: Annotated[int, Field(ge=0)] = 0
-    piercing: Annotated[int, Field(ge=0)] = 0
-    fire: Annotated[int, Field(ge=0)] = 0
+    blunt: Points = 0
+    edged: Points = 0
+    piercing: Points = 0
+    fire: Points = 0
+
+
+NaturalPoints = Annotated[int, Field(ge=MIN_NATURAL_PROTECTION, le=1000)]
 
 
 class NaturalProtection(_Strict):
     """A body's natural protection per damage aspect: negative is a vulnerability (effective impact above the
     blow's impact). Worn armour and a location's own protection stay at 0 or more."""
 
-    blunt: Annotated[int, Field(ge=MIN_NATURAL_PROTECTION)] = 0
-    edged: Annotated[int, Field(ge=MIN_NATURAL_PROTECTION)] = 0
-    piercing: Annotated[int, Field(ge=MIN_NATURAL_PROTECTION)] = 0
-    fire: Annotated[int, Field(ge=MIN_NATURAL_PROTECTION)] = 0
+    blunt: NaturalPoints = 0
+    edged: NaturalPoints = 0
+    piercing: NaturalPoints = 0
+    fire: NaturalPoints = 0
 
 
 class LocationModel(_Strict):
@@ -55,7 +83,7 @@ class LocationModel(_Strict):
 
     name: Name
     weight: Annotated[float, Field(gt=0, le=MAX_WEIGHT)]
-    shock_value: Annotated[int, Field(ge=0)]
+    shock_value: Annotated[int, Field(ge=0, le=100)]
     bleeding: Tier
     amputability: Tier
     fumble: bool = False
@@ -74,9 +102,9 @@ class PartModel(_Strict):
     weight: Annotated[float, Field(ge=0, le=MAX_WEIGHT)]
     roles: list[Role] = Field(default_factory=list)
     can_hold: bool = False
-    permanent_impairment: Annotated[int, Field(le=0)] = 0
+    permanent_impairment: Penalty = 0
     permanently_unusable: bool = False
-    layout: Annotated[list[float], Field(min_length=2, max_length=2)] | None = Field(
+    layout: Annotated[list[Annotated[float, Field(ge=0, le=100)]], Field(min_length=2, max_length=2)] | None = Field(
         default=None, description="Viewer hint: [row, column] of the part in the body drawing.")
     locations: list[LocationModel] = Field(min_length=1)
 
@@ -92,8 +120,9 @@ class BodyFile(_Strict):
     """``configs/bodies/<id>.toml``: a body structure. An empty body (no zones) is incorporeal."""
 
     name: Name
-    scale: float = 1.0
-    thresholds: list[float] | None = Field(default=None, description="Unscaled M1..G5 thresholds.")
+    scale: Annotated[float, Field(ge=0.01, le=3.0, description="Thresholds scale with it (the rules' scale_min "
+                                                             "and scale_max narrow it).")] = 1.0
+    thresholds: list[Threshold] | None = Field(default=None, description="Unscaled M1..G5 thresholds.")
     natural_protection: NaturalProtection = Field(
         default_factory=NaturalProtection, description="Every location's protection unless it has its own; may be "
                                                        f"negative down to {MIN_NATURAL_PROTECTION} (a vulnerability).")
@@ -108,15 +137,15 @@ class ModeModel(_Strict):
     name: Name
     kind: Literal["melee", "thrown", "missile"] = "melee"
     skill: Id
-    impact: Annotated[str, Field(description="NdX+M, e.g. 1d10+3, or a flat value")]
+    impact: Annotated[str, Field(max_length=MAX_NAME, description="NdX+M, e.g. 1d10+3, or a flat value")]
     aspect: AspectName
     spread: Annotated[int, Field(ge=1, le=MAX_SPREAD)]
-    attack_modifier: int = 0
-    limbs: Annotated[int, Field(ge=1)] = 1
+    attack_modifier: Modifier = 0
+    limbs: Annotated[int, Field(ge=1, le=MAX_LIMBS)] = 1
     limb: Literal["grip", "vital", "core", "manipulator", "locomotor"] = "grip"
     strength_modifier: bool | None = Field(default=None, description="Default: true for melee and thrown.")
-    reach: Annotated[float, Field(ge=0)] = 1.0
-    range: Annotated[float, Field(ge=0)] = 0.0
+    reach: Metres = 1.0
+    range: Metres = 0.0
 
 
 class WeaponFile(_Strict):
@@ -143,11 +172,11 @@ class CreatureFile(_Strict):
     name: Name
     body: Id
     dominance: Literal["right", "left", "ambidextrous"] = "right"
-    attributes: dict[Id, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
-    skills: dict[Id, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
+    attributes: dict[Id, Score] = Field(default_factory=dict)
+    skills: dict[Id, Score] = Field(default_factory=dict)
     weapons: list[Id] = Field(default_factory=list)
     armor: list[Id] = Field(default_factory=list)
-    speed: Annotated[float, Field(gt=0)] | None = Field(default=None, description="Metres per tick walking.")
+    speed: PositiveMetres | None = Field(default=None, description="Metres per tick walking.")
 
 
 class SkillModel(_Strict):
@@ -170,18 +199,18 @@ class TestsModel(_Strict):
 
     __test__ = False  # not a pytest test class
 
-    ml_min: int
-    ml_max: int
-    critical_divisor: Annotated[int, Field(ge=1)]
-    attribute_ml_multiplier: Annotated[int, Field(ge=1)]
+    ml_min: Annotated[int, Field(ge=0, le=100)]
+    ml_max: Annotated[int, Field(ge=0, le=100)]
+    critical_divisor: Annotated[int, Field(ge=1, le=100)]
+    attribute_ml_multiplier: Annotated[int, Field(ge=1, le=100)]
 
 
 class InjuryModel(_Strict):
     """Injury thresholds and body scale bounds."""
 
-    thresholds: list[float] = Field(min_length=5, max_length=5)
-    scale_min: Annotated[float, Field(gt=0)]
-    scale_max: Annotated[float, Field(gt=0)]
+    thresholds: list[Threshold] = Field(min_length=5, max_length=5)
+    scale_min: Annotated[float, Field(ge=0.01, le=3.0)]
+    scale_max: Annotated[float, Field(ge=0.01, le=3.0)]
 
 
 class GlancingModel(_Strict):
@@ -189,8 +218,8 @@ class GlancingModel(_Strict):
 
     aspects: list[AspectName]
     max_level: Annotated[int, Field(ge=0, le=5)]
-    shock_index: int
-    shock_roll: int
+    shock_index: ShockIndex
+    shock_roll: Modifier
 
 
 class BleedingModel(_Strict):
@@ -207,7 +236,7 @@ class AmputationOutcomeModel(_Strict):
 
     severed: bool
     bleeder: Literal["always", "if_susceptible", "never"]
-    shock_roll_modifier: int = 0
+    shock_roll_modifier: Modifier = 0
 
 
 class AmputationModel(_Strict):
@@ -215,20 +244,20 @@ class AmputationModel(_Strict):
 
     level: Annotated[int, Field(ge=1, le=5)]
     aspects: list[AspectName]
-    modifiers: dict[Literal["low", "medium", "high"], int]
+    modifiers: dict[Literal["low", "medium", "high"], Modifier]
     outcomes: dict[ResultName, AmputationOutcomeModel]
 
 
 class ShockModel(_Strict):
     """Shock index and states."""
 
-    no_test_max: int
-    death_above: int
-    index_change: dict[ResultName, int]
-    stunned_from: int
-    incapacitated_from: int
-    unconscious_from: int
-    dead_from: int
+    no_test_max: ShockIndex
+    death_above: ShockIndex
+    index_change: dict[ResultName, ShockIndex]
+    stunned_from: ShockIndex
+    incapacitated_from: ShockIndex
+    unconscious_from: ShockIndex
+    dead_from: Annotated[int, Field(ge=0, le=100)]
 
 
 class MishapsModel(_Strict):
@@ -240,15 +269,15 @@ class MishapsModel(_Strict):
 class ImpairmentModel(_Strict):
     """Part impairment by wound severity, the health tiers, and permanent impairment."""
 
-    minor: Annotated[int, Field(le=0)]
-    serious: Annotated[int, Field(le=0)]
+    minor: Penalty
+    serious: Penalty
     grievous_unusable: bool
-    minor_slow_healing_rate_max: int
-    tier_minor_from: Annotated[int, Field(le=0)]
-    tier_serious_from: Annotated[int, Field(le=0)]
-    permanent_days_per_step: Annotated[int, Field(ge=1)]
-    permanent_step: Annotated[int, Field(le=0)]
-    permanent_floor: Annotated[int, Field(le=0)]
+    minor_slow_healing_rate_max: HealingRate
+    tier_minor_from: Penalty
+    tier_serious_from: Penalty
+    permanent_days_per_step: Annotated[int, Field(ge=1, le=3650)]
+    permanent_step: Penalty
+    permanent_floor: Penalty
 
 
 class CeilingsModel(_Strict):
@@ -279,12 +308,12 @@ class HealthModel(_Strict):
 class StrengthImpactModel(_Strict):
     """The Strength Impact Modifier table."""
 
-    table: list[Annotated[list[int], Field(min_length=2, max_length=2)]] = Field(min_length=1)
-    step_from: int
-    step_every: Annotated[int, Field(ge=1)]
-    step_base: int
-    off_hand: int
-    thrown: int
+    table: list[Annotated[list[Modifier], Field(min_length=2, max_length=2)]] = Field(min_length=1)
+    step_from: Score
+    step_every: Positive
+    step_base: Modifier
+    off_hand: Modifier
+    thrown: Modifier
 
 
 Severity = Literal["minor", "serious", "grievous"]
@@ -294,40 +323,40 @@ class TreatmentRuleModel(_Strict):
     """A treatment procedure and its Physician modifier."""
 
     procedure: Literal["CLN", "CMP", "SET", "SUR"]
-    modifier: int
+    modifier: Modifier
 
 
 class AftercareModel(_Strict):
     """Wounds over time: bleeding, re-tests, Extended Shock, Coma, treatment, healing, infection."""
 
-    bleed_interval_minutes: Annotated[float, Field(gt=0)]
-    blood_loss: dict[ResultName, Annotated[int, Field(ge=0)]]
-    anemia_per_point: Annotated[int, Field(ge=0)]
+    bleed_interval_minutes: RepeatMinutes
+    blood_loss: dict[ResultName, Count]
+    anemia_per_point: Count
     stoppage_skill: Id
-    stoppage_carry_bonus: int
-    retest_modifier: int
-    unconscious_retest_minutes: Annotated[float, Field(gt=0)]
-    extended_shock_hr: dict[Literal["MF", "CF"], Annotated[int, Field(ge=0)]]
-    course_change: dict[ResultName, int]
-    extended_shock_hours: Annotated[float, Field(gt=0)]
-    hr_death_at: int
-    hr_recover_at: int
-    coma_hr_base: int
-    coma_interval_die: Annotated[int, Field(ge=1)]
-    coma_interval_unit_days: Annotated[float, Field(gt=0)]
-    healing_days: Annotated[float, Field(gt=0)]
-    healing_change: dict[ResultName, int]
+    stoppage_carry_bonus: Modifier
+    retest_modifier: Modifier
+    unconscious_retest_minutes: RepeatMinutes
+    extended_shock_hr: dict[Literal["MF", "CF"], HealingRate]
+    course_change: dict[ResultName, HealingRate]
+    extended_shock_hours: RepeatHours
+    hr_death_at: HealingRate
+    hr_recover_at: HealingRate
+    coma_hr_base: HealingRate
+    coma_interval_die: Annotated[int, Field(ge=1, le=1000)]
+    coma_interval_unit_days: RepeatDays
+    healing_days: RepeatDays
+    healing_change: dict[ResultName, Annotated[int, Field(ge=-5, le=5)]]
     treatment_skill: Id
     surgery_bleeder_on: list[ResultName]
-    self_treatment_modifier: int
-    first_aid_delay_minutes: Annotated[float, Field(ge=0)]
+    self_treatment_modifier: Modifier
+    first_aid_delay_minutes: DelayMinutes
     infectable: list[AspectName]
-    infection_fatigue: list[Annotated[list[int], Field(min_length=2, max_length=2)]] = Field(min_length=1)
-    infection_cured_at: int
+    infection_fatigue: list[Annotated[list[Modifier], Field(min_length=2, max_length=2)]] = Field(min_length=1)
+    infection_cured_at: HealingRate
     treatment_hr: dict[Severity, dict[ResultName, Annotated[int, Field(ge=0, le=7)]]]
     treatment: dict[AspectName, dict[Severity, TreatmentRuleModel]]
-    grievous_bleeder_hr: dict[AspectName, list[int]]
-    permanent_eligible: dict[AspectName, dict[Severity, list[int]]]
+    grievous_bleeder_hr: dict[AspectName, list[HealingRate]]
+    permanent_eligible: dict[AspectName, dict[Severity, list[HealingRate]]]
 
 
 class AnatomyRulesFile(_Strict):
@@ -349,18 +378,18 @@ class AnatomyRulesFile(_Strict):
 class CombatModel(_Strict):
     """The skirmish loop's own rules."""
 
-    tick_seconds: Annotated[float, Field(gt=0)]
+    tick_seconds: Annotated[float, Field(ge=MIN_TICK_SECONDS, le=MAX_TICK_SECONDS)]
     defence_skill: Id
-    default_speed: Annotated[float, Field(gt=0)]
-    stunned_speed_factor: Annotated[float, Field(ge=0, le=1)]
-    impairment_speed_per_point: Annotated[float, Field(ge=0)]
-    min_speed_factor: Annotated[float, Field(ge=0, le=1)]
+    default_speed: PositiveMetres
+    stunned_speed_factor: Share
+    impairment_speed_per_point: Share
+    min_speed_factor: Share
     stunned_level_drop: Annotated[int, Field(ge=0, le=3)]
-    retarget_radius: Annotated[float, Field(gt=0)]
-    grid_cell: Annotated[float, Field(gt=0)]
-    melee_reach_default: Annotated[float, Field(gt=0)]
+    retarget_radius: PositiveMetres
+    grid_cell: Annotated[float, Field(ge=MIN_GRID_CELL, le=1000.0)]
+    melee_reach_default: PositiveMetres
     helpless_defence: bool
-    max_melee_attackers: Annotated[int, Field(ge=0)] = 0
+    max_melee_attackers: Count = 0
 
 
 class SandboxRulesFile(_Strict):
@@ -372,8 +401,8 @@ class SandboxRulesFile(_Strict):
 class FieldModel(_Strict):
     """The battlefield, in metres."""
 
-    width: Annotated[float, Field(gt=0)]
-    height: Annotated[float, Field(gt=0)]
+    width: PositiveMetres
+    height: PositiveMetres
 
 
 class CombatantModel(_Strict):
@@ -382,24 +411,24 @@ class CombatantModel(_Strict):
     name: Name
     creature: Id
     team: Name
-    position: Annotated[list[float], Field(min_length=2, max_length=2, description="[x, y] in metres")]
+    position: Annotated[list[Metres], Field(min_length=2, max_length=2, description="[x, y] in metres")]
     count: Annotated[int, Field(ge=1, le=MAX_GROUP)] = 1
-    spacing: Annotated[float, Field(gt=0, description="Metres between members of a group, along y")] = 1.5
+    spacing: Annotated[float, Field(gt=0, le=1000.0, description="Metres between members of a group, along y")] = 1.5
     weapons: list[Id] | None = Field(default=None, description="Replaces the creature's carried weapons.")
     armor: list[Id] | None = Field(default=None, description="Replaces the creature's armour.")
     policy: Literal["nearest", "weakest", "random"] = "nearest"
     aim: Name = Field(default="unaimed", description="unaimed, random, or the name of a part to aim at")
-    initiative: int | None = None
-    speed: Annotated[float, Field(gt=0)] | None = None
-    attributes: dict[Id, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
-    skills: dict[Id, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
+    initiative: Modifier | None = None
+    speed: PositiveMetres | None = None
+    attributes: dict[Id, Score] = Field(default_factory=dict)
+    skills: dict[Id, Score] = Field(default_factory=dict)
     immobilized: list[Name] = Field(default_factory=list, description="Parts held fast (netted, bound).")
 
 
 class CareModel(_Strict):
     """Who tends the wounded after a fight, and when."""
 
-    first_aid_minutes: Annotated[float, Field(ge=0)] | None = Field(
+    first_aid_minutes: DelayMinutes | None = Field(
         default=None, description="Minutes after the fight before wounds are treated (default: the rules').")
     healers: list[Name] | None = Field(
         default=None, description="Combatants who tend their team (default: whoever has the best Physician).")
@@ -410,7 +439,7 @@ class ScenarioFile(_Strict):
     """``configs/scenarios/<id>.toml``: who fights whom, where, with what."""
 
     name: Name
-    description: str = ""
+    description: Text = ""
     model: Id = "anatomy"
     max_ticks: Annotated[int, Field(ge=1, le=MAX_TICKS)] = 200
     field: FieldModel
@@ -421,11 +450,12 @@ class ScenarioFile(_Strict):
 class ContentFile(_Strict):
     """``content.toml``: the manifest that marks a folder as a content tree (and the shipped content's own)."""
 
-    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]*$", description="The content's name (my-bestiary).")]
-    version: Annotated[str, Field(min_length=1, description="The content's own version (0.1.0).")]
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]*$", max_length=MAX_NAME,
+                               description="The content's name (my-bestiary).")]
+    version: Annotated[str, Field(min_length=1, max_length=MAX_NAME, description="The content's own version (0.1.0).")]
     extends: Annotated[str, Field(min_length=1, description="The shipped content it extends ('sandbox').")] | None = (
         Field(default=None, description="Absent only in the shipped content's own manifest."))
-    description: str = ""
+    description: Text = ""
 
 
 FILE_KINDS: dict[str, type[_Strict]] = {

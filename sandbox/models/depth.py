@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from components.depth import CELLS, FAMILIES, CareRules, CreatureDepth, DepthTables, Injury, WeaponDepth
+from sandbox.config.bounds import DelayMinutes, Name, RepeatMinutes, Score, Text
+from sandbox.config.limits import MAX_NAME
 from sandbox.config.loader import Catalog
 from sandbox.models.derive import (
     ASPECT_NAMES,
@@ -32,7 +34,7 @@ NAME = "depth"
 
 Family = Literal["blunt", "cutting", "piercing", "fire"]
 AspectName = Literal["blunt", "edged", "piercing", "fire"]
-Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_NAME)]
 
 
 class _Strict(BaseModel):
@@ -45,12 +47,13 @@ class AttackModel(_Strict):
     melee_ability: Id = Field(default="strength", description="Attribute whose modifier melee attacks add.")
     ranged_ability: Id = Field(default="dexterity", description="Attribute whose modifier missile and thrown "
                                                                 "attacks add.")
-    ability_base: int = Field(default=10, description="Score with modifier 0.")
-    ability_step: Annotated[int, Field(ge=1, description="Score points per modifier point.")] = 2
-    called_shot_modifier: Annotated[int, Field(le=0, description="To hit on a called shot.")] = -5
+    ability_base: Score = Field(default=10, description="Score with modifier 0.")
+    ability_step: Annotated[int, Field(ge=1, le=100, description="Score points per modifier point.")] = 2
+    called_shot_modifier: Annotated[int, Field(ge=-100, le=0, description="To hit on a called shot.")] = -5
     natural_20_hits: bool = Field(default=True, description="A natural 20 always hits (sandbox rule).")
     natural_1_misses: bool = Field(default=True, description="A natural 1 always misses (sandbox rule).")
-    mishap_penalty: Annotated[int, Field(le=0, description="A natural 1's penalty on the attacker's next roll.")] = -1
+    mishap_penalty: Annotated[int, Field(ge=-100, le=0, description="A natural 1's penalty on the attacker's next "
+                                                                    "roll.")] = -1
 
 
 class DefenseModel(_Strict):
@@ -63,32 +66,33 @@ class DefenseModel(_Strict):
 class DepthTiersModel(_Strict):
     """The lowest depth margin of each tier (rising strictly)."""
 
-    skin: Annotated[int, Field(ge=1)] = 1
-    flesh: Annotated[int, Field(ge=1)] = 4
-    bone: Annotated[int, Field(ge=1)] = 8
-    organ: Annotated[int, Field(ge=1)] = 12
+    skin: Annotated[int, Field(ge=1, le=100)] = 1
+    flesh: Annotated[int, Field(ge=1, le=100)] = 4
+    bone: Annotated[int, Field(ge=1, le=100)] = 8
+    organ: Annotated[int, Field(ge=1, le=100)] = 12
 
 
 class CollapseModel(_Strict):
     """Blood loss: the untreated-wound penalty that puts a creature down (sandbox rule)."""
 
-    at_penalty: Annotated[int, Field(ge=0, description="Down when the penalty reaches -at_penalty (0: never).")] = 5
+    at_penalty: Annotated[int, Field(ge=0, le=1000, description="Down when the penalty reaches -at_penalty (0: "
+                                                                "never).")] = 5
 
 
 class CareModel(_Strict):
     """Treatment out of combat: d20 + skill ML // divisor (+ modifiers) against the injury's DC."""
 
     skill: Id = "physician"
-    skill_divisor: Annotated[int, Field(ge=1)] = 10
-    self_care_modifier: Annotated[int, Field(le=0)] = -4
-    first_aid_delay_minutes: Annotated[float, Field(ge=0)] = 1.0
-    attempt_minutes: Annotated[float, Field(gt=0)] = 1.0
+    skill_divisor: Annotated[int, Field(ge=1, le=1000)] = 10
+    self_care_modifier: Annotated[int, Field(ge=-100, le=0)] = -4
+    first_aid_delay_minutes: DelayMinutes = 1.0
+    attempt_minutes: RepeatMinutes = 1.0
 
 
 class InjuryModel(_Strict):
     """What a wound does."""
 
-    name: Annotated[str, Field(min_length=1)]
+    name: Name
     penalty: Annotated[int, Field(ge=-10, le=0, description="On the creature's rolls while untreated.")] = 0
     breaks: bool = Field(default=False, description="The part stops working until set.")
     lost: bool = Field(default=False, description="The part is lost for good.")
@@ -153,7 +157,7 @@ class CreatureEntry(_Strict):
     strength_modifier: Annotated[int, Field(ge=-10, le=20)] | None = None
     dexterity_modifier: Annotated[int, Field(ge=-10, le=20)] | None = None
     depth_reduction: Reduction = Field(default_factory=Reduction)
-    note: str = ""
+    note: Text = ""
 
 
 class DeriveWeapons(_Strict):
@@ -172,15 +176,16 @@ class DeriveArmor(_Strict):
 class DeriveCreatures(_Strict):
     """How a creature's entry follows from its anatomy data."""
 
-    attribute_default: Annotated[int, Field(ge=0, description="The score of an attribute the creature's file "
-                                                              "leaves out.")]
+    attribute_default: Score = Field(description="The score of an attribute the creature's file leaves out.")
     defense: CreatureFormula = Field(description="A fixed Defense (armour still adds).")
-    modifier_min: int = Field(description="A Strength or Dexterity modifier below this is entered as this.")
-    modifier_max: int = Field(description="A Strength or Dexterity modifier above this is entered as this (a "
-                                          "dragon's Strength 48 would read +19).")
+    modifier_min: Annotated[int, Field(ge=-100, le=100)] = Field(
+        description="A Strength or Dexterity modifier below this is entered as this.")
+    modifier_max: Annotated[int, Field(ge=-100, le=100)] = Field(
+        description="A Strength or Dexterity modifier above this is entered as this (a dragon's Strength 48 would "
+                    "read +19).")
     depth_reduction: CreatureFormula = Field(description="Per damage type; natural_protection is that type's "
                                                          "aspect's natural protection.")
-    note: str = ""
+    note: Text = ""
 
 
 class DeriveModel(_Strict):

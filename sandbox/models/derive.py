@@ -28,6 +28,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from components.anatomy import BodyStructure
 from components.gear import Dice
+from sandbox.config.checks import MAX_MODIFIER
+from sandbox.config.limits import MAX_COEFFICIENT
 from sandbox.config.loader import Catalog
 from systems.hit_location import build_hit_table, location_probabilities
 
@@ -46,15 +48,16 @@ class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
 
 
-Coefficient = Annotated[float, Field(allow_inf_nan=False)]
+Coefficient = Annotated[float, Field(ge=-MAX_COEFFICIENT, le=MAX_COEFFICIENT, allow_inf_nan=False)]
+"""A formula's coefficient, base or bound (within a million either way)."""
 
 
 class Formula(_Strict):
     """``round(base + sum of coefficient x feature)``, rounded half up, kept within ``min`` and ``max``."""
 
-    base: float = 0.0
-    min: float | None = Field(default=None, description="The lowest value (none: no bound).")
-    max: float | None = Field(default=None, description="The highest value (none: no bound).")
+    base: Coefficient = 0.0
+    min: Coefficient | None = Field(default=None, description="The lowest value (none: no bound).")
+    max: Coefficient | None = Field(default=None, description="The highest value (none: no bound).")
 
     def total(self, features: Mapping[str, float]) -> float:
         """The unrounded, unbounded sum (a mean damage the dice are fitted to)."""
@@ -77,48 +80,48 @@ class Formula(_Strict):
 class WeaponFormula(Formula):
     """A formula over a strike mode's features."""
 
-    impact: float = 0.0
-    spread: float = 0.0
-    reach: float = 0.0
-    range: float = 0.0
-    attack_modifier: float = 0.0
-    blunt: float = 0.0
-    edged: float = 0.0
-    piercing: float = 0.0
-    fire: float = 0.0
-    melee: float = 0.0
-    thrown: float = 0.0
-    missile: float = 0.0
-    natural: float = 0.0
+    impact: Coefficient = 0.0
+    spread: Coefficient = 0.0
+    reach: Coefficient = 0.0
+    range: Coefficient = 0.0
+    attack_modifier: Coefficient = 0.0
+    blunt: Coefficient = 0.0
+    edged: Coefficient = 0.0
+    piercing: Coefficient = 0.0
+    fire: Coefficient = 0.0
+    melee: Coefficient = 0.0
+    thrown: Coefficient = 0.0
+    missile: Coefficient = 0.0
+    natural: Coefficient = 0.0
 
 
 class ArmorFormula(Formula):
     """A formula over an armour piece's features."""
 
-    protection: float = 0.0
-    blunt: float = 0.0
-    edged: float = 0.0
-    piercing: float = 0.0
-    fire: float = 0.0
-    coverage: float = 0.0
-    covered_protection: float = 0.0
-    rigid: float = 0.0
+    protection: Coefficient = 0.0
+    blunt: Coefficient = 0.0
+    edged: Coefficient = 0.0
+    piercing: Coefficient = 0.0
+    fire: Coefficient = 0.0
+    coverage: Coefficient = 0.0
+    covered_protection: Coefficient = 0.0
+    rigid: Coefficient = 0.0
 
 
 class CreatureFormula(Formula):
     """A formula over a creature's features."""
 
-    strength: float = 0.0
-    endurance: float = 0.0
-    will: float = 0.0
-    dexterity: float = 0.0
-    agility: float = 0.0
-    perception: float = 0.0
-    dodge: float = 0.0
-    attack_skill: float = 0.0
-    scale: float = 0.0
-    natural_protection: float = 0.0
-    speed: float = 0.0
+    strength: Coefficient = 0.0
+    endurance: Coefficient = 0.0
+    will: Coefficient = 0.0
+    dexterity: Coefficient = 0.0
+    agility: Coefficient = 0.0
+    perception: Coefficient = 0.0
+    dodge: Coefficient = 0.0
+    attack_skill: Coefficient = 0.0
+    scale: Coefficient = 0.0
+    natural_protection: Coefficient = 0.0
+    speed: Coefficient = 0.0
 
 
 def mean_of(dice: Dice) -> float:
@@ -128,9 +131,10 @@ def mean_of(dice: Dice) -> float:
 
 def dice_with_mean(dice: Dice, mean: float) -> str:
     """``dice`` with its modifier moved so its mean is ``mean`` (to the nearest whole modifier): a derived damage
-    keeps the shape of the weapon's impact (a d10 weapon stays swingy, a 3d6 one steady)."""
+    keeps the shape of the weapon's impact (a d10 weapon stays swingy, a 3d6 one steady). The modifier stays within
+    the bounds of every dice expression (``MAX_MODIFIER``), so the largest impact dice still derive a valid entry."""
     modifier = round_half_up(mean - dice.count * (dice.sides + 1) / 2)
-    return str(Dice(dice.count, dice.sides, modifier))
+    return str(Dice(dice.count, dice.sides, min(max(modifier, -MAX_MODIFIER), MAX_MODIFIER)))
 
 
 def derived_dice(formula: WeaponFormula, catalog: Catalog, mode_id: str) -> str:

@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from components.severity import ATTRIBUTES, EFFECTS, SeverityCreature, SeverityRules, SeverityWeapon
+from sandbox.config.bounds import DelayHours, DelaySeconds, Faces, Modifier, Points, RepeatHours, Score
+from sandbox.config.limits import MAX_NAME, MAX_POINTS, MAX_SIDES
 from sandbox.config.loader import Catalog
 from sandbox.models.derive import (
     ASPECT_NAMES,
@@ -37,7 +39,7 @@ EffectName = Literal["weaken", "stagger", "daze", "slow", "stun", "bloody"]
 AttributeName = Literal["brawn", "poise", "wit", "speed", ""]
 AspectName = Literal["blunt", "edged", "piercing", "fire"]
 AntiArmor = Literal["none", "halve", "negate"]
-Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_NAME)]
 
 
 class _Strict(BaseModel):
@@ -47,23 +49,23 @@ class _Strict(BaseModel):
 class SeverityRollModel(_Strict):
     """How damage becomes Severity, and what Severity does against Threshold."""
 
-    die: Annotated[int, Field(ge=2, description="Faces of the die rolled per point of damage (a d3).")]
-    face: Annotated[int, Field(ge=1, description="The face that counts one Severity (each 3).")]
-    lethal_multiple: Annotated[int, Field(ge=1, description="Severity above this x Threshold kills (2).")]
+    die: Annotated[int, Field(ge=2, le=MAX_SIDES, description="Faces of the die rolled per point of damage (a d3).")]
+    face: Annotated[int, Field(ge=1, le=MAX_SIDES, description="The face that counts one Severity (each 3).")]
+    lethal_multiple: Annotated[int, Field(ge=1, le=100, description="Severity above this x Threshold kills (2).")]
 
 
 class EffectsModel(_Strict):
     """The wound-effect table."""
 
-    die: Annotated[int, Field(ge=1, description="Faces of the effect die (a d6).")]
+    die: Annotated[int, Field(ge=1, le=MAX_SIDES, description="Faces of the effect die (a d6).")]
     table: list[EffectName] = Field(description="The effect of each face, face 1 first.")
 
 
 class LimitsModel(_Strict):
     """The natural limits."""
 
-    attribute_floor: int = Field(description="Attributes never fall below this (-1); more damage is overflow.")
-    speed_floor: Annotated[int, Field(ge=0, description="Speed never falls below this (0).")]
+    attribute_floor: Modifier = Field(description="Attributes never fall below this (-1); more damage is overflow.")
+    speed_floor: Annotated[int, Field(ge=0, le=MAX_POINTS, description="Speed never falls below this (0).")]
 
 
 class AttackModel(_Strict):
@@ -78,25 +80,25 @@ class AttackModel(_Strict):
 class CognitionModel(_Strict):
     """Cognition Points = base ** (Wit + offset)."""
 
-    base: Annotated[int, Field(ge=1)]
-    offset: int
+    base: Annotated[int, Field(ge=1, le=10)]
+    offset: Annotated[int, Field(ge=-100, le=100)]
 
 
 class FirstAidModel(_Strict):
     """First aid: d20 + skill vs the difficulty, with disadvantage on oneself."""
 
-    die: Annotated[int, Field(ge=2)]
-    difficulty: int
+    die: Faces
+    difficulty: Modifier
     self_disadvantage: bool
-    delay_seconds: Annotated[float, Field(ge=0, description="After a fight, before first aid (out of combat).")]
-    attempts: Annotated[int, Field(ge=0, description="Attempts per patient after each fight.")]
+    delay_seconds: DelaySeconds = Field(description="After a fight, before first aid (out of combat).")
+    attempts: Annotated[int, Field(ge=0, le=100, description="Attempts per patient after each fight.")]
 
 
 class RestModel(_Strict):
     """Rest: one effect point healed per period, faster with a doctor."""
 
-    period_hours: Annotated[float, Field(gt=0)]
-    doctor_multiplier: Annotated[int, Field(ge=1)]
+    period_hours: RepeatHours
+    doctor_multiplier: Annotated[int, Field(ge=1, le=100)]
     order: list[EffectName] = Field(description="Which effect first aid and rest reduce first.")
     refills_cognition: bool
 
@@ -104,29 +106,29 @@ class RestModel(_Strict):
 class DownModel(_Strict):
     """Incapacitation and fainting."""
 
-    recovery_hours: Annotated[float, Field(ge=0, description="How long an incapacitation lasts (Threshold > 0).")]
-    exposed_death_hours: Annotated[float, Field(ge=0, description="A fainted creature nobody can tend dies "
-                                                                  "after this long (0: never).")]
+    recovery_hours: DelayHours = Field(description="How long an incapacitation lasts (Threshold > 0).")
+    exposed_death_hours: DelayHours = Field(description="A fainted creature nobody can tend dies after this long "
+                                                        "(0: never).")
 
 
 class CreatureBlockModel(_Strict):
     """A creature's numbers under this model."""
 
-    threshold: int = Field(description="Racial base Threshold (Human 3).")
-    brawn: int
-    poise: int
-    wit: int
-    speed: Annotated[int, Field(ge=0)]
-    attack_bonus: int
-    defense: int
-    armor_value: Annotated[int, Field(ge=0)] = 0
-    first_aid: int | None = Field(default=None, description="First-aid bonus; absent: cannot give first aid.")
+    threshold: Modifier = Field(description="Racial base Threshold (Human 3).")
+    brawn: Modifier
+    poise: Modifier
+    wit: Annotated[int, Field(ge=-100, le=100)]
+    speed: Points
+    attack_bonus: Modifier
+    defense: Modifier
+    armor_value: Points = 0
+    first_aid: Modifier | None = Field(default=None, description="First-aid bonus; absent: cannot give first aid.")
 
 
 class WeaponModeModel(_Strict):
     """A strike mode's numbers under this model."""
 
-    damage: str = Field(description="Damage dice, NdX+M, or a flat value.")
+    damage: Annotated[str, Field(max_length=MAX_NAME, description="Damage dice, NdX+M, or a flat value.")]
     anti_armor: AntiArmor = "none"
     indirect: bool = False
 
@@ -134,8 +136,8 @@ class WeaponModeModel(_Strict):
 class ArmorEntryModel(_Strict):
     """An armour piece's numbers under this model."""
 
-    armor_value: Annotated[int, Field(ge=0, description="Armor Value; a creature's adds its natural armour and "
-                                                        "every piece it wears.")]
+    armor_value: Points = Field(description="Armor Value; a creature's adds its natural armour and every piece it "
+                                            "wears.")
 
 
 class DeriveWeapons(_Strict):
@@ -158,14 +160,13 @@ class DeriveFirstAid(_Strict):
     """First aid: a creature with some ML in ``skill`` gets a bonus of that ML x ``per_ml``; others give none."""
 
     skill: Id
-    per_ml: Annotated[float, Field(ge=0)]
+    per_ml: Annotated[float, Field(ge=0, le=1000)]
 
 
 class DeriveCreatures(_Strict):
     """How a creature's block follows from its anatomy data."""
 
-    attribute_default: Annotated[int, Field(ge=0, description="The score of an attribute the creature's file "
-                                                              "leaves out.")]
+    attribute_default: Score = Field(description="The score of an attribute the creature's file leaves out.")
     threshold: CreatureFormula
     brawn: CreatureFormula
     poise: CreatureFormula

@@ -14,6 +14,8 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from components.status import StatusCreature, StatusTables, StatusWeapon
+from sandbox.config.bounds import Modifier, Penalty, Points, RepeatDays, RepeatHours, RepeatSeconds, Score
+from sandbox.config.limits import MAX_MODIFIER, MAX_NAME, MAX_POINTS, MAX_SIDES
 from sandbox.config.loader import Catalog
 from sandbox.models.derive import (
     ArmorFormula,
@@ -32,17 +34,18 @@ NAME = "status"
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
+    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
 
 
 class PassingOut(_Strict):
     """Passing out and coming round (sandbox rules: decisions.md, document 004)."""
 
-    die: Annotated[int, Field(ge=2, description="Die of the passing-out test: the creature passes out when the "
-                                                "roll exceeds its Constitution.")] = 20
-    come_round_die: Annotated[int, Field(ge=2, description="Die of the coming-round test: the creature comes round "
-                                                           "when the roll is at most its Constitution.")] = 20
-    come_round_seconds: Annotated[float, Field(gt=0, description="Game seconds between coming-round tests.")]
+    die: Annotated[int, Field(ge=2, le=MAX_SIDES, description="Die of the passing-out test: the creature passes "
+                                                             "out when the roll exceeds its Constitution.")] = 20
+    come_round_die: Annotated[int, Field(ge=2, le=MAX_SIDES, description="Die of the coming-round test: the "
+                                                                        "creature comes round when the roll is at "
+                                                                        "most its Constitution.")] = 20
+    come_round_seconds: RepeatSeconds = Field(description="Game seconds between coming-round tests.")
 
 
 class Speed(_Strict):
@@ -56,38 +59,38 @@ class Speed(_Strict):
 class Healing(_Strict):
     """Rest out of combat (``Sandbox.advance``)."""
 
-    minor_hours: Annotated[float, Field(gt=0, description="Rest that clears the minor-injury tally.")]
-    days_per_level: Annotated[list[Annotated[float, Field(gt=0)]], Field(
+    minor_hours: RepeatHours = Field(description="Rest that clears the minor-injury tally.")
+    days_per_level: Annotated[list[RepeatDays], Field(
         min_length=5, max_length=5,
         description="Days of rest to heal one rung, from slightly, wounded, seriously, critically and mortally "
                     "wounded.")]
-    mortal_untended_hours: Annotated[float, Field(gt=0, description="A mortally wounded creature nobody tends "
-                                                                    "dies this long after the wound.")]
+    mortal_untended_hours: RepeatHours = Field(description="A mortally wounded creature nobody tends dies this long "
+                                                           "after the wound.")
 
 
 class WeaponEntry(_Strict):
     """A strike mode's damage under this model."""
 
-    damage: Annotated[str, Field(min_length=1, description="Damage dice in HP (NdX+M).")]
-    attack_bonus: int = Field(default=0, description="Added to the attack roll with this mode.")
+    damage: Annotated[str, Field(min_length=1, max_length=MAX_NAME, description="Damage dice in HP (NdX+M).")]
+    attack_bonus: Modifier = Field(default=0, description="Added to the attack roll with this mode.")
 
 
 class ArmorEntry(_Strict):
     """An armour piece's value, subtracted from every wound's damage."""
 
-    value: Annotated[int, Field(ge=0, description="HP subtracted from each wound while worn.")]
+    value: Points = Field(description="HP subtracted from each wound while worn.")
 
 
 class CreatureEntry(_Strict):
     """A creature kind's numbers."""
 
     constitution: Annotated[int, Field(ge=0, le=100, description="Tested against the passing-out die.")]
-    endurance: Annotated[int, Field(ge=1, description="HP per damage level.")]
-    attack_bonus: int = Field(description="Added to its d20 attack roll.")
-    defense: Annotated[int, Field(ge=0, description="What an attack roll must beat.")]
-    armor: Annotated[int, Field(ge=0, description="Natural armour value (hide, scales).")] = 0
-    penalty_reduction: Annotated[int, Field(ge=0, description="Points of damage penalty an ability removes (never "
-                                                              "below half the table value).")] = 0
+    endurance: Annotated[int, Field(ge=1, le=MAX_POINTS, description="HP per damage level.")]
+    attack_bonus: Modifier = Field(description="Added to its d20 attack roll.")
+    defense: Annotated[int, Field(ge=0, le=MAX_MODIFIER, description="What an attack roll must beat.")]
+    armor: Points = Field(default=0, description="Natural armour value (hide, scales).")
+    penalty_reduction: Annotated[int, Field(ge=0, le=100, description="Points of damage penalty an ability removes "
+                                                                     "(never below half the table value).")] = 0
 
 
 class DeriveWeapons(_Strict):
@@ -107,8 +110,7 @@ class DeriveArmor(_Strict):
 class DeriveCreatures(_Strict):
     """How a creature's numbers follow from its anatomy data."""
 
-    attribute_default: Annotated[int, Field(ge=0, description="The score of an attribute the creature's file "
-                                                              "leaves out.")]
+    attribute_default: Score = Field(description="The score of an attribute the creature's file leaves out.")
     constitution: CreatureFormula
     endurance: CreatureFormula
     attack_bonus: CreatureFormula
@@ -128,7 +130,7 @@ class DeriveModel(_Strict):
 class StatusModelFile(_Strict):
     """``configs/models/status.toml``: the status ladder (document 004)."""
 
-    penalties: Annotated[list[Annotated[int, Field(le=0)]], Field(
+    penalties: Annotated[list[Penalty], Field(
         min_length=6, max_length=6,
         description="Roll penalty of healthy, slightly, wounded, seriously, critically and mortally wounded.")]
     penalty_to_damage: bool = Field(default=False, description="The attacker's penalty also lowers its damage "

@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from components.strength import ABILITIES, CONDITIONS, ConditionEffect, CreatureBlock, StrengthTables, WeaponDamage
+from sandbox.config.bounds import Coefficient, Faces, Modifier, Points, RepeatHours, Score
+from sandbox.config.limits import MAX_NAME, MAX_SCORE, MAX_SIDES, MAX_SPAN_DAYS, MIN_TICK_SECONDS
 from sandbox.config.loader import Catalog
 from sandbox.models.derive import (
     ASPECT_NAMES,
@@ -30,13 +32,14 @@ from systems.models.strength import StrengthModel
 
 NAME = "strength"
 
-Count = Annotated[int, Field(ge=0)]
+Count = Annotated[int, Field(ge=0, le=100)]
+Ability = Annotated[int, Field(ge=1, le=MAX_SCORE)]
 AspectName = Literal["blunt", "edged", "piercing", "fire"]
-Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_NAME)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
+    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
 
 
 class HealthRules(_Strict):
@@ -44,26 +47,27 @@ class HealthRules(_Strict):
 
     critical_ratio: Annotated[float, Field(gt=0, le=1, description="Share of the health remaining whose loss at "
                                                                    "once is critical damage (0.5: half).")]
-    stretch: Literal["skirmish"] | Annotated[float, Field(gt=0)] = Field(
+    stretch: Literal["skirmish"] | Annotated[float, Field(ge=MIN_TICK_SECONDS, le=MAX_SPAN_DAYS * 86400)] = Field(
         description='How long critical damage incapacitates: "skirmish" (the rest of the fight) or seconds.')
-    dying_rounds: Annotated[int, Field(ge=1, description="A dying creature dies at the end of this many rounds "
-                                                         "(1: the next).")]
+    dying_rounds: Annotated[int, Field(ge=1, le=10_000, description="A dying creature dies at the end of this "
+                                                                    "many rounds (1: the next).")]
     damage_while_dying_kills: bool = Field(description="Damage to a dying creature kills it.")
 
 
 class DiceRules(_Strict):
     """The damage dice."""
 
-    sizes: Annotated[list[Annotated[int, Field(ge=2)]], Field(min_length=1, description="Allowed damage dice.")]
+    sizes: Annotated[list[Faces], Field(min_length=1, max_length=100, description="Allowed damage dice.")]
     explode: bool = Field(description="On its maximum a die is rolled again and adds the new roll minus 1.")
 
 
 class AbilityRules(_Strict):
     """STR, WIT and AGI."""
 
-    max: Annotated[int, Field(ge=1, description="The highest an ability can be.")]
-    max_human: Annotated[int, Field(ge=1, description="The highest a human's ability can be.")]
-    temporary_loss_die: Annotated[int, Field(ge=1, description="The die of the Injuries table's ability losses.")]
+    max: Ability = Field(description="The highest an ability can be.")
+    max_human: Ability = Field(description="The highest a human's ability can be.")
+    temporary_loss_die: Annotated[int, Field(ge=1, le=MAX_SIDES, description="The die of the Injuries table's "
+                                                                             "ability losses.")]
     shift_with: dict[Literal["STR", "WIT", "AGI"], str] = Field(
         default_factory=dict, description="Ability -> the creature attribute whose scenario override shifts it by "
                                           "the same difference.")
@@ -72,7 +76,7 @@ class AbilityRules(_Strict):
 class AttackRules(_Strict):
     """The attack roll (document 002's d20 roll, decisions.md)."""
 
-    defenceless_defense: int = Field(description="Defense of a creature that cannot act.")
+    defenceless_defense: Modifier = Field(description="Defense of a creature that cannot act.")
     skill_step: Count = Field(description="Every this many ML a scenario adds to a weapon skill is +1 attack "
                                           "(0: off).")
     natural_20_enhanced: Count = Field(description="Enhancements of a natural 20's damage (0: none).")
@@ -81,15 +85,15 @@ class AttackRules(_Strict):
 class RestRules(_Strict):
     """Rest out of combat."""
 
-    full_rest_hours: Annotated[float, Field(ge=0.01, description="Hours out of combat that make a full rest.")]
-    heals: Literal["all"] | Count = Field(description='Health a full rest restores ("all" or points).')
+    full_rest_hours: RepeatHours = Field(description="Hours out of combat that make a full rest.")
+    heals: Literal["all"] | Points = Field(description='Health a full rest restores ("all" or points).')
 
 
 class ConditionModel(_Strict):
     """What a condition does in a fight."""
 
-    attack: int = 0
-    defense: int = 0
+    attack: Modifier = 0
+    defense: Modifier = 0
     impaired: Count = 0
 
 
@@ -106,29 +110,29 @@ class ConditionsModel(_Strict):
 class WeaponModel(_Strict):
     """A strike mode's damage."""
 
-    die: int = Field(description="Damage die size (one of dice.sizes).")
-    bonus: int = Field(default=0, description="Flat points added to the kept roll.")
+    die: Faces = Field(description="Damage die size (one of dice.sizes).")
+    bonus: Modifier = Field(default=0, description="Flat points added to the kept roll.")
     enhanced: Count = 0
     impaired: Count = 0
     direct: bool = Field(default=False, description="Direct damage ignores armour.")
-    attack: int = Field(default=0, description="Added to the attack roll.")
+    attack: Modifier = Field(default=0, description="Added to the attack roll.")
 
 
 class ArmorModel(_Strict):
     """An armour piece's Armour value."""
 
-    armour: Count
+    armour: Points
 
 
 class CreatureModel(_Strict):
     """A creature block."""
 
-    STR: Annotated[int, Field(ge=1)]
-    WIT: Annotated[int, Field(ge=1)]
-    AGI: Annotated[int, Field(ge=1)]
-    attack: int = Field(description="Attack bonus of the d20 roll.")
-    defense: int = Field(description="Defense.")
-    armour: Count = Field(default=0, description="Natural Armour value (hide, scales).")
+    STR: Ability
+    WIT: Ability
+    AGI: Ability
+    attack: Modifier = Field(description="Attack bonus of the d20 roll.")
+    defense: Modifier = Field(description="Defense.")
+    armour: Points = Field(default=0, description="Natural Armour value (hide, scales).")
     human: bool = Field(default=False, description="Abilities cap at abilities.max_human.")
 
 
@@ -138,8 +142,8 @@ class DeriveWeapons(_Strict):
     die: WeaponFormula = Field(description="The die size aimed at; the allowed size nearest to it is taken (a tie: "
                                            "the smaller).")
     bonus: WeaponFormula
-    impaired_below: float = Field(description="A mode whose mean impact is below this is impaired once.")
-    enhanced_from: float = Field(description="A mode whose mean impact is at least this is enhanced once.")
+    impaired_below: Coefficient = Field(description="A mode whose mean impact is below this is impaired once.")
+    enhanced_from: Coefficient = Field(description="A mode whose mean impact is at least this is enhanced once.")
     direct: list[AspectName] = Field(default_factory=list, description="Aspects whose damage ignores armour.")
     attack: WeaponFormula
 
@@ -153,8 +157,7 @@ class DeriveArmor(_Strict):
 class DeriveCreatures(_Strict):
     """How a creature's block follows from its anatomy data (abilities are then capped as every block is)."""
 
-    attribute_default: Annotated[int, Field(ge=0, description="The score of an attribute the creature's file "
-                                                              "leaves out.")]
+    attribute_default: Score = Field(description="The score of an attribute the creature's file leaves out.")
     STR: CreatureFormula
     WIT: CreatureFormula
     AGI: CreatureFormula

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import cast
+from typing import Any, cast
 
 import esper
 
 from components.anatomy import ASPECTS, Aspect, BodyStructure
 from components.anatomy_state import Injury, Shock, Wound
 from components.care import CarePolicy
-from components.codec import JSON, dump_fields, load_fields, restore
+from components.codec import JSON, dump_fields
 from components.creature import CreatureDef
 from components.gear import ArmorPiece, StrikeMode
 from components.impairment import Impairment
@@ -41,6 +41,7 @@ from systems.models.anatomy_binding import AnatomyState, anatomy_state
 from systems.models.base import DAY, DamageModel, ModelError, register
 from systems.phases import Phase
 from systems.recovery import RecoveryProcessor
+from systems.saved import LARGEST, index, need, number, time_or_never, typed_fields
 from systems.strike import is_off_hand
 from systems.targets import CompiledTargets, target_profile
 
@@ -96,30 +97,33 @@ class AnatomyModel(DamageModel):
 
     def load_state(self, data: Mapping[str, JSON], kind: CreatureDef, body: BodyStructure,
                    armor: Sequence[ArmorPiece]) -> tuple[object, ...]:
-        """The inverse of ``dump_state``; impairments and health are recomputed from the wounds."""
+        """The inverse of ``dump_state``; impairments are recomputed from the wounds, and the saved health must be
+        what they leave (or 0, dead).
+
+        Raises:
+            ModelError: Not the anatomy model's two components.
+            StateError: A field missing, unknown or of the wrong type, or a value out of reach: a wound at no
+                location of the body or at no injury level, a part or location index out of range, a health the
+                wounds do not give (the message names the key).
+        """
         if set(data) != {"Injury", "Shock"}:
             raise ModelError(f"anatomy state holds Injury and Shock, not {', '.join(sorted(data)) or 'nothing'}")
         raw = data["Injury"]
-        if not isinstance(raw, dict):
-            raise ModelError("anatomy state: Injury is not a table")
-        wounds = [load_fields(Wound, w) for w in raw["wounds"]]
-        cause = raw["shock_cause"]
-        injury = Injury(
-            wounds=wounds, severed={int(i) for i in restore(raw["severed"])},
-            unusable_parts={int(i) for i in restore(raw["unusable_parts"])},
-            permanent_impairment={int(k): int(v) for k, v in restore(raw["permanent_impairment"]).items()},
-            health=int(raw["health"]), blood_loss=int(raw["blood_loss"]), weariness=int(raw["weariness"]),
-            fatigue=int(raw["fatigue"]),
-            shock_cause=None if cause is None else (int(restore(cause)[0]), int(restore(cause)[1])),
-            extended_shock_hr=_optional_int(raw["extended_shock_hr"]), coma_hr=_optional_int(raw["coma_hr"]),
-            coma_since=float(raw["coma_since"]), next_course=float(raw["next_course"]),
-            next_coma=float(raw["next_coma"]), care_at=float(raw["care_at"]),
-            tending_until=float(raw["tending_until"]))
+        need(isinstance(raw, dict) and isinstance(raw.get("wounds"), list), "Injury", "a table with its wounds",
+             raw)
+        assert isinstance(raw, dict)
+        wounds = [Wound(**_checked_wound(w, f"Injury.wounds#{i + 1}", body)) for i, w in enumerate(raw["wounds"])]
+        injury = Injury(wounds=wounds, **_checked_injury({k: v for k, v in raw.items() if k != "wounds"}, body))
         injury.reindex()
         injury.impairments = body_impairments(body, injury, self.rules)
         injury.dirty = False
+        whole = health(health_ceiling(body, injury.impairments, self.rules), True, self.rules)
+        need(injury.health in (0, whole), "Injury.health", f"{whole} (what its wounds leave) or 0 (dead)",
+             injury.health)
         s = data["Shock"]
-        shock = Shock(ShockState(int(s["state"])), int(s["since"]), float(s["retest_at"]))
+        shock = Shock(**typed_fields(Shock, s if isinstance(s, dict) else {}, "Shock"))
+        number("Shock.since", shock.since, 0, LARGEST, whole=True)
+        time_or_never("Shock.retest_at", shock.retest_at)
         return injury, shock
 
     # ------------------------------------------------------------------ the loop's questions
@@ -350,8 +354,60 @@ class AnatomyModel(DamageModel):
         advance_out_of_combat(self.rules, ctx, seconds, care)
 
 
-def _optional_int(value: JSON) -> int | None:
-    return None if value is None else int(value)
+_NOT_SAVED = ("wounds", "levels", "impairments", "dirty", "dirty_parts", "profile", "penalties")
+"""The fields of ``Injury`` a save does not hold (the wounds are saved as tables; the rest are caches)."""
+
+
+def _checked_wound(data: JSON, key: str, body: BodyStructure) -> dict[str, Any]:
+    """A saved wound's fields, each within what the rules can give (``level`` 0 or less: healed)."""
+    need(isinstance(data, dict), key, "a wound's table", data)
+    w = typed_fields(Wound, data, key)
+    index(f"{key}.location", w["location"], len(body.locations), "a location of the body")
+    number(f"{key}.level", w["level"], -TOP_LEVEL, TOP_LEVEL, whole=True)
+    number(f"{key}.initial_level", w["initial_level"], 0, TOP_LEVEL, whole=True)
+    index(f"{key}.aspect", w["aspect"], len(ASPECTS), "an aspect")
+    for name in ("healing_rate", "infection_hr"):
+        if w[name] is not None:
+            number(f"{key}.{name}", w[name], -HEALING_RATE_BOUND, HEALING_RATE_BOUND, whole=True)
+    number(f"{key}.compounded", w["compounded"], 0, LARGEST, whole=True)
+    number(f"{key}.stoppage_bonus", w["stoppage_bonus"], -LARGEST, LARGEST, whole=True)
+    number(f"{key}.received", w["received"], 0, LARGEST)
+    for name in ("next_bleed", "next_heal", "healed_at"):
+        time_or_never(f"{key}.{name}", w[name])
+    return w
+
+
+def _checked_injury(data: Mapping[str, JSON], body: BodyStructure) -> dict[str, Any]:
+    """A saved ``Injury``'s fields but its wounds, each within what the rules can give."""
+    f = typed_fields(Injury, data, "Injury", skip=_NOT_SAVED)
+    for loc in sorted(f["severed"]):
+        index("Injury.severed", loc, len(body.locations), "a location of the body")
+    for part in sorted(f["unusable_parts"]):
+        index("Injury.unusable_parts", part, len(body.parts), "a part of the body")
+    for part, penalty in f["permanent_impairment"].items():
+        index("Injury.permanent_impairment", part, len(body.parts), "a part of the body")
+        number(f"Injury.permanent_impairment.{part}", penalty, -LARGEST, 0, whole=True)
+    number("Injury.health", f["health"], 0, 100, whole=True)
+    for name in ("blood_loss", "weariness", "fatigue"):
+        number(f"Injury.{name}", f[name], 0, LARGEST, whole=True)
+    cause = f["shock_cause"]
+    if cause is not None:
+        assert isinstance(cause, tuple)
+        index("Injury.shock_cause#1", cause[0], len(body.locations), "a location of the body")
+        number("Injury.shock_cause#2", cause[1], 0, TOP_LEVEL, whole=True)
+    for name in ("extended_shock_hr", "coma_hr"):
+        if f[name] is not None:
+            number(f"Injury.{name}", f[name], -HEALING_RATE_BOUND, HEALING_RATE_BOUND, whole=True)
+    for name in ("coma_since", "next_course", "next_coma", "care_at", "tending_until"):
+        time_or_never(f"Injury.{name}", f[name])
+    return f
+
+
+TOP_LEVEL = len(LEVEL_CODES) - 1
+"""The highest injury level (G5)."""
+HEALING_RATE_BOUND = 1000
+"""The largest Healing Rate a saved wound or course may have, either way (the rules' are 0 to 7, moved by
+course tests)."""
 
 
 def aim_zone(body: BodyStructure, aim: str) -> int:

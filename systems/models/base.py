@@ -32,7 +32,7 @@ import esper
 
 from components.anatomy import BodyStructure
 from components.care import CarePolicy
-from components.codec import JSON, dump_fields, load_fields
+from components.codec import JSON, dump_fields
 from components.creature import CreatureDef
 from components.gear import ArmorPiece, StrikeMode
 from components.impairment import SOUND, Impairment
@@ -40,7 +40,9 @@ from components.log import LogEntry
 from components.readout import AftermathRow, PartReading, Readout
 from systems.context import TickContext
 from systems.creatures import Creature
+from systems.models.saved_states import check_saved_state
 from systems.phases import Phase
+from systems.saved import typed_fields
 
 DAY = 86400.0
 
@@ -97,9 +99,13 @@ class DamageModel:
                    armor: Sequence[ArmorPiece]) -> tuple[object, ...]:
         """The model's components from ``dump_state`` output.
 
+        Every field is read as its declared type and each point model's state is checked for what the model can
+        reach (``systems.models.saved_states``).
+
         Raises:
             ModelError: State of a type the model does not use, or a component missing.
-            TypeError: A component's fields do not match.
+            StateError: A field missing, unknown or of the wrong type, or a value the model could not have reached
+                (the message names the key).
         """
         by_name = {t.__name__: t for t in self.state_types()}
         unknown = sorted(set(data) - set(by_name))
@@ -113,7 +119,8 @@ class DamageModel:
             values = data[t.__name__]
             if not isinstance(values, dict):
                 raise ModelError(f"{t.__name__} state is not a table")
-            out.append(load_fields(t, values))
+            out.append(t(**typed_fields(t, values, t.__name__)))
+        check_saved_state(out, self.tables, kind, body, armor)
         return tuple(out)
 
     # ------------------------------------------------------------------ the shared loop's questions

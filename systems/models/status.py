@@ -764,8 +764,8 @@ class StatusModel(DamageModel):
                 state.heal_at = start + tables.heal_seconds[state.level - 1]
             if state.minor > 0 and state.minor_heal_at < 0:
                 state.minor_heal_at = start + tables.minor_heal_seconds
-            if state.level == MORTALLY and state.dies_at < 0:
-                state.dies_at = start + tables.mortal_untended_seconds
+            # The untended clock is not re-armed here: becoming mortally wounded arms it (set_level), and a
+            # mortally wounded creature without one was found tended already (a second advance would check again).
         queue = DueQueue(KINDS)
         circle = care_circle(creatures, care)
 
