@@ -239,7 +239,8 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     height = field_.get("height") if isinstance(field_, dict) else None
     names: list[str] = []
     teams: set[str] = set()
-    all_parts = set().union(*known.body_parts.values()) if known.body_parts else set()
+    aimable = set().union(*known.body_parts.values(), *known.bodies.values())  # parts and locations, case-folded
+    aim_spellings = [n for names in (*known.part_names.values(), *known.location_names.values()) for n in names]
     for i, c in entries(data, "combatants"):
         entry = text(c, "name")
         key = ("combatants", i)
@@ -276,10 +277,10 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
                 problems.append(unknown(label, dotted(*key, "immobilized", j), entry, f"a part of the {body!r} body",
                                         p, known.part_names.get(body, parts)))
         aim = text(c, "aim")
-        if aim is not None and aim not in ("unaimed", "random") and aim.casefold() not in all_parts:
-            problems.append(unknown(label, dotted(*key, "aim"), entry, "unaimed, random or a part name of some body",
-                                    aim, ["unaimed", "random", *(n for names in known.part_names.values()
-                                                                 for n in names)]))
+        if aim is not None and aim not in ("unaimed", "random") and aim.casefold() not in aimable:
+            problems.append(unknown(label, dotted(*key, "aim"), entry,
+                                    "unaimed, random, or a part or location name of some body", aim,
+                                    ["unaimed", "random", *aim_spellings]))
         pos = c.get("position")
         spacing = c.get("spacing", 1.5)
         if (isinstance(pos, list) and len(pos) == 2 and all(_number(v) for v in pos) and _number(width)

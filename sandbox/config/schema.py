@@ -387,7 +387,8 @@ class CombatantModel(_Strict):
     weapons: list[Id] | None = Field(default=None, description="Replaces the creature's carried weapons.")
     armor: list[Id] | None = Field(default=None, description="Replaces the creature's armour.")
     policy: Literal["nearest", "weakest", "random"] = "nearest"
-    aim: Name = Field(default="unaimed", description="unaimed, random, or the name of a part to aim at")
+    aim: Name = Field(default="unaimed", description="unaimed, random, or the name of a part or location to aim at "
+                                                     "(a called shot)")
     initiative: int | None = None
     speed: Annotated[float, Field(gt=0)] | None = None
     attributes: dict[Id, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
