@@ -237,7 +237,10 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
         from sandbox.account import comparison_table, run_model
         from sandbox.models import available_models
 
-        runs = [run_model(scenario, seed, name, ticks) for name in available_models()]
+        try:
+            runs = [run_model(scenario, seed, name, ticks) for name in available_models()]
+        except SandboxError as exc:  # a model that cannot hold the scenario (an item it has no use for)
+            raise SetupError(str(exc)) from None
         typer.echo(f"{scenario} under every damage model, seed {seed} (the same attack and location draws "
                    "in each)")
         typer.echo(comparison_table(runs))

@@ -56,7 +56,7 @@ def _entity_dict(c: Creature, model: DamageModel) -> dict[str, Any]:
         "position": [pos.x, pos.y],
         "equipment": {"weapons": equip.weapons, "natural": equip.natural,
                       "holding": {str(k): v for k, v in equip.holding.items()}, "dropped": equip.dropped,
-                      "lost": equip.lost},
+                      "lost": equip.lost, "items": equip.items},
         "model_state": model.dump_state(c),
     }
 
@@ -193,7 +193,10 @@ def _restore_entity(world: Sandbox, row: dict[str, Any], catalog: Catalog, at: l
     at[0] = f"{where}.equipment"
     e = row["equipment"]
     equip = Equipment(list(e["weapons"]), list(e["natural"]), {int(k): v for k, v in e["holding"].items()},
-                      list(e["dropped"]), list(e["lost"]))
+                      list(e["dropped"]), list(e["lost"]), [str(i) for i in e.get("items", [])])
+    for item_id in equip.items:
+        if item_id not in catalog.items:
+            raise SaveError(f"the save names item {item_id!r}, which the configs do not define")
     at[0] = f"{where}.model_state"
     data = row["model_state"]
     if not isinstance(data, dict):

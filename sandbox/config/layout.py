@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-KIND_DIRS: dict[str, str] = {"bodies": "body", "weapons": "weapon", "armor": "armor", "creatures": "creature",
-                             "scenarios": "scenario"}
+KIND_DIRS: dict[str, str] = {"bodies": "body", "weapons": "weapon", "armor": "armor", "items": "item",
+                             "creatures": "creature", "scenarios": "scenario"}
 """The folders of definitions (one id a file, the file's stem), and the kind of file each holds."""
 SINGLE_FILES: dict[str, str] = {"skills": "skills.toml", "anatomy_rules": "models/anatomy.toml",
                                 "sandbox_rules": "sandbox.toml"}
@@ -22,7 +22,7 @@ MODELS_DIR = "models"
 SCHEMAS_DIR = "schemas"
 """Where a content folder keeps the JSON Schemas its ``#:schema`` lines point at."""
 FILE_KIND_NAMES: frozenset[str] = frozenset(
-    {"body", "weapon", "armor", "creature", "skills", "anatomy_rules", "sandbox_rules", "scenario", "content"})
+    {"body", "weapon", "armor", "item", "creature", "skills", "anatomy_rules", "sandbox_rules", "scenario", "content"})
 """Every config file kind (``sandbox.config.schema.FILE_KINDS`` has a model for each: a test keeps them equal)."""
 _SCHEMA_LINE = re.compile(r"^#:schema\s+\S*?([a-z_]+)\.schema\.json\s*$")
 

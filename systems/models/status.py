@@ -14,11 +14,11 @@ healthy -> slightly wounded -> wounded -> seriously wounded -> critically wounde
   or fitness), never below half the table value (``penalty``).
 - **Passing out.** A seriously wounded creature that loses at least one more rung, or a critically wounded one
   that takes any damage, tests: d20 > Constitution + the penalty of the rung it was hit on passes out
-  (``Condition.out``, and it falls prone). Sandbox rule: it tests again every ``come_round_seconds`` of game time and comes round on d20 <=
-  Constitution + penalty.
+  (``Condition.out``, and it falls prone). Sandbox rule: it tests again every ``come_round_seconds`` of game time
+  and comes round on d20 <= Constitution + penalty.
 - **Attack** (decisions.md): document 002's roll, d20 + attack bonus + the status penalty against the target's
-  Defense + its own status penalty, hits on a margin of 1 or more; damage is the strike mode's dice (this model's table) minus the
-  armour value of every worn piece and the creature's natural armour, floored at 0.
+  Defense + its own status penalty, hits on a margin of 1 or more; damage is the strike mode's dice (this model's
+  table) minus the armour value of every worn piece and the creature's natural armour, floored at 0.
 - **Out of combat** (``advance``, sandbox rules): minor injuries fade after a night's rest; each rung heals after
   days of rest that grow with the rung; a mortally wounded creature that nobody tends dies an hour after the
   wound.
