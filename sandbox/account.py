@@ -1,4 +1,8 @@
-"""The readable account of a run (``sandbox run``): a line per landed blow, and a closing table per creature."""
+"""The readable account of a run (``sandbox run``): a line per landed blow, and a closing table per creature.
+
+The account uses the rules' codes (``S3``, ``MF``, ``HR``) and ends with a one-line key to the ones it used
+(``account_key``); ``plain=True`` spells every code out in words instead (``sandbox run --plain``).
+"""
 
 from __future__ import annotations
 
@@ -7,67 +11,108 @@ from dataclasses import dataclass
 
 from components.log import LogEntry
 from components.readout import WoundReading
-from sandbox.report import table
+from components.rules import LEVEL_CODES
+from sandbox.glossary import BLEEDING_MARK, codes_in, key_line, spell_out
+from sandbox.report import output_width, table, wrapped
 from sandbox.world import Outcome, Sandbox
 
 
-def blow_lines(log: Iterable[LogEntry], names: Mapping[int, str]) -> Iterator[str]:
+def blow_lines(log: Iterable[LogEntry], names: Mapping[int, str], plain: bool = False) -> Iterator[str]:
     """One line per blow that landed on the body: who, where, what wound, what followed.
 
     Each attack summarises itself (``LogEntry.summary``); the events after it until the next attack add what
-    followed (a bleeder, a severed limb, a new shock state, a fall, death).
+    followed (a bleeder, a severed limb, a new shock state, a fall, death). ``plain``: codes in words.
     """
     current: str | None = None
     follows: list[str] = []
     for entry in log:
         if entry.headline:
             if current is not None:
-                yield _finish(current, follows)
+                yield _finish(current, follows, plain)
             line = entry.summary(names)
-            current = f"tick {entry.tick:>3}  {line}" if line else None
+            current = f"tick {entry.tick:>3}  {line}" if line else None  # a wrapped line continues under the text
             follows = []
         elif current is not None:
             text = entry.summary(names)
             if text:
                 follows.append(text)
     if current is not None:
-        yield _finish(current, follows)
+        yield _finish(current, follows, plain)
 
 
-def _finish(current: str, follows: list[str]) -> str:
-    return current + (f"; {', '.join(follows)}" if follows else "")
+def account_key(printed: Iterable[str]) -> str:
+    """The one-line key to the codes ``printed`` used (only those), or "" when it used none."""
+    return key_line(codes_in(printed))
 
 
-def closing_table(world: Sandbox) -> str:
-    """Per creature: team, alive, health and band, shock state, wounds by location, conditions."""
-    rows = []
+def _finish(current: str, follows: list[str], plain: bool = False) -> str:
+    line = current + (f"; {', '.join(follows)}" if follows else "")
+    return wrapped(spell_out(line) if plain else line, indent=len("tick 123  "))
+
+
+def closing_table(world: Sandbox, plain: bool = False) -> str:
+    """Per creature: team, alive, health and band, shock state, wounds by location, conditions (``plain``: in
+    words).
+
+    Below ``WIDE`` columns the wounds leave the table for a line per wounded creature under it, so the table's
+    cells keep to one line in an 80-column terminal.
+    """
+    rows, wound_rows = [], []
+    narrow = output_width()[0] < WIDE
     for entity, c in world.creatures().items():
         r = world.readout(entity)
-        rows.append((c.name, c.team, "yes" if r.alive else "no", f"{r.health}{r.health_unit} {r.band}", r.shock,
-                     _wounds_text(r.wounds), ", ".join(r.conditions) or "-"))
-    return table(["creature", "team", "alive", "health", "shock", "wounds (* bleeding)", "conditions"], rows)
+        conditions = ", ".join(r.conditions) or "-"
+        wounds = _wounds_text(r.wounds, plain=plain)
+        row = [c.name, c.team, "yes" if r.alive else "no", f"{r.health}{r.health_unit} {r.band}", r.shock,
+               wounds, spell_out(conditions) if plain else conditions]
+        if narrow:
+            del row[5]
+            if wounds != "-":
+                wound_rows.append((c.name, wounds))
+        rows.append(row)
+    wounds_header = "wounds" if plain else f"wounds ({BLEEDING_MARK} bleeding)"
+    headers = ["creature", "team", "alive", "health", "shock", wounds_header, "conditions"]
+    if not narrow:
+        return table(headers, rows, wrap=[5, 6])
+    headers.remove(wounds_header)
+    below = [wrapped(f"  {name}: {text}", indent=4) for name, text in wound_rows]
+    return "\n".join([table(headers, rows, wrap=[5]), "", wounds_header[0].upper() + wounds_header[1:] + ":",
+                      *below] if below else [table(headers, rows, wrap=[5])])
 
 
-def _wounds_text(wounds: Iterable[WoundReading], most: int = 4) -> str:
+WIDE = 100
+"""From this many columns the closing table has a wounds column; below it, the wounds are listed under it."""
+
+
+def _wounds_text(wounds: Iterable[WoundReading], most: int = 4, plain: bool = False) -> str:
     """Wounds by location, worst first; past ``most`` locations, a count of the rest (a model that places no
-    wound at a location lists its wounds by what they are)."""
+    wound at a location lists its wounds by what they are). ``plain``: each wound in words, "bleeding" for the
+    mark."""
     by_loc: dict[str, list[str]] = {}
     for w in wounds:
-        by_loc.setdefault(w.location or w.level, []).append(w.level + ("*" if w.bleeding else ""))
+        by_loc.setdefault(w.location or w.level, []).append(w.level + (BLEEDING_MARK if w.bleeding else ""))
     if not by_loc:
         return "-"
-    ranked = sorted(by_loc.items(), key=lambda kv: (-max(_rank(c.rstrip("*")) for c in kv[1]), kv[0]))
-    shown = [f"{loc} {' '.join(sorted(levels, reverse=True))}" if loc not in levels else loc
-             for loc, levels in ranked[:most]]
+    ranked = sorted(by_loc.items(), key=lambda kv: (-max(_rank(c.rstrip(BLEEDING_MARK)) for c in kv[1]), kv[0]))
+    shown = []
+    for loc, levels in ranked[:most]:
+        ordered = sorted(levels, key=lambda code: _rank(code.rstrip(BLEEDING_MARK)), reverse=True)
+        if loc in levels:
+            shown.append(loc)
+        elif plain:
+            words = [spell_out(level.rstrip(BLEEDING_MARK)) + (" (bleeding)" if level.endswith(BLEEDING_MARK) else "")
+                     for level in ordered]
+            shown.append(f"{loc}: {' and '.join(words)}")
+        else:
+            shown.append(f"{loc} {' '.join(ordered)}")
     if len(ranked) > most:
-        shown.append(f"+{len(ranked) - most} more locations")
+        shown.append(f"+{len(ranked) - most} more")
     return "; ".join(shown)
 
 
 def _rank(level: str) -> int:
     """Orders level codes (``G5`` worst) and a model's own words alike (their order of appearance)."""
-    codes = ("NA", "M1", "S2", "S3", "G4", "G5")
-    return codes.index(level) if level in codes else 0
+    return LEVEL_CODES.index(level) if level in LEVEL_CODES else 0
 
 
 def outcome_line(outcome: Outcome) -> str:
@@ -77,7 +122,7 @@ def outcome_line(outcome: Outcome) -> str:
     return f"No winner after {outcome.ticks} ticks ({outcome.reason})."
 
 
-def aftermath_table(world: Sandbox, start: float) -> str:
+def aftermath_table(world: Sandbox, start: float, plain: bool = False) -> str:
     """Per creature: died (of what, on which day) or survived; days until every wound healed; permanent damage;
     health and state now (each model reports it: ``DamageModel.aftermath_row``)."""
     rows = []
@@ -92,7 +137,8 @@ def aftermath_table(world: Sandbox, start: float) -> str:
         else:
             healed = f"{row.open_wounds} open" if row.alive else "-"
         permanent = ", ".join(f"{part} {value}" for part, value in row.permanent.items()) or "-"
-        rows.append((row.name, fate, healed, permanent, f"{row.health}{row.health_unit}", row.state))
+        state = spell_out(row.state) if plain else row.state
+        rows.append((row.name, fate, healed, permanent, f"{row.health}{row.health_unit}", state))
     return table(["creature", "fate", "wounds", "permanent impairment", "health", "state"], rows)
 
 
@@ -140,9 +186,9 @@ def run_model(scenario: str, seed: int, model: str, max_ticks: int | None = None
         world.close()
 
 
-def comparison_table(runs: list[ModelRun]) -> str:
+def comparison_table(runs: list[ModelRun], plain: bool = False) -> str:
     """Models side by side: winner and ticks, then per creature its final readout, blows taken, blows to take it
-    out (``-``: never out)."""
+    out (``-``: never out), with a line under the table that says so. ``plain``: codes in words."""
     headers = ["", *[r.model for r in runs]]
     rows: list[list[str]] = [
         ["winner", *[r.outcome.winner or "none" for r in runs]],
@@ -150,7 +196,7 @@ def comparison_table(runs: list[ModelRun]) -> str:
     ]
     names = list(runs[0].labels) if runs else []
     for name in names:
-        rows.append([name, *[r.labels[name] for r in runs]])
-        rows.append(["  blows taken / to take out", *[
+        rows.append([name, *[spell_out(r.labels[name]) if plain else r.labels[name] for r in runs]])
+        rows.append(["  blows", *[
             f"{r.wounds[name]} / {r.out_after[name] if r.out_after[name] is not None else '-'}" for r in runs]])
-    return table(headers, rows)
+    return table(headers, rows) + "\nblows: landed blows taken / taken when first out of the fight (-: never out)"

@@ -10,6 +10,7 @@ signal changes nothing: the work is finished.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from types import FrameType
@@ -32,6 +33,7 @@ def main() -> None:
 
     for sig in INTERRUPTS:
         signal.signal(sig, hold)
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's banner is not the sandbox's to print
     from sandbox.cli import main as cli_main
 
     if held:

@@ -1,28 +1,99 @@
-"""Plain-text tables for the CLI: aligned columns, no colour, stable under any terminal width."""
+"""The CLI's tables, drawn with rich: they fit the terminal's width (cells wrap, never the whole line), and are plain
+text (no colour, no box characters) when the output is not a terminal, so files, pipes and CI logs read cleanly.
+
+The width: the terminal's when the output is one; else ``COLUMNS`` when it is set (the README's samples are made
+at ``COLUMNS=100``); else unbounded, one line per row, for scripts.
+"""
 
 from __future__ import annotations
 
+import io
+import os
+import sys
+import textwrap
 from collections.abc import Iterable, Sequence
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
 
 from components.anatomy import BodyStructure
 from components.rules import LEVEL_CODES, ShockState
 from sandbox.blows import Odds
 from systems.hit_location import build_hit_table, location_probabilities
 
+PLAIN = box.Box("    \n    \n -  \n    \n    \n    \n    \n    \n")
+"""A table with no box: columns apart by spaces, a row of dashes under the header (what a non-terminal gets)."""
+UNBOUNDED = 100_000
+MAX_WORD = 24
+"""A word longer than this may be folded across lines (a column keeps at least this many characters for it)."""
 
-def table(headers: Sequence[str], rows: Iterable[Sequence[object]], right: Iterable[int] = ()) -> str:
-    """Format rows as an aligned text table; columns in ``right`` are right-aligned."""
-    cells = [[str(h) for h in headers]] + [[_cell(c) for c in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+
+def output_width() -> tuple[int, bool]:
+    """The width to draw in, and whether the output is a terminal."""
+    terminal = sys.stdout.isatty()
+    if terminal:
+        return os.get_terminal_size(sys.stdout.fileno()).columns, True
+    columns = os.environ.get("COLUMNS", "")
+    return (int(columns) if columns.isdigit() and int(columns) > 0 else UNBOUNDED), False
+
+
+def render(*renderables: object, width: int | None = None) -> str:
+    """``renderables`` (rich tables, text) as the string the CLI prints, at the output's width."""
+    columns, terminal = output_width()
+    out = io.StringIO()
+    console = Console(file=out, width=width or columns, force_terminal=terminal, color_system="auto" if terminal
+                      else None, highlight=False, markup=False, emoji=False, soft_wrap=False)
+    for r in renderables:
+        console.print(r)
+    return "\n".join(line.rstrip() for line in out.getvalue().rstrip("\n").split("\n"))
+
+
+def wrapped(line: str, indent: int = 0) -> str:
+    """``line`` wrapped between words at the output's width, each following line indented by ``indent`` spaces
+    (unchanged when the width is unbounded)."""
+    width, _ = output_width()
+    if len(line) <= width:
+        return line
+    return textwrap.fill(line, width, subsequent_indent=" " * indent, break_on_hyphens=False)
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[object]], right: Iterable[int] = (),
+          wrap: Iterable[int] | None = None) -> str:
+    """Rows as a table that fits the output's width.
+
+    A long cell wraps within its column, between words: a column is kept as wide as its longest word (so
+    ``incapacitated`` stays whole), and the first column, which names the row, does not wrap, as long as the
+    width allows; past that, words fold.
+
+    Args:
+        headers: The column headers.
+        rows: The rows, a value per column.
+        right: The columns to right-align.
+        wrap: The columns that give way first when the width is short (the others keep their width while those
+            can); default: every column but the first.
+    """
+    width, terminal = output_width()
+    grid = Table(box=box.SIMPLE_HEAD if terminal else PLAIN, show_edge=False, pad_edge=False,
+                 header_style="bold" if terminal else None, padding=(0, 1, 0, 0))
+    cells = [[_cell(c) for c in row] for row in rows]
+    columns = [[str(h), *(row[i] for row in cells)] for i, h in enumerate(headers)]
+    longest_word = [min(max((len(w) for text in col for w in text.split()), default=1), MAX_WORD) for col in columns]
+    longest_cell = [max(len(text) for text in col[1:]) if col[1:] else 0 for col in columns]
+    # Whole words need every column as wide as its longest word (the first column: its longest name).
+    whole_words = bool(headers) and sum([longest_cell[0], *longest_word[1:]]) + len(headers) <= width
+    may_wrap = set(range(1, len(headers)) if wrap is None else wrap)
+    # The columns that need not wrap keep their width while the ones that may wrap still have their words.
+    keep = whole_words and sum(longest_word[i] if i in may_wrap else max(longest_cell[i], longest_word[i])
+                               for i in range(len(headers))) + len(headers) <= width
     align_right = set(right)
-    lines = []
-    for n, row in enumerate(cells):
-        parts = [c.rjust(w) if i in align_right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths,
-                                                                                              strict=True))]
-        lines.append("  ".join(parts).rstrip())
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    for i, h in enumerate(headers):
+        grid.add_column(str(h), justify="right" if i in align_right else "left", overflow="fold",
+                        no_wrap=(whole_words and i == 0) or (keep and i not in may_wrap),
+                        min_width=longest_word[i] if whole_words else None)
+    for row in cells:
+        grid.add_row(*row)
+    return render(grid)
 
 
 def _cell(value: object) -> str:
@@ -35,9 +106,9 @@ def _cell(value: object) -> str:
 
 def body_report(body: BodyStructure) -> str:
     """The ``sandbox body`` text: zones with numbers, parts, locations with unaimed hit odds."""
-    out = [f"{body.name} (id {body.id}), scale {body.scale:g}, highest zone number {body.max_zone_number}"]
+    out = [wrapped(f"{body.name} (id {body.id}), scale {body.scale:g}, highest zone number {body.max_zone_number}")]
     if body.incorporeal:
-        out.append("Incorporeal: no zone can be struck, so every blow misses.")
+        out.append(wrapped("Incorporeal: no zone can be struck, so every blow misses."))
         return "\n".join(out)
     out.append("")
     out.append(table(["zone", "weight", "zone numbers"],
@@ -55,7 +126,7 @@ def body_report(body: BodyStructure) -> str:
         [(loc.name, body.parts[loc.part].name, f"{loc.weight:g}", loc.shock_value, loc.bleeding, loc.amputability,
           loc.fumble, loc.stumble, "/".join(str(v) for v in loc.protection), f"{100 * p:.2f}")
          for loc, p in zip(body.locations, probs, strict=True)], [2, 3, 9]))
-    out.append("\nprotection is natural blunt/edged/piercing/fire")
+    out.append("\n" + wrapped("protection is natural blunt/edged/piercing/fire"))
     return "\n".join(out)
 
 
@@ -85,8 +156,9 @@ def odds_report(odds: Odds, header: str) -> str:
     """The ``sandbox blows --format table`` text."""
     n = odds.n
     landed = n - odds.missed
-    out = [header, f"{n} blows: {odds.missed} missed ({100 * odds.missed / n:.2f}%), {landed} landed, "
-                   f"{odds.dead} killed ({100 * odds.dead / n:.2f}%). Percentages are of all blows."]
+    out = [wrapped(header), wrapped(f"{n} blows: {odds.missed} missed ({100 * odds.missed / n:.2f}%), {landed} "
+                                    f"landed, {odds.dead} killed ({100 * odds.dead / n:.2f}%). Percentages are of "
+                                    "all blows.")]
     if landed:
         out.append("")
         out.append(_section("Location", odds.location.most_common(), n))

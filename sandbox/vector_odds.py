@@ -13,7 +13,7 @@ import numpy as np
 
 from components.rules import LEVEL_CODES, ShockState
 from sandbox.blows import BlowSetup, Odds
-from sandbox.report import table
+from sandbox.report import table, wrapped
 from systems.streams import PURPOSES, stream_seed
 from systems.vector_blows import (
     DISPOSITIONS,
@@ -122,8 +122,9 @@ def exact_report(exact: ExactOdds, setup: BlowSetup, header: str) -> str:
 
     landed = 1.0 - exact.missed
     names = setup.body.locations
-    out = [header, f"Exact odds per blow: missed {100 * exact.missed:.2f}%, landed {100 * landed:.2f}%, "
-                   f"killed {100 * exact.dead:.2f}%. Percentages are of all blows."]
+    out = [wrapped(header), wrapped(f"Exact odds per blow: missed {100 * exact.missed:.2f}%, landed "
+                                    f"{100 * landed:.2f}%, killed {100 * exact.dead:.2f}%. Percentages are of all "
+                                    "blows.")]
     if landed > 0:
         sections = [
             ("Location", sorted(((names[li].name, p) for li, p in exact.location.items()), key=lambda r: -r[1])),

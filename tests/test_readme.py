@@ -23,3 +23,26 @@ def test_a_readme_example_runs(index: int, tmp_path: Path) -> None:
                           timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip()  # every example prints what it shows
+
+
+SAMPLE = re.search(r"<!-- sample: COLUMNS=(\d+) sandbox (.*?) -->\n```text\n(.*?)```",
+                   (ROOT / "README.md").read_text(encoding="utf-8"), re.DOTALL)
+
+
+def test_the_readme_sample_output_is_what_the_command_prints(tmp_path: Path) -> None:
+    """The README's sample account is a real run at its width: each part between ``...`` lines appears in the
+    command's output as printed, in order."""
+    assert SAMPLE is not None
+    columns, command, text = SAMPLE.groups()
+    proc = subprocess.run([sys.executable, "-m", "sandbox", *command.split()], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin",
+                                                       "COLUMNS": columns})
+    assert proc.returncode == 0, proc.stderr
+    printed = proc.stdout.rstrip("\n").split("\n")
+    at = 0
+    for part in text.rstrip("\n").split("\n...\n"):
+        lines = part.split("\n")
+        starts = [i for i in range(at, len(printed) - len(lines) + 1) if printed[i:i + len(lines)] == lines]
+        assert starts, f"not in the output after line {at}:\n{part}\n--- printed:\n{proc.stdout}"
+        at = starts[0] + len(lines)
+    assert at == len(printed), "the sample ends where the output does"

@@ -24,11 +24,20 @@ SCHEMAS_DIR = "schemas"
 FILE_KIND_NAMES: frozenset[str] = frozenset(
     {"body", "weapon", "armor", "item", "creature", "skills", "anatomy_rules", "sandbox_rules", "scenario", "content"})
 """Every config file kind (``sandbox.config.schema.FILE_KINDS`` has a model for each: a test keeps them equal)."""
+FOLDER_WORDS: dict[str, str] = {"bodies": "body", "body": "body", "weapons": "weapon", "weapon": "weapon",
+                                 "armor": "armor", "armour": "armor", "armors": "armor", "armours": "armor",
+                                 "items": "item", "item": "item",
+                                 "creatures": "creature", "creature": "creature", "scenarios": "scenario",
+                                 "scenario": "scenario"}
+"""The words of a folder's name that tell the kind of its files (``my_bodies/``, ``troll-weapons/``, ``Armour/``)."""
+_WORD = re.compile(r"[a-z]+")
 _SCHEMA_LINE = re.compile(r"^#:schema\s+\S*?([a-z_]+)\.schema\.json\s*$")
 
 
 def kind_of(path: Path) -> str | None:
-    """The config kind of a file: from its folder (``bodies/`` ...), its name, or its ``#:schema`` line."""
+    """The config kind of a file: from its name, its folder (``bodies/`` ...), its ``#:schema`` first line, or the
+    words of its folder's name (``my_bodies/``); ``sandbox.config.schema.kinds_fitting`` tells it from its keys
+    when none of these does."""
     if path.name == "skills.toml":
         return "skills"
     if path.name == "sandbox.toml":
@@ -41,6 +50,10 @@ def kind_of(path: Path) -> str | None:
         return f"{path.stem}_model"  # a damage model's tables: its loader in sandbox/models/ checks them
     if path.parent.name in KIND_DIRS:
         return KIND_DIRS[path.parent.name]
+    return _kind_of_first_line(path) or kind_of_folder(path.parent)
+
+
+def _kind_of_first_line(path: Path) -> str | None:
     if not path.is_file():
         return None  # a folder, a device or a pipe: never opened (reading /dev/zero would never end)
     try:
@@ -52,6 +65,12 @@ def kind_of(path: Path) -> str | None:
     if match and (match.group(1) in FILE_KIND_NAMES or match.group(1).endswith("_model")):
         return match.group(1)
     return None
+
+
+def kind_of_folder(folder: Path) -> str | None:
+    """The kind a folder's name tells (``my_bodies``: ``body``), when its words name exactly one kind."""
+    kinds = {FOLDER_WORDS[w] for w in _WORD.findall(folder.name.lower()) if w in FOLDER_WORDS}
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 def definition_files(root: Path) -> list[Path]:

@@ -8,6 +8,7 @@ and every problem is collected, so one ``ConfigError`` lists all of them and not
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -272,7 +273,10 @@ class _Collection:
         if resolved in self._paths:
             return  # a file of a content tree named again on the command line
         self._paths.add(resolved)
-        f = _File(path, label, kind or kind_of(path) or "", path.stem)
+        kind = kind or kind_of(path)
+        if not kind and path.is_file():
+            kind = self._kind_from_keys(path, label)
+        f = _File(path, label, kind or "", path.stem)
         key = (f.kind, f.id)
         if key not in self._at:
             self._at[key] = len(self.files)
@@ -288,6 +292,42 @@ class _Collection:
         self._layer[key] = layer
         shipped = "shipped " if other_layer == 0 else ""
         self.notes.append(f"{label} replaces the {shipped}{f.kind} {f.id!r} ({other.label})")
+
+
+    def _kind_from_keys(self, path: Path, label: str) -> str | None:
+        """The one kind a file's top-level keys fit (noted), or None (an unreadable file is reported later)."""
+        try:
+            with path.open("rb") as fh:
+                data = tomllib.load(fh)
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            return None
+        complete, possible = s.kinds_fitting(data)
+        if len(possible) != 1 or possible != complete:
+            return None
+        self.notes.append(f"{label} is read as a {complete[0]} file: its keys fit no other kind (neither its "
+                          "folder nor its first line says)")
+        return complete[0]
+
+
+def _unknown_kind(f: _File, problems: list[Problem]) -> None:
+    """Report a file whose kind neither its name, folder, first line nor keys tell, with the kinds its keys could
+    be (and its syntax errors, when it is not TOML at all)."""
+    syntax: list[Problem] = []
+    f.data = read_toml(f.path, f.label, syntax)
+    _, possible = s.kinds_fitting(f.data or {})
+    keys = ", ".join(f.data or {}) or "none"
+    if f.data is None:
+        found = "a file of unknown kind, not TOML either"
+    elif possible:
+        could = ", ".join(("an " if kind[0] in "aeiou" else "a ") + kind for kind in possible)
+        found = f"a file of unknown kind: its keys ({keys}) could be {' or '.join(could.rsplit(', ', 1))} file"
+    else:
+        found = f"a file of unknown kind: its keys ({keys}) fit no kind"
+    problems.append(Problem(f.label, "", None,
+                            "a file in bodies/, weapons/, armor/, items/, creatures/ or scenarios/ (or in a folder "
+                            "named for one, such as my_bodies/), or a first line '#:schema <kind>.schema.json' that "
+                            f"names its kind (one of {', '.join(s.FILE_KINDS)})", found))
+    problems.extend(syntax)
 
 
 def _collect(root: Path, trees: Sequence[Path], extra: Iterable[Path], extra_kind: str | None) -> _Collection:
@@ -335,10 +375,7 @@ def load_catalog(root: Path | None = None, extra: Iterable[Path] = (), extra_kin
         if not f.path.is_file():
             problems.append(Problem(f.label, "", None, "an existing file", not_a_file(f.path)))
         elif not f.kind:
-            problems.append(Problem(f.label, "", None,
-                                    "a file in bodies/, weapons/, armor/, items/ or creatures/, skills.toml, "
-                                    "models/anatomy.toml, or a '#:schema <kind>.schema.json' first line",
-                                    "a file of unknown kind"))
+            _unknown_kind(f, problems)
         elif f.kind.endswith("_model") or f.kind == "content":
             continue  # a damage model's tables (sandbox.models.build_model) or a manifest: checked elsewhere
         elif f.kind in SINGLE_FILES and f.path == root / SINGLE_FILES[f.kind] and trees:

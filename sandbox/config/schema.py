@@ -6,6 +6,7 @@ error, not a silently ignored line). Cross-file references and other semantic ch
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -458,3 +459,17 @@ FILE_KINDS: dict[str, type[_Strict]] = {
     "content": ContentFile,
 }
 """Every config file kind, by the name its JSON Schema file carries (``body.schema.json``)."""
+
+
+def kinds_fitting(keys: Iterable[str]) -> tuple[list[str], list[str]]:
+    """The definition kinds a file's top-level ``keys`` could be: ``(kinds whose every required key is there and
+    that have every one of them, kinds that have every one of them)``.
+
+    A file whose folder and first line do not tell its kind takes it from its keys when only one kind has them all
+    and it has that kind's required keys (``name`` alone could start a body, a weapon or a creature: no kind).
+    """
+    present = set(keys)
+    possible = [kind for kind, model in FILE_KINDS.items() if present <= set(model.model_fields)]
+    complete = [kind for kind in possible
+                if {name for name, f in FILE_KINDS[kind].model_fields.items() if f.is_required()} <= present]
+    return complete, possible
