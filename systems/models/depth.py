@@ -735,18 +735,22 @@ class DepthModel(DamageModel):
                                    depth_bonus=weapon.depth_bonus, weapon_name=gear.name if gear else mode.weapon)
         ctx.log.append(record)  # its events are read later: the wound fills it in below
         if roll.hit:
-            rng = ctx.streams["injury"]
-            if called_location is not None and body.locations[called_location].weight > 0 \
-                    and body.part_hittable(body.locations[called_location].part):
-                location = called_location
-                record.on_location = True
-            else:
-                location = strike_location(body, self._hit_table(body), called_part, aim_zone, rng)
+            location = self._landing(body, called_part, called_location, aim_zone, record, ctx)
             if location != MISS:
                 self._wound(target, location, roll.margin, weapon, roll.natural == 20, record, ctx)
         if mishap is not None:
             self._mishap(attacker, mode, parts, mishap, record, ctx)
         return record
+
+    def _landing(self, body: BodyStructure, called_part: int | None, called_location: int | None, aim_zone: int,
+                 record: DepthAttackRecord, ctx: TickContext) -> int:
+        """Where a blow that hit lands: the called location itself when it can be struck (``record.on_location``),
+        else a location drawn from the anatomy (in the called part, at the aimed zone, or anywhere)."""
+        if called_location is not None and body.locations[called_location].weight > 0 \
+                and body.part_hittable(body.locations[called_location].part):
+            record.on_location = True
+            return called_location
+        return strike_location(body, self._hit_table(body), called_part, aim_zone, ctx.streams["injury"])
 
     def _mishap(self, attacker: Creature, mode: StrikeMode, parts: tuple[int, ...], mishap: Mishap,
                 record: DepthAttackRecord, ctx: TickContext) -> None:
@@ -840,13 +844,7 @@ class DepthModel(DamageModel):
         record = DepthAttackRecord(clock.tick, clock.time, -1, target.entity, mode.id, aim, None, True, None,
                                    mode.name, family=weapon.family, depth_bonus=weapon.depth_bonus)
         ctx.log.append(record)
-        rng = ctx.streams["injury"]
-        if called_location is not None and body.locations[called_location].weight > 0 \
-                and body.part_hittable(body.locations[called_location].part):
-            location = called_location
-            record.on_location = True
-        else:
-            location = strike_location(body, self._hit_table(body), called_part, 0, rng)
+        location = self._landing(body, called_part, called_location, 0, record, ctx)
         if location != MISS:
             self._wound(target, location, 1, weapon, False, record, ctx)
 
