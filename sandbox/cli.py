@@ -120,7 +120,8 @@ def blows(
     aspect: Annotated[str | None, typer.Option(help="Aspect of an --impact blow: blunt, edged, piercing, fire.")]
     = None,
     armor: Annotated[str, typer.Option(help="Armour pieces worn by the target, comma-separated.")] = "",
-    aim: Annotated[str | None, typer.Option(help="The part aimed at (default: unaimed).")] = None,
+    aim: Annotated[str | None, typer.Option(help="The part or location aimed at (a location: its part's zone; "
+                                                 "default: unaimed).")] = None,
     spread: Annotated[int | None, typer.Option(help="Spread (default: the mode's, or 1 with --impact).",
                                                max=MAX_SPREAD)] = None,
     location: Annotated[str | None, typer.Option(help="Force the location struck.")] = None,

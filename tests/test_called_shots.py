@@ -146,3 +146,15 @@ def test_under_the_anatomy_model_a_location_aims_at_its_parts_zone(tmp_path: Pat
         assert landed and all(e.zone_number in range(1, 7) for e in landed)  # zone 1 + a Spread-6 die
         records = [r for r in world.log if getattr(r, "attacker", None) == aimer and hasattr(r, "aim_zone")]
         assert records and all(r.aim == "Neck" and r.aim_zone == 1 for r in records)
+
+
+def test_the_blows_table_aims_at_a_location_too() -> None:
+    """``sandbox blows --aim`` (and the lab's odds cards, which use it for a scenario's aim) takes a location as the
+    scenario does: under the anatomy model it aims at its part's zone (the Neck: the Head's, zone number 1)."""
+    result = CliRunner().invoke(app, ["blows", "--mode", "broadsword.cut", "--aim", "Neck"])
+    assert result.exit_code == 0, result.output
+    assert "aimed at the Neck (zone number 1)" in result.output
+    head = CliRunner().invoke(app, ["blows", "--mode", "broadsword.cut", "--aim", "Head"])
+    assert "aimed at the Head (zone number 1)" in head.output
+    result = CliRunner().invoke(app, ["blows", "--mode", "broadsword.cut", "--aim", "Throat"])
+    assert result.exit_code == 2 and "has no part 'Throat' nor a location of that name" in result.stderr
