@@ -420,8 +420,8 @@ class DepthAttackRecord:
     # ------------------------------------------------------------------ LogEntry
 
     def events(self) -> list[Event]:
-        """The typed events of this attack: declared, rolled, the target's open guard closing, then missed or the
-        damage, and a mishap."""
+        """The typed events of this attack: declared, rolled, missed or the damage, then the target's open guard
+        closing and a mishap (consequences after the attack's own steps, as a log reader groups them)."""
         t, time, a, d = self.tick, self.time, self.attacker, self.target
         if self.direct:
             return [DamageDealt(t, time, a, d, NAME, self.raw, self.depth, self.detail())]
@@ -429,15 +429,15 @@ class DepthAttackRecord:
             out = self.roll.events(t, time, a, d, NAME, self.mode, self.aim, self.hit)
         else:
             out = [AttackDeclared(t, time, a, d, self.mode, self.aim)]
-        if self.guard:
-            out.append(ModelStateChanged(t, time, d, NAME, "guard", f"open ({self.guard:+d} to this attack)",
-                                         "closed"))
         if not self.hit:
             out.append(Missed(t, time, a, d, "short of Defense"))
         elif not self.location:
             out.append(Missed(t, time, a, d, "nothing to strike"))
         else:
             out.append(DamageDealt(t, time, a, d, NAME, self.raw, self.depth, self.detail()))
+        if self.guard:
+            out.append(ModelStateChanged(t, time, d, NAME, "guard", f"open ({self.guard:+d} to this attack)",
+                                         "closed"))
         if self.mishap is not None:
             out.append(ModelStateChanged(t, time, a, NAME, "mishap (natural 1)", "none",
                                          f"{self.mishap.name}: {self.mishap_text()}"))
