@@ -39,6 +39,7 @@ class CreatureDef:
         weapons: Weapon ids carried by default (natural weapons included).
         armor: Armour piece ids worn by default.
         speed: Walking speed in metres per tick (``None``: the sandbox default).
+        items: Item ids carried by default (``configs/items/``; one entry per item carried).
     """
 
     id: str
@@ -50,3 +51,4 @@ class CreatureDef:
     weapons: tuple[str, ...]
     armor: tuple[str, ...]
     speed: float | None = None
+    items: tuple[str, ...] = ()

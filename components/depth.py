@@ -101,6 +101,34 @@ class CareRules:
     attempt_seconds: float = 60.0
 
 
+MISHAP_EFFECTS: tuple[str, ...] = ("drop", "notch", "next_roll", "open_guard")
+"""What a natural 1's mishap can do: the weapon falls from the hand, or is notched (a penalty on every later attack
+with it); a penalty on the fumbler's next roll; the next attack against the fumbler gets a bonus."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mishap:
+    """One of document 002's mishaps of a natural 1, as the mishap die picks it.
+
+    Attributes:
+        name: What happens, in words ("the weapon rings off stone").
+        faces: The faces of the mishap die that pick it.
+        effect: One of ``MISHAP_EFFECTS``.
+        penalty: ``notch``: added to every later attack roll with the weapon; ``next_roll``: added to the fumbler's
+            next roll (<= 0).
+        bonus: ``open_guard``: added to the next attack roll against the fumbler (>= 0).
+        natural_penalty: ``drop`` and ``notch`` with a natural weapon (a fist, fangs), which can be neither dropped
+            nor notched: added to the fumbler's next roll instead (<= 0).
+    """
+
+    name: str
+    faces: tuple[int, ...]
+    effect: str
+    penalty: int = 0
+    bonus: int = 0
+    natural_penalty: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class DepthTables:
     """Every number of the model (from ``configs/models/depth.toml``).
@@ -113,9 +141,8 @@ class DepthTables:
         ability_step: Points of score per point of modifier: ``(score - base) // step``.
         defense_base: Defense before the Dexterity modifier and armour (10).
         called_shot_modifier: To hit on a called shot (-5).
-        natural_20_hits: A natural 20 always hits (with at least margin 1).
-        natural_1_misses: A natural 1 always misses.
-        mishap_penalty: A natural 1's penalty on the attacker's next roll (-1).
+        mishap_die: Faces of the die that picks a natural 1's mishap.
+        mishaps: The mishaps, each with the faces that pick it (together they cover the die once).
         tiers: Lowest depth margin of skin, flesh, bone and organ (1, 4, 8, 12).
         collapse_at: The creature goes down when its untreated wound penalty reaches ``-collapse_at``.
         injuries: ``(cell, family) -> (ordinary, worst)``; cells from ``CELLS``.
@@ -132,9 +159,8 @@ class DepthTables:
     ability_step: int
     defense_base: int
     called_shot_modifier: int
-    natural_20_hits: bool
-    natural_1_misses: bool
-    mishap_penalty: int
+    mishap_die: int
+    mishaps: tuple[Mishap, ...]
     tiers: tuple[int, int, int, int]
     collapse_at: int
     injuries: Mapping[tuple[str, str], tuple[Injury, Injury]]
@@ -142,6 +168,17 @@ class DepthTables:
     armor: Mapping[str, int]
     creatures: Mapping[str, CreatureDepth]
     care: CareRules = field(default_factory=CareRules)
+
+    def mishap(self, face: int) -> Mishap:
+        """The mishap a face of the mishap die picks.
+
+        Raises:
+            KeyError: No mishap has that face.
+        """
+        for m in self.mishaps:
+            if face in m.faces:
+                return m
+        raise KeyError(f"no mishap on face {face} of the d{self.mishap_die}")
 
 
 # --------------------------------------------------------------------------------------------- model state
@@ -225,9 +262,12 @@ class DepthState:
         lost: Parts lost for good.
         down: Out of the fight: a down wound untreated, or collapsed (penalty at the collapse limit).
         dies_at: Game time it dies unless treated (-1: not dying).
-        mishap: Penalty on its next attack roll (a natural 1's mishap), or 0.
+        mishap: Penalty on its next roll (a natural 1's mishap), or 0.
         worst_tier: The deepest tier it has taken (0..4).
         care_at: Game time a tender next sees to it out of combat (-1: none due).
+        open_guard: Bonus the next attack roll against it gets (a natural 1 left its guard open), or 0; it closes
+            when that attack is made or when it next attacks itself.
+        notches: Weapon id -> the penalty its notches put on every attack roll with it (a natural 1's mishap).
     """
 
     defense: int = 10
@@ -242,3 +282,5 @@ class DepthState:
     mishap: int = 0
     worst_tier: int = 0
     care_at: float = -1.0
+    open_guard: int = 0
+    notches: dict[str, int] = field(default_factory=dict)

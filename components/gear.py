@@ -84,12 +84,35 @@ class Weapon:
         name: Display name.
         natural: A natural weapon (fists, fangs) is part of the body and cannot be dropped.
         modes: The strike modes, in definition order.
+        shield: A shield: gripped by a hand like a weapon (besides the weapon, not instead of it), it raises the
+            Armour value while held by a usable hand under the models that count shields.
     """
 
     id: str
     name: str
     natural: bool
     modes: tuple[StrikeMode, ...]
+    shield: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """A carried item that is neither a weapon nor armour: a healing item or medicine (``configs/items/``).
+
+    What it does is each damage model's (its tables' ``[items.<id>]``); a model with no entry for it has no use
+    for it, and a creature cannot carry it under that model.
+
+    Attributes:
+        id: Config id (``"healing_draught"``).
+        name: Display name.
+        description: What it is, in words.
+        consumable: Used up when used (a draught); else it serves again and again (a physician's kit).
+    """
+
+    id: str
+    name: str
+    description: str = ""
+    consumable: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ Nothing here decides anything: ``systems.models.severity`` reads these. Every nu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from components.gear import Dice
 
@@ -67,6 +67,20 @@ class SeverityWeapon:
 
 
 @dataclass(frozen=True, slots=True)
+class SeverityItem:
+    """First-aid equipment or medicine (document 001: "Proper equipment and medicine can reduce the difficulty of the
+    check").
+
+    Attributes:
+        difficulty: Added to the first-aid difficulty when the healer carries it (0 or less).
+        consumable: Used up by a first-aid check made with it (from its ``configs/items/`` file).
+    """
+
+    difficulty: int
+    consumable: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class SeverityRules:
     """Every table of the severity model.
 
@@ -97,6 +111,9 @@ class SeverityRules:
         creatures: Creature id -> its block.
         weapons: Strike-mode id (``broadsword.cut``) -> its numbers.
         armor: Armour piece id -> its Armor Value.
+        aid_reach: In combat, metres within which a creature can give a team-mate first aid.
+        rest_interrupting_check: A skill check of this difficulty or more interrupts the roller's rest (7).
+        items: Item id -> what it does for first aid.
     """
 
     severity_die: int
@@ -125,6 +142,9 @@ class SeverityRules:
     creatures: Mapping[str, SeverityCreature]
     weapons: Mapping[str, SeverityWeapon]
     armor: Mapping[str, int]
+    aid_reach: float = 1.5
+    rest_interrupting_check: int = 7
+    items: Mapping[str, SeverityItem] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

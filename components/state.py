@@ -120,14 +120,15 @@ class Position:
 
 @dataclass(slots=True)
 class Equipment:
-    """Weapons carried, held and dropped.
+    """Weapons carried, held and dropped, and the items carried.
 
     Attributes:
-        weapons: Ids of the (non-natural) weapons the creature owns, held or not.
+        weapons: Ids of the (non-natural) weapons the creature owns, held or not (shields among them).
         natural: Ids of its natural weapons (fists, fangs): part of the body, never dropped.
         holding: Part index -> id of the weapon that part grips.
         dropped: Weapons lying at its feet (picking one up costs a turn).
         lost: Weapons flung out of reach for the rest of the fight.
+        items: Ids of the items it still carries (healing items; one used up leaves the list).
     """
 
     weapons: list[str] = field(default_factory=list)
@@ -135,3 +136,4 @@ class Equipment:
     holding: dict[int, str] = field(default_factory=dict)
     dropped: list[str] = field(default_factory=list)
     lost: list[str] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)

@@ -42,7 +42,8 @@ class StatusCreature:
         attack_bonus: Added to its d20 attack roll.
         defense: What an attack roll must beat.
         armor: Natural armour value (hide, scales), subtracted from damage like worn armour.
-        penalty_reduction: How much an ability reduces its damage penalties (never below half the table value).
+        penalty_reduction: How much its strength of will or fitness reduces its damage penalties (never below half
+            the table value); ``None``: from its Constitution (``StatusTables.reduction_above`` and ``per``).
     """
 
     constitution: int
@@ -50,7 +51,7 @@ class StatusCreature:
     attack_bonus: int
     defense: int
     armor: int = 0
-    penalty_reduction: int = 0
+    penalty_reduction: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,8 @@ class StatusTables:
     Attributes:
         penalties: Roll penalty of each living rung, healthy .. mortally wounded (0, -2, -4, -6, -8, -10).
         penalty_to_damage: Whether the attacker's penalty also lowers its damage roll.
+        reduction_above: The Constitution that feels its wounds fully (no penalty reduction).
+        reduction_per: Points of Constitution above ``reduction_above`` per point of penalty removed.
         passing_out_die: The die of the passing-out test (passes out when the roll exceeds Constitution).
         come_round_die: The die of the coming-round test (comes round when the roll is at most Constitution).
         come_round_seconds: Game seconds between coming-round tests.
@@ -75,6 +78,8 @@ class StatusTables:
 
     penalties: tuple[int, ...]
     penalty_to_damage: bool
+    reduction_above: int
+    reduction_per: int
     passing_out_die: int
     come_round_die: int
     come_round_seconds: float

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from components.gear import Dice
+
 ABILITIES: tuple[str, ...] = ("STR", "WIT", "AGI")
 """The three abilities of document 003."""
 CONDITIONS: tuple[str, ...] = ("hobbled", "arm_injury_secondary", "arm_injury_primary", "eye_injury", "blind")
@@ -116,11 +118,43 @@ class CreatureBlock:
 
 @dataclass(frozen=True, slots=True)
 class ConditionEffect:
-    """What a condition does in a fight: added to the attack roll and Defense, and impairments of its damage."""
+    """What a condition does in a fight: added to the attack roll and Defense, impairments of its damage, and
+    whether the injured arm lets go of a shield it holds (``drops_shield``)."""
 
     attack: int = 0
     defense: int = 0
     impaired: int = 0
+    drops_shield: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HealingItem:
+    """A healing item under this model (document 003: "Lost health can be recovered by resting (see Rest) or using
+    healing items").
+
+    Attributes:
+        heals: Health it restores (at least 1: "If they recover at least 1 health before then, they are
+            stabilised").
+        consumable: Used up when used (from its ``configs/items/`` file).
+    """
+
+    heals: Dice
+    consumable: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ItemUse:
+    """When the AI has a creature use a healing item in a fight.
+
+    Attributes:
+        reach: Metres within which it can use one on a team-mate (a dying one).
+        self_at: It uses one on itself when its health is at most this share of its STR (and not full).
+        self_in_melee: It does so even with an enemy within its reach (a team-mate is tended only with none).
+    """
+
+    reach: float = 1.5
+    self_at: float = 0.5
+    self_in_melee: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +182,9 @@ class StrengthTables:
         weapons: Damage per strike mode id.
         armor: Armour value per armour piece id.
         creatures: The creature blocks by creature id.
+        items: Healing items by item id (``configs/items/``).
+        shields: Armour value per shield (weapon id), while held by a usable, free hand.
+        item_use: When the AI uses a healing item in a fight.
     """
 
     critical_ratio: float
@@ -169,6 +206,9 @@ class StrengthTables:
     weapons: Mapping[str, WeaponDamage]
     armor: Mapping[str, int]
     creatures: Mapping[str, CreatureBlock]
+    items: Mapping[str, HealingItem] = field(default_factory=dict)
+    shields: Mapping[str, int] = field(default_factory=dict)
+    item_use: ItemUse = field(default_factory=ItemUse)
 
 
 def default_tables(creatures: Mapping[str, CreatureBlock] | None = None,

@@ -130,11 +130,12 @@ class BlowSetup:
             pieces.append(piece)
         aim_zn = None
         if aim is not None:
-            try:
-                aim_zn = target_zone_number(body, body.part_index(aim))
+            try:  # a part, or a location: it aims at its part's zone (document 000 aims by zone number)
+                aim_zn = target_zone_number(body, _aimed_part(body, aim))
             except KeyError:
                 parts = ", ".join(p.name for p in body.parts) or "none"
-                raise SetupError(f"{body.name} has no part {aim!r}; parts: {parts}") from None
+                raise SetupError(f"{body.name} has no part {aim!r} nor a location of that name; parts: {parts}"
+                                 ) from None
             except ValueError as exc:
                 raise SetupError(f"cannot aim there: {exc}") from None
         loc_index = None
@@ -230,3 +231,11 @@ class Odds:
 def seeded_blows(setup: BlowSetup, n: int, seed: int) -> Iterator[BlowResult]:
     """``n`` blows from the injury stream of run 0 of ``seed``."""
     return setup.blows(n, make_stream(seed, 0, "injury"))
+
+
+def _aimed_part(body: BodyStructure, aim: str) -> int:
+    """The part an aim names: a part, or the part of a location (raises ``KeyError`` for neither)."""
+    try:
+        return body.part_index(aim)
+    except KeyError:
+        return body.locations[body.location_index(aim)].part

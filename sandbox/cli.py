@@ -128,7 +128,8 @@ def blows(
     aspect: Annotated[str | None, typer.Option(help="Aspect of an --impact blow: blunt, edged, piercing, fire.")]
     = None,
     armor: Annotated[str, typer.Option(help="Armour pieces worn by the target, comma-separated.")] = "",
-    aim: Annotated[str | None, typer.Option(help="The part aimed at (default: unaimed).")] = None,
+    aim: Annotated[str | None, typer.Option(help="The part or location aimed at (a location: its part's zone; "
+                                                 "default: unaimed).")] = None,
     spread: Annotated[int | None, typer.Option(help="Spread (default: the mode's, or 1 with --impact).",
                                                max=MAX_SPREAD)] = None,  # at least 1: BlowSetup says so
     location: Annotated[str | None, typer.Option(help="Force the location struck.")] = None,
@@ -267,7 +268,10 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
 
         if log is not None:
             raise SetupError("--log goes with one model (--model all compares the models, it keeps no log)")
-        runs = [run_model(scenario, seed, name, ticks) for name in available_models()]
+        try:
+            runs = [run_model(scenario, seed, name, ticks) for name in available_models()]
+        except SandboxError as exc:  # a model that cannot hold the scenario (an item it has no use for)
+            raise SetupError(str(exc)) from None
         _say(f"{scenario} under every damage model, seed {seed} (the same attack and location draws in each)")
         _echo_account([comparison_table(runs, plain)], plain)
         return

@@ -75,7 +75,7 @@ def _entity_dict(c: Creature, model: DamageModel) -> dict[str, Any]:
         "position": [pos.x, pos.y],
         "equipment": {"weapons": equip.weapons, "natural": equip.natural,
                       "holding": {str(k): v for k, v in equip.holding.items()}, "dropped": equip.dropped,
-                      "lost": equip.lost},
+                      "lost": equip.lost, "items": equip.items},
         "model_state": model.dump_state(c),
     }
 
@@ -121,8 +121,10 @@ TOP_KEYS = ("format", "version", "seed", "lineage", "run", "model", "scenario", 
 """The keys of a save, every one required."""
 ENTITY_KEYS = ("id", "identity", "traits", "armor", "condition", "combatant", "position", "equipment", "model_state")
 POLICIES = ("nearest", "weakest", "random")
-ACTIONS = ("stand", "attack", "approach", "stand up", "pick up", "draw", "dead", "down", "stunned")
-"""Every action a combatant can hold between ticks (the AI's and the models': severity's stun loses the turn)."""
+ACTIONS = ("stand", "attack", "approach", "stand up", "pick up", "draw", "dead", "down", "stunned", "first aid",
+           "healing item")
+"""Every action a combatant can hold between ticks: the AI's, and the models' own turns (severity's stun loses the
+turn; first aid; strength's healing item)."""
 BUSY = ("", "stand up", "pick up", "draw")
 MAX_RUN = 2**63 - 1
 """The largest seed and run index."""
@@ -407,7 +409,9 @@ def _combatant(data: Any, where: str, catalog: Catalog, body: BodyStructure, ids
 
 
 def _equipment(data: Any, where: str, catalog: Catalog, body: BodyStructure) -> Equipment:
-    e = _keys(data, where, ("weapons", "natural", "holding", "dropped", "lost"))
+    # items joined the save with healing items and medicine (a save made before them has none, and still loads)
+    carried = ("weapons", "natural", "holding", "dropped", "lost")
+    e = _keys(data, where, (*carried, "items") if isinstance(data, dict) and "items" in data else carried)
     weapons = _ids(f"{where}.weapons", e["weapons"], catalog.weapons, "a weapon the configs define")
     natural = _ids(f"{where}.natural", e["natural"], catalog.weapons, "a weapon the configs define")
     holding_data = e["holding"]
@@ -423,4 +427,5 @@ def _equipment(data: Any, where: str, catalog: Catalog, body: BodyStructure) -> 
         holding[int(part)] = weapon
     dropped = _ids(f"{where}.dropped", e["dropped"], set(weapons), "a weapon the creature carries")
     lost = _ids(f"{where}.lost", e["lost"], set(weapons), "a weapon the creature carries")
-    return Equipment(weapons, natural, holding, dropped, lost)
+    items = _ids(f"{where}.items", e.get("items", []), catalog.items, "an item the configs define")
+    return Equipment(weapons, natural, holding, dropped, lost, items)

@@ -28,6 +28,7 @@ class CombatantSpec:
         attributes: Attribute score overrides.
         skills: Skill ML overrides.
         immobilized: Names of parts held fast.
+        items: Carried items (``None``: the creature's own).
     """
 
     name: str
@@ -43,6 +44,7 @@ class CombatantSpec:
     attributes: Mapping[str, int]
     skills: Mapping[str, int]
     immobilized: tuple[str, ...]
+    items: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -237,14 +237,15 @@ class Sandbox:
         for c in spec.combatants:
             world.spawn(c.creature, name=c.name, team=c.team, position=c.position, armor=c.armor,
                         weapons=c.weapons, attributes=c.attributes, skills=c.skills, policy=c.policy, aim=c.aim,
-                        initiative=c.initiative, speed=c.speed, immobilized=c.immobilized)
+                        initiative=c.initiative, speed=c.speed, immobilized=c.immobilized, items=c.items)
         return world
 
     def spawn(self, creature: str, name: str | None = None, team: str = "", position: Sequence[float] = (0.0, 0.0),
               armor: Sequence[str] | None = None, weapons: Sequence[str] | None = None,
               attributes: Mapping[str, int] | None = None, *, skills: Mapping[str, int] | None = None,
               policy: str = "nearest", aim: str = "unaimed", initiative: int | None = None,
-              speed: float | None = None, immobilized: Sequence[str] = ()) -> Entity:
+              speed: float | None = None, immobilized: Sequence[str] = (),
+              items: Sequence[str] | None = None) -> Entity:
         """Add a creature from its config and return its entity.
 
         Args:
@@ -253,7 +254,8 @@ class Sandbox:
             team: Team (default: the name: every creature for itself).
             position: (x, y) in metres.
             armor: Armour ids worn (default: the creature's own).
-            weapons: Weapon ids carried (default: the creature's own); the first one is taken in hand.
+            weapons: Weapon ids carried (default: the creature's own); the first that is not a shield is taken in
+                hand, and each shield in a free hand.
             attributes: Attribute score overrides.
             skills: Skill ML overrides.
             policy: Target policy (nearest, weakest, random).
@@ -262,9 +264,11 @@ class Sandbox:
             initiative: Turn order (default: its Agility ML).
             speed: Walking speed in metres per tick (default: the creature's).
             immobilized: Parts held fast from the start.
+            items: Item ids carried (``configs/items/``; default: the creature's own; repeat an id for several).
 
         Raises:
-            SandboxError: Unknown creature, weapon, armour, part, aim or policy, or a name already taken.
+            SandboxError: Unknown creature, weapon, armour, item, part, aim or policy, an item the world's damage
+                model has no use for, or a name already taken.
         """
         kind = self.catalog.creatures.get(creature)
         if name is None:
@@ -275,7 +279,7 @@ class Sandbox:
             components = creature_components(
                 self.catalog, self.damage_model, creature, name, team=team, position=position, armor=armor,
                 weapons=weapons, attributes=attributes, skills=skills, policy=policy, aim=aim, initiative=initiative,
-                speed=speed, immobilized=immobilized)
+                speed=speed, immobilized=immobilized, items=items)
         except SpawnError as exc:
             raise SandboxError(str(exc)) from None
         with self._active():

@@ -7,12 +7,16 @@ once it is near, which keeps a large battle from re-searching the whole field ev
 
 What a creature can wield comes from its damage model's answer for each part (``DamageModel.part_states``):
 unusable parts (a grievous wound, a broken limb) and parts held fast wield nothing.
+
+A damage model may have turns of its own (``DamageModel.turn_action``: first aid, a healing item): a creature with
+no enemy within its reach is asked whether it takes one instead of closing in, with its team-mates near it (the
+downed too) to choose a patient from, and whether an enemy is within its reach.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import esper
 
@@ -147,17 +151,31 @@ def grip_parts_for(anat: Anatomy, states: tuple[Impairment, ...], cond: Conditio
     return None
 
 
+def is_shield(item: str, weapons: Mapping[str, Weapon]) -> bool:
+    """Whether ``item`` is a shield (held besides a weapon, never instead of one)."""
+    weapon = weapons.get(item)
+    return weapon is not None and weapon.shield
+
+
+def holds_a_weapon(equip: Equipment, weapons: Mapping[str, Weapon]) -> bool:
+    """Whether a hand holds a weapon (a shield is not one)."""
+    return any(not is_shield(item, weapons) for item in equip.holding.values())
+
+
 def rearm_action(anat: Anatomy, states: tuple[Impairment, ...], cond: Condition, equip: Equipment,
                  ctx: TickContext) -> str:
-    """``pick up`` a dropped weapon or ``draw`` a carried one when the hands are empty; else ""."""
-    if equip.holding:
+    """``pick up`` a dropped weapon or ``draw`` a carried one when no hand holds a weapon (a shield may still be
+    held); else ""."""
+    weapons = ctx.weapons
+    if equip.holding and holds_a_weapon(equip, weapons):
         return ""
     for item in equip.dropped:
-        if grip_parts_for(anat, states, cond, equip, item, ctx.weapons) is not None:
+        if not is_shield(item, weapons) and grip_parts_for(anat, states, cond, equip, item, weapons) is not None:
             return "pick up"
     for item in equip.weapons:
-        if item not in equip.dropped and item not in equip.lost and grip_parts_for(
-                anat, states, cond, equip, item, ctx.weapons) is not None:
+        if item not in equip.dropped and item not in equip.lost and item not in equip.holding.values() \
+                and not is_shield(item, weapons) and grip_parts_for(anat, states, cond, equip, item,
+                                                                    weapons) is not None:
             return "draw"
     return ""
 
@@ -173,6 +191,7 @@ class IntentProcessor(esper.Processor):
     def __init__(self, ctx: TickContext) -> None:
         self.ctx = ctx
         self.engaged: dict[int, int] = {}
+        self.allies: dict[str, Grid] | None = None
 
     def process(self) -> None:
         """Decide what every creature means to do this tick."""
@@ -191,6 +210,14 @@ class IntentProcessor(esper.Processor):
                     engaged[comb.target] = engaged.get(comb.target, 0) + 1
         self.engaged = engaged
         grids = {team: Grid(ctx.combat.grid_cell, items) for team, items in entries.items()}
+        self.allies = None
+        if ctx.model.own_turns:  # the living of each team, the downed too: who a turn of the model's own may be for
+            living: dict[str, list[tuple[int, float, float, str]]] = {}
+            for entity, c in creatures.items():
+                if not c.condition.dead:
+                    team = c.combatant.team
+                    living.setdefault(team, []).append((entity, c.position.x, c.position.y, team))
+            self.allies = {team: Grid(ctx.combat.grid_cell, items) for team, items in living.items()}
         for entity in tick.order:
             self.decide(creatures[entity], creatures, grids)
 
@@ -205,7 +232,7 @@ class IntentProcessor(esper.Processor):
         if cond.prone and can_walk(anat.body, states, cond):
             comb.action = "stand up"
             return
-        if not equip.holding and (equip.dropped or equip.weapons):
+        if (equip.dropped or equip.weapons) and not holds_a_weapon(equip, ctx.weapons):
             rearm = rearm_action(anat, states, cond, equip, ctx)
             if rearm:
                 comb.action = rearm
@@ -227,17 +254,49 @@ class IntentProcessor(esper.Processor):
                 comb.action = "stand"
                 return
             dist = math.hypot(foe.position.x - pos.x, foe.position.y - pos.y)
-        mode = choose_mode(mode_options(anat, states, cond, equip, ctx, me.entity), dist)
+        options = mode_options(anat, states, cond, equip, ctx, me.entity)
+        mode = choose_mode(options, dist)
         new_mode = mode.id if mode is not None else ""
         if new_mode != comb.mode:
             ctx.emit(ModeChanged(ctx.clock.tick, ctx.clock.time, me.entity, comb.mode, new_mode))
             comb.mode = new_mode
+        if self.allies is not None:
+            action = ctx.model.turn_action(me, self._near(me, creatures), ctx,
+                                           threatened=self.enemy_in_reach(me, options, grids))
+            if action is not None:
+                comb.action = action.name
+                ctx.current().actions[me.entity] = action
+                return
         if mode is None:
             comb.action = "stand"
             return
         if comb.aim != "unaimed":
             comb.aim_zone = choose_aim(comb.aim, foe.anatomy.body, ctx.streams["ai"])
         comb.action = "attack" if in_range(mode, dist) else "approach"
+
+    def enemy_in_reach(self, me: Creature, options: Sequence[StrikeMode], grids: dict[str, Grid]) -> bool:
+        """Whether an enemy able to act is within reach of one of the creature's strike modes now (the nearest
+        enemy, by the grids of the able)."""
+        pos = me.position
+        nearest = math.inf
+        for team, grid in grids.items():
+            if team != me.combatant.team:
+                found, d = grid.nearest(pos.x, pos.y)
+                if found >= 0:
+                    nearest = min(nearest, d)
+        return any(in_range(mode, nearest) for mode in options)
+
+    def _near(self, me: Creature, creatures: dict[int, Creature]) -> Callable[[float], list[Creature]]:
+        """``near(radius)``: the creature's living team-mates within ``radius`` metres (itself, the downed too),
+        by entity."""
+        grid = self.allies.get(me.combatant.team) if self.allies is not None else None
+        pos = me.position
+
+        def near(radius: float) -> list[Creature]:
+            found = grid.within(pos.x, pos.y, radius) if grid is not None else []
+            return [creatures[e] for e in sorted(found)]
+
+        return near
 
     def retarget(self, me: Creature, creatures: dict[int, Creature], grids: dict[str, Grid]) -> None:
         """Pick a new target and keep the engagement counts current."""

@@ -1,5 +1,6 @@
 """The attack phase (ATTACK): every creature that means to attack does, in initiative order, through its damage
-model's attack procedure.
+model's attack procedure; one that chose a turn of its damage model's own (first aid, a healing item) takes it, in
+the same order (``DamageModel.act``).
 
 A creature killed, shocked or felled earlier in the tick (``Condition.reeling``) acts no more this tick; the
 mode must still be wieldable (a weapon dropped earlier this tick is not) and the target still within reach or
@@ -56,10 +57,16 @@ class AttackProcessor(esper.Processor):
         tick = ctx.current()
         creatures = tick.creatures
         model = ctx.model
+        actions = tick.actions
         for entity in tick.order:
             me = creatures[entity]
             cond, comb = me.condition, me.combatant
-            if comb.action != "attack" or cond.reeling or cond.dead or cond.out or comb.target < 0:
+            if comb.action != "attack":
+                own = actions.get(entity) if actions else None
+                if own is not None and own.name == comb.action and not (cond.reeling or cond.dead or cond.out):
+                    model.act(me, own, ctx)  # still its turn (no stun, no shock took it earlier this tick)
+                continue
+            if cond.reeling or cond.dead or cond.out or comb.target < 0:
                 continue
             foe = creatures.get(comb.target)
             mode = ctx.modes.get(comb.mode)

@@ -1,8 +1,13 @@
-"""What any damage model does to a creature's shared condition and gear: death, and a part letting go."""
+"""What any damage model does to a creature's shared condition and gear: death, a part letting go, and the shields
+it holds ready."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from components.events import Died, ItemDropped
+from components.gear import Weapon
+from components.impairment import Impairment
 from components.state import Condition, Equipment
 from systems.context import TickContext
 
@@ -28,3 +33,19 @@ def drop_held(entity: int, equip: Equipment, part: int, part_name: str, flung: b
         del equip.holding[p]
     (equip.lost if flung else equip.dropped).append(item)
     ctx.emit(ItemDropped(ctx.clock.tick, ctx.clock.time, entity, item, part_name, flung))
+
+
+def shields_held(equip: Equipment, states: tuple[Impairment, ...], cond: Condition,
+                 weapons: Mapping[str, Weapon]) -> tuple[str, ...]:
+    """The shields a creature holds ready: each gripped by a hand that is usable (``states``, the damage model's
+    ``part_states``) and not held fast; none while it cannot act (out of the fight, dead). Each shield counts once,
+    whatever number of hands grip it."""
+    if cond.dead or cond.out:
+        return ()
+    ready: list[str] = []
+    for part, item in sorted(equip.holding.items()):
+        weapon = weapons.get(item)
+        if weapon is not None and weapon.shield and item not in ready and not states[part].unusable \
+                and part not in cond.immobilized:
+            ready.append(item)
+    return tuple(ready)

@@ -44,6 +44,23 @@ class Clock:
         return self.seconds
 
 
+@dataclass(frozen=True, slots=True)
+class TurnAction:
+    """A turn of a damage model's own that a creature takes instead of fighting (first aid, a healing item), as
+    the model's ``turn_action`` chose it in the INTENT phase; the ATTACK phase has the model take it
+    (``DamageModel.act``) in initiative order.
+
+    Attributes:
+        name: The action, as ``Combatant.action`` names it (``first aid``, ``healing item``).
+        patient: The creature it is for (the actor itself, or a team-mate within reach).
+        item: The item it uses, if any ("" for none).
+    """
+
+    name: str
+    patient: int
+    item: str = ""
+
+
 @dataclass(slots=True)
 class TickState:
     """The working state of one tick, shared by its processors and reset when the next tick begins.
@@ -53,11 +70,13 @@ class TickState:
         order: Entities in initiative order (highest first).
         fighting_teams: The teams still able to fight when the tick ended (set in the STATUS phase; ``None``
             until then).
+        actions: Entity -> the model's own turn it chose this tick instead of fighting (``TurnAction``).
     """
 
     creatures: dict[int, Creature]
     order: list[int]
     fighting_teams: list[str] | None = None
+    actions: dict[int, TurnAction] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from components.anatomy import BodyStructure
 from components.creature import CreatureDef, SkillDef
-from components.gear import ArmorPiece, StrikeMode, Weapon
+from components.gear import ArmorPiece, Item, StrikeMode, Weapon
 from components.rules import AnatomyRules, CombatRules
 from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
 from systems.ai import AIM_POLICIES, TARGET_POLICIES, grip_parts_for
@@ -64,10 +64,15 @@ class Content(Protocol):
         """Creature kinds by id."""
         ...
 
+    @property
+    def items(self) -> Mapping[str, Item]:
+        """Carried items (healing items, medicine) by id."""
+        ...
+
 
 class SpawnError(ValueError):
-    """A creature that cannot be built: an unknown creature, weapon, armour piece, part, aim or policy (the message
-    names the bad value and the valid ones)."""
+    """A creature that cannot be built: an unknown creature, weapon, armour piece, item, part, aim or policy, or an
+    item the damage model has no use for (the message names the bad value and the valid ones)."""
 
 
 def _known(what: str, value: str, known: Sequence[str]) -> SpawnError:
@@ -88,14 +93,16 @@ def creature_components(content: Content, model: DamageModel, creature: str, nam
                         weapons: Sequence[str] | None = None, attributes: Mapping[str, int] | None = None,
                         skills: Mapping[str, int] | None = None, policy: str = "nearest", aim: str = "unaimed",
                         initiative: int | None = None, speed: float | None = None,
-                        immobilized: Sequence[str] = ()) -> tuple[object, ...]:
+                        immobilized: Sequence[str] = (), items: Sequence[str] | None = None) -> tuple[object, ...]:
     """Every component of a new creature of kind ``creature`` (see ``Sandbox.spawn`` for the arguments).
 
-    The first non-natural weapon carried is taken in hand, by as many free, usable hands as it needs.
+    The first non-natural weapon carried that is not a shield is taken in hand, by as many free, usable hands as it
+    needs; then each shield carried, in a free hand if one is left.
 
     Raises:
-        SpawnError: An unknown creature, weapon, armour piece (or one made for another body), part, aim or
-            policy, or a creature the model cannot hold (a missing table entry).
+        SpawnError: An unknown creature, weapon, armour piece (or one made for another body), item, part, aim or
+            policy, an item the model has no use for (a model with no rules for healing items: a clear refusal,
+            never a silent ignore), or a creature the model cannot hold (a missing table entry).
     """
     kind = content.creatures.get(creature)
     if kind is None:
@@ -113,6 +120,17 @@ def creature_components(content: Content, model: DamageModel, creature: str, nam
     natural = [w for w in kind.weapons if w in content.weapons and content.weapons[w].natural]
     natural += [w for w in listed if content.weapons[w].natural and w not in natural]
     carried = [w for w in listed if not content.weapons[w].natural]
+    carried_items = list(items if items is not None else kind.items)
+    for item in carried_items:
+        if item not in content.items:
+            raise _known("item", item, list(content.items))
+    usable = model.items()
+    useless = sorted({i for i in carried_items if i not in usable})
+    if useless:
+        what = ", ".join(repr(i) for i in useless)
+        known = f"its items: {', '.join(sorted(usable))}" if usable else "it has rules for no items at all"
+        raise SpawnError(f"{name} carries {what}, which the {model.name} model has no use for ({known}); carry "
+                         "only those under it, or run under a model that uses them")
     pieces = []
     for a in armor if armor is not None else kind.armor:
         piece = content.armor.get(a)
@@ -132,7 +150,7 @@ def creature_components(content: Content, model: DamageModel, creature: str, nam
             raise _known(f"part of the {body.name}", part_name, [p.name for p in body.parts]) from None
     anat = Anatomy(body, kind, mls, attrs, speed or kind.speed or content.combat.default_speed)
     cond = Condition(immobilized=held_parts)
-    equip = Equipment(weapons=carried, natural=natural)
+    equip = Equipment(weapons=carried, natural=natural, items=carried_items)
     comb = Combatant(team or name, policy, aim, initiative if initiative is not None else mls.get("agility", 0))
     ident = Identity(name, creature)
     pos = Position(float(position[0]), float(position[1]))
@@ -141,9 +159,13 @@ def creature_components(content: Content, model: DamageModel, creature: str, nam
         state = model.spawn_state(kind, body, attrs, pieces)
     except ModelError as exc:
         raise SpawnError(str(exc)) from None
-    if carried:
+    in_hand = [w for w in carried if not content.weapons[w].shield][:1]
+    in_hand += [w for w in carried if content.weapons[w].shield]  # shields in the hands left free
+    if in_hand:
         record = Creature(-1, ident, anat, armour, cond, comb, pos, equip, model.bind(state))
-        parts = grip_parts_for(anat, model.part_states(record), cond, equip, carried[0], content.weapons)
-        for p in parts or ():
-            equip.holding[p] = carried[0]
+        states = model.part_states(record)
+        for weapon in in_hand:
+            parts = grip_parts_for(anat, states, cond, equip, weapon, content.weapons)
+            for p in parts or ():
+                equip.holding[p] = weapon
     return (ident, anat, armour, cond, comb, pos, equip, *state)

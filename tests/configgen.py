@@ -409,7 +409,7 @@ def merged_tables(name: str, entries: dict[str, Any]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------ a whole set
 
 
-SHIPPED_DIRS = ("bodies", "weapons", "armor", "creatures")
+SHIPPED_DIRS = ("bodies", "weapons", "armor", "items", "creatures")
 SHIPPED_FILES = ("skills.toml", "sandbox.toml", "models/anatomy.toml")
 
 

@@ -169,7 +169,8 @@ def test_schema_writes_every_kind(tmp_path: Path) -> None:
     code, _, _ = run("schema", "--out", str(tmp_path))
     assert code == 0
     names = sorted(p.name for p in tmp_path.iterdir())
-    kinds = ["body", "weapon", "armor", "creature", "skills", "anatomy_rules", "sandbox_rules", "scenario", "content"]
+    kinds = ["body", "weapon", "armor", "item", "creature", "skills", "anatomy_rules", "sandbox_rules", "scenario",
+             "content"]
     # Every damage model with tables of its own (the anatomy model's are the anatomy_rules kind).
     models = [f"{m}_model" for m in loaders() if m != "anatomy"]
     assert names == sorted(f"{k}.schema.json" for k in kinds + models)

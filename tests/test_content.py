@@ -97,13 +97,13 @@ def test_rule_files_override_key_by_key(tree: Path) -> None:
 
 def test_an_override_of_a_key_that_does_not_exist_names_the_trees_file(tree: Path) -> None:
     write(tree / "sandbox.toml", "[combat]\ntick_secs = 6.0\n")
-    write(tree / "models" / "depth.toml", "[attack]\nnatural_twenty_hits = false\n")
+    write(tree / "models" / "depth.toml", "[attack]\ncalled_shot_modifer = -4\n")
     code, out = cli("validate", str(tree))
     assert code == 2, out
     assert (f"{tree / 'sandbox.toml'}: combat.tick_secs: expected no such key (unknown keys are rejected), found 6.0; "
             "did you mean 'tick_seconds'?") in out.replace(str(tree.absolute()), str(tree))
-    assert "models/depth.toml: attack.natural_twenty_hits: expected no such key" in out
-    assert "did you mean 'natural_20_hits'?" in out
+    assert "models/depth.toml: attack.called_shot_modifer: expected no such key" in out
+    assert "did you mean 'called_shot_modifier'?" in out
 
 
 def test_a_tree_may_not_know_a_damage_model_or_a_folder_that_does_not_exist(tree: Path) -> None:

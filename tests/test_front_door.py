@@ -216,7 +216,8 @@ def test_a_file_takes_its_kind_from_its_keys_when_only_one_kind_fits(tmp_path: P
 
 @pytest.mark.parametrize(("text", "could"), [
     ('body = "wolf"\n', "its keys (body) could be an armor or a creature file"),
-    ('name = "x"\n', "its keys (name) could be a body, a weapon, an armor, a creature, a scenario or a content file"),
+    ('name = "x"\n', "its keys (name) could be a body, a weapon, an armor, an item, a creature, a scenario or a "
+                     "content file"),
     ('name = "x"\nfoo = 1\n', "its keys (name, foo) fit no kind"),
     ("name = \n", "a file of unknown kind, not TOML either"),
 ])

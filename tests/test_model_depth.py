@@ -3,6 +3,7 @@ called shots, criticals and mishaps, anatomy notes, treatment, the readout, and 
 
 from __future__ import annotations
 
+import random
 import shutil
 from collections import Counter
 from collections.abc import Iterator
@@ -17,13 +18,22 @@ from hypothesis import strategies as st
 from components.anatomy_state import Injury, Shock
 from components.care import CarePolicy
 from components.depth import TIERS, DepthState, DepthTables, Wound
-from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, Missed, ModelStateChanged
+from components.events import (
+    AttackDeclared,
+    D20AttackRolled,
+    DamageDealt,
+    Died,
+    ItemDropped,
+    Missed,
+    ModelStateChanged,
+)
 from components.impairment import SOUND, UNUSABLE
 from components.state import Combatant, Condition, Equipment
 from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models, build_model
 from sandbox.models.depth import SCHEMA, load
 from sandbox.world import Sandbox, SandboxError
+from systems.ai import choose_aim
 from systems.combat import ready_parts
 from systems.hit_location import MISS, build_hit_table, location_probabilities
 from systems.models.depth import (
@@ -78,10 +88,21 @@ def d20(*rolls: int) -> QueuedRng:
     return QueuedRng(*(QueuedRng.die(r, 20) for r in rolls))
 
 
+def attack_dice(*rolls: int) -> QueuedRng:
+    """The attack stream queued with d20 rolls, each natural 1 followed by its mishap die (a d3)."""
+    values: list[float] = []
+    it = iter(rolls)
+    for r in it:
+        values.append(QueuedRng.die(r, 20))
+        if r == 1:
+            values.append(QueuedRng.die(next(it), 3))
+    return QueuedRng(*values)
+
+
 def strike(world: Sandbox, attacker: int, target: int, mode_id: str, *rolls: int, aim: str = "unaimed") -> Any:
-    """One attack of ``attacker`` on ``target`` with the attack die queued (``aim``: a part name for a called
-    shot); returns the record (``None`` when refused)."""
-    world.ctx.streams["attack"] = d20(*rolls)  # type: ignore[index]
+    """One attack of ``attacker`` on ``target`` with the attack die queued, then the mishap die of a natural 1
+    (``aim``: a part or location name for a called shot); returns the record (``None`` when refused)."""
+    world.ctx.streams["attack"] = attack_dice(*rolls)  # type: ignore[index]
     me = world.creatures()[attacker]
     foe = world.creatures()[target]
     mode = world.ctx.modes[mode_id]
@@ -89,8 +110,7 @@ def strike(world: Sandbox, attacker: int, target: int, mode_id: str, *rolls: int
     assert parts is not None
     comb = me.combatant
     comb.aim = aim
-    body = foe.anatomy.body
-    comb.aim_zone = 0 if aim == "unaimed" else body.zones[body.parts[body.part_index(aim)].zone].first
+    comb.aim_zone = choose_aim(aim, foe.anatomy.body, world.ctx.streams["ai"])
     with world.active():
         return world.damage_model.attack(me, foe, mode, parts, world.ctx)
 
@@ -134,13 +154,13 @@ def test_exact_outcome_chances() -> None:
     p = outcome_probabilities(0, 15, 2)  # a broadsword cut at a man in mail
     assert p == pytest.approx({"miss": 15 / 20, "none": 0, "skin": 1 / 20, "flesh": 3 / 20, "bone": 1 / 20,
                                "organ": 0})
-    p = outcome_probabilities(-5, 15, 2)  # a called shot at his helmed head: only a natural 20 lands
-    assert p == pytest.approx({"miss": 19 / 20, "none": 0, "skin": 0, "flesh": 1 / 20, "bone": 0, "organ": 0})
+    p = outcome_probabilities(-5, 15, 2)  # a called shot at his helmed head: even a natural 20 falls short
+    assert p == pytest.approx({"miss": 1, "none": 0, "skin": 0, "flesh": 0, "bone": 0, "organ": 0})
     p = outcome_probabilities(2, 12, 0, reduction=4)  # the same punch at a hide that turns 4
     assert p == pytest.approx({"miss": 10 / 20, "none": 4 / 20, "skin": 3 / 20, "flesh": 2 / 20, "bone": 1 / 20,
                                "organ": 0})  # margins 1-4 go nowhere; the natural 20 (6) goes flesh -> bone
-    p = outcome_probabilities(30, 12, 0, natural_1_misses=False, natural_20_hits=False)
-    assert p["miss"] == 0 and outcome_probabilities(-30, 12, 0, natural_20_hits=False)["miss"] == pytest.approx(1)
+    assert outcome_probabilities(30, 12, 0)["miss"] == 0  # a natural 1 at margin 19 hits
+    assert outcome_probabilities(-30, 12, 0)["miss"] == pytest.approx(1)  # a natural 20 at margin -10 misses
 
 
 def test_attacks_in_a_world_follow_the_exact_chances(world: Sandbox) -> None:
@@ -155,7 +175,7 @@ def test_attacks_in_a_world_follow_the_exact_chances(world: Sandbox) -> None:
     mine, theirs = state(world, brawler), state(world, collector)
     with world.active():
         for _ in range(n):
-            mine.mishap = 0
+            mine.mishap = mine.open_guard = 0
             theirs.wounds.clear()
             record = world.damage_model.attack(me, foe, mode, (arm,), world.ctx)
             assert record is not None
@@ -198,7 +218,7 @@ def test_shipped_injury_table_follows_decisions(tables: DepthTables) -> None:
         assert not limb.down
         assert tables.injuries[("organ_core", family)][1].kills  # a natural 20's worst at organ depth
     assert tables.tiers == (1, 4, 8, 12)
-    assert (tables.called_shot_modifier, tables.mishap_penalty) == (-5, -1)
+    assert tables.called_shot_modifier == -5
 
 
 def test_every_strike_mode_armour_and_creature_has_an_entry(tables: DepthTables) -> None:
@@ -284,27 +304,193 @@ def test_margin_zero_misses_and_one_hits(world: Sandbox) -> None:
     assert world.readout(b).label == "unhurt" and world.readout(b).band == "skin"
 
 
-def test_natural_20_always_hits_and_goes_worst(world: Sandbox) -> None:
+def test_a_natural_20_short_of_defense_misses(world: Sandbox) -> None:
+    """decisions.md: "Margin = attack total - Defense; margin <= 0 misses ... Natural 20: one tier deeper ...
+    neither natural hits or misses by itself" (the issue's eagle: a called shot rolled 20, 14 against 16)."""
     a = world.spawn("human", name="A", team="A", attributes={"strength": 2})  # -4
     b = world.spawn("human", name="B", team="B", armor=["gambeson", "full_harness", "helm"])  # Defense 17
     record = strike(world, a, b, "unarmed.punch", 20)
-    assert record.margin == 20 - 4 - 17 and record.hit
-    assert (record.raw, record.tier, record.worst) == (1, 2, True)  # counted as margin 1: skin, bumped to flesh
-    assert record.injury == "a crushed muscle" and state(world, b).penalty == -2
+    assert record.natural == 20 and record.margin == 20 - 4 - 17 and not record.hit
+    assert not state(world, b).wounds and not record.struck
+    assert any(isinstance(e, Missed) and e.reason == "short of Defense" for e in record.events())
+    eagle = world.spawn("eagle", name="Eagle", team="B")
+    archer = world.spawn("human", name="Archer", team="A", weapons=["longbow"], attributes={"dexterity": 10})
+    shot = strike(world, archer, eagle, "longbow.direct", 20, 20, aim="Head")  # 20 - 5 = 15 against Defense 16
+    assert (shot.total, shot.defense, shot.hit) == (15, 16, False)
 
 
-def test_natural_1_misses_and_costs_the_next_roll(world: Sandbox) -> None:
+def test_a_natural_20_that_hits_goes_one_tier_deeper_and_worst(world: Sandbox) -> None:
+    """Document 002: "Natural 20 — the wound bumps one tier deeper, and the GM picks the worst result at that
+    depth"."""
+    a = world.spawn("human", name="A", team="A", attributes={"strength": 2})  # -4
+    b = world.spawn("human", name="B", team="B", armor=["gambeson", "helm"])  # Defense 12
+    record = strike(world, a, b, "unarmed.punch", 20)  # 16 vs 12: margin 4, flesh -> bone, worst
+    assert record.hit and (record.raw, record.tier, record.worst) == (4, 3, True)
+    assert record.injury == "a shattered bone" and state(world, b).penalty == -1 and state(world, b).broken
+
+
+def test_a_natural_1_is_a_mishap_and_hits_or_misses_by_its_margin(world: Sandbox) -> None:
+    """decisions.md: "Natural 1: a mishap (one of the document's three, by a die in TOML); neither natural hits or
+    misses by itself"; document 002: "a muscle pulls (−1 on your next roll)"."""
     a = world.spawn("human", name="A", team="A", attributes={"strength": 30})  # +10
     b = world.spawn("human", name="B", team="B")
-    first = strike(world, a, b, "unarmed.punch", 1)
-    assert not first.hit and first.margin == 1 and first.mishap  # 11 vs 10 would hit, but a natural 1 misses
+    first = strike(world, a, b, "unarmed.punch", 1, 2)  # mishap die 2: a muscle pulls
+    assert first.hit and first.margin == 1 and first.tier == 1  # 11 vs 10: a hit, a skin wound
+    assert first.mishap is not None and first.mishap.name == "a muscle pulls"
     assert state(world, a).mishap == -1
-    assert any(isinstance(e, ModelStateChanged) and e.what == "mishap" for e in first.events())
-    assert any(isinstance(e, Missed) and e.reason == "natural 1" for e in first.events())
+    mishap = next(e for e in first.events() if isinstance(e, ModelStateChanged) and e.entity == a)
+    assert (mishap.what, mishap.after) == ("mishap (natural 1)", "a muscle pulls: -1 on its next roll")
     second = strike(world, a, b, "unarmed.punch", 5)
-    assert second.total == 5 + 10 - 1  # the mishap's -1, once
+    assert second.total == 5 + 10 - 1 and second.pending == -1  # the mishap's -1, once
     assert state(world, a).mishap == 0
     assert strike(world, a, b, "unarmed.punch", 5).total == 15
+    c = world.spawn("human", name="C", team="A")  # +0 against Defense 10: a natural 1 misses by its margin
+    missed = strike(world, c, b, "unarmed.punch", 1, 2)
+    assert not missed.hit and missed.mishap is not None and state(world, c).mishap == -1
+
+
+def test_the_mishap_die_picks_one_of_the_documents_three(tables: DepthTables) -> None:
+    """Document 002: "Natural 1 — a mishap: the sword rings off stone, a muscle pulls (−1 on your next roll), or you
+    leave your guard open."; decisions.md: "one of the document's three, by a die in TOML"."""
+    assert tables.mishap_die == 3
+    picked = [tables.mishap(face) for face in (1, 2, 3)]
+    assert [(m.name, m.effect) for m in picked] == [("the weapon rings off stone", "drop"),
+                                                   ("a muscle pulls", "next_roll"),
+                                                   ("the guard is left open", "open_guard")]
+    assert picked[1].penalty == -1 and picked[2].bonus > 0
+    with pytest.raises(KeyError):
+        tables.mishap(4)
+
+
+def test_a_sword_ringing_off_stone_falls_and_costs_a_turn_to_take_up(world: Sandbox) -> None:
+    """Document 002: "the sword rings off stone" (the shipped table: it falls from the hand)."""
+    a = world.spawn("human", name="A", team="A", weapons=["broadsword"], position=(0, 0))
+    b = world.spawn("human", name="B", team="B", position=(1, 0))
+    start = len(world.log)
+    record = strike(world, a, b, "broadsword.cut", 1, 1)
+    assert record.mishap is not None and record.mishap_effect == "drop"
+    equip = world.creatures()[a].equipment
+    assert not equip.holding and equip.dropped == ["broadsword"]
+    events = world.events[start:]
+    dropped = next(e for e in events if isinstance(e, ItemDropped))
+    assert (dropped.entity, dropped.item, dropped.flung) == (a, "broadsword", False)
+    mishap = next(e for e in events if isinstance(e, ModelStateChanged) and e.what == "mishap (natural 1)")
+    assert mishap.after == "the weapon rings off stone: the broadsword falls from its hand"
+    world.ctx.streams["attack"] = random.Random(1)  # type: ignore[index]
+    world.step()  # its next turn: it takes the sword up again instead of attacking
+    assert world.creatures()[a].combatant.action == "pick up"
+    assert "broadsword" in world.creatures()[a].equipment.holding.values()
+
+
+def test_a_fist_ringing_off_stone_costs_the_next_roll(world: Sandbox) -> None:
+    """A natural weapon neither falls nor is notched: the mishap's natural_penalty goes on the next roll."""
+    a = world.spawn("human", name="A", team="A")
+    b = world.spawn("human", name="B", team="B")
+    record = strike(world, a, b, "unarmed.punch", 1, 1)
+    assert (record.mishap_effect, record.mishap_amount) == ("next_roll", -1)
+    assert state(world, a).mishap == -1 and not world.creatures()[a].equipment.dropped
+
+
+def test_a_guard_left_open_gives_the_next_attack_against_the_fumbler_a_bonus(world: Sandbox) -> None:
+    """Document 002: "or you leave your guard open": the next attack against the fumbler gets the bonus, once."""
+    a = world.spawn("human", name="A", team="A")
+    b = world.spawn("human", name="B", team="B")
+    c = world.spawn("human", name="C", team="B")
+    strike(world, a, b, "unarmed.punch", 1, 3)
+    assert state(world, a).open_guard == 2
+    first = strike(world, b, a, "unarmed.punch", 9)
+    assert (first.total, first.guard) == (11, 2)  # 9 + 2 against Defense 10: a hit it would not have had
+    assert first.hit and state(world, a).open_guard == 0
+    closed = next(e for e in first.events() if isinstance(e, ModelStateChanged) and e.what == "guard")
+    assert (closed.entity, closed.before, closed.after) == (a, "open (+2 to this attack)", "closed")
+    assert "the target's open guard +2" in first.explain(world.names)[1]
+    assert strike(world, c, a, "unarmed.punch", 8).total == 8  # spent
+    strike(world, a, b, "unarmed.punch", 1, 3)
+    strike(world, a, b, "unarmed.punch", 10)  # its own next attack closes its guard
+    assert state(world, a).open_guard == 0 and strike(world, c, a, "unarmed.punch", 8).total == 8
+
+
+def test_a_notched_weapon_costs_every_later_attack_with_it(tmp_path: Path) -> None:
+    """The ring-off-stone mishap as a notch (``effect = "notch"`` in the table): a penalty on each later attack
+    with that weapon, not with another."""
+    from sandbox.config import load_catalog
+
+    root = tmp_path / "configs"
+    shutil.copytree(config_root(), root)
+    path = root / "models" / "depth.toml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace('effect = "drop"            #', 'effect = "notch"\npenalty = -1\n#')
+    path.write_text(text, encoding="utf-8")
+    with Sandbox(seed=1, model="depth", catalog=load_catalog(root)) as world:
+        a = world.spawn("human", name="A", team="A", weapons=["broadsword", "dagger"])
+        b = world.spawn("human", name="B", team="B")
+        record = strike(world, a, b, "broadsword.cut", 1, 1)
+        assert (record.mishap_effect, record.mishap_amount) == ("notch", -1)
+        assert state(world, a).notches == {"broadsword": -1}
+        assert "broadsword" in world.creatures()[a].equipment.holding.values()  # kept in hand
+        later = strike(world, a, b, "broadsword.cut", 10)
+        assert (later.total, later.notched) == (9, -1)
+        assert "its notched weapon -1" in later.explain(world.names)[1]
+        strike(world, a, b, "broadsword.cut", 1, 1)
+        assert strike(world, a, b, "broadsword.cut", 10).total == 8  # notches add up
+        assert "notched broadsword (-2)" in world.readout(a).conditions
+
+
+def test_a_pulled_muscle_spoils_a_treatment_roll_too(world: Sandbox) -> None:
+    """"−1 on your next roll": when the fumbler's next roll is a treatment it gives, that roll takes the -1."""
+    healer = world.spawn("human", name="Healer", team="A", skills={"physician": 50})
+    patient = world.spawn("human", name="Patient", team="A")
+    foe = world.spawn("human", name="Foe", team="B")
+    strike(world, healer, foe, "unarmed.punch", 1, 2)
+    assert state(world, healer).mishap == -1
+    world.inflict(patient, location="Thorax", level="flesh", aspect="cutting")
+    world.ctx.streams["healing"] = d20(10)  # type: ignore[index]
+    events = world.advance(minutes=1.5)
+    treatment = next(e for e in events if isinstance(e, ModelStateChanged) and e.what.startswith("treatment"))
+    assert "d20 10 +4 vs DC 10" in treatment.after  # Physician 50 // 10 = +5, the pulled muscle -1
+    assert state(world, healer).mishap == 0
+
+
+def test_mishaps_in_play_follow_the_die(world: Sandbox) -> None:
+    """Fixed-seed statistics: over many natural 1s each mishap comes up a third of the time (a d3)."""
+    a = world.spawn("human", name="A", team="A", weapons=["broadsword"])
+    b = world.spawn("human", name="B", team="B")
+    me, foe = world.creatures()[a], world.creatures()[b]
+    mode = world.ctx.modes["broadsword.cut"]
+    hand = next(iter(me.equipment.holding))
+    counts: Counter[str] = Counter()
+    with world.active():
+        while sum(counts.values()) < 3000:
+            record = world.damage_model.attack(me, foe, mode, (hand,), world.ctx)
+            assert record is not None
+            depth_state_of_b = state(world, b)
+            depth_state_of_b.wounds.clear()
+            settle(depth_state_of_b, 5)
+            foe.condition.out = foe.condition.dead = False
+            if record.mishap is not None:
+                counts[record.mishap.name] += 1
+            me.equipment.holding[hand] = "broadsword"
+            me.equipment.dropped.clear()
+    n = sum(counts.values())
+    for name in ("the weapon rings off stone", "a muscle pulls", "the guard is left open"):
+        # alpha about 1e-7 on each count: |k - n/3| < 5.3 sd
+        assert abs(counts[name] - n / 3) < 5.3 * (n * (1 / 3) * (2 / 3)) ** 0.5, (name, counts)
+
+
+def test_a_mishap_table_that_does_not_cover_its_die_is_refused(tmp_path: Path) -> None:
+    from sandbox.config import load_catalog
+
+    root = tmp_path / "configs"
+    shutil.copytree(config_root(), root)
+    path = root / "models" / "depth.toml"
+    text = path.read_text(encoding="utf-8").replace("die = 3\n[[mishaps.table]]", "die = 4\n[[mishaps.table]]")
+    text = text.replace("bonus = 2                  #", "bonus = 0                  #")
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        build_model("depth", load_catalog(root), root)
+    found = {(p.key, p.expected) for p in info.value.problems}
+    assert ("mishaps.table", "faces covering 1..4 (the die) once each") in found
+    assert ("mishaps.table#3.bonus", "a bonus for an open_guard mishap") in found
 
 
 def test_wound_penalties_apply_to_the_creatures_own_rolls(world: Sandbox) -> None:
@@ -341,7 +527,6 @@ def test_called_shot_costs_5_and_lands_on_the_part(world: Sandbox) -> None:
 
 def test_unaimed_hits_follow_the_anatomy_draw(catalog: Any) -> None:
     """Fixed-seed statistics: an unaimed hit lands where the anatomy model's unaimed blow would."""
-    import random
 
     body = catalog.bodies["human"]
     table = build_hit_table(body)
@@ -355,7 +540,6 @@ def test_unaimed_hits_follow_the_anatomy_draw(catalog: Any) -> None:
 
 
 def test_called_part_location_follows_the_location_weights(catalog: Any) -> None:
-    import random
 
     body = catalog.bodies["human"]
     table = build_hit_table(body)
@@ -807,31 +991,43 @@ def test_the_attack_record_summarises_and_explains_one_attack_in_words(world: Sa
 
 
 def test_a_miss_has_no_summary_and_explains_why(world: Sandbox) -> None:
-    a = world.spawn("human", name="A", team="A", attributes={"strength": 30})  # +10
-    b = world.spawn("human", name="B", team="B")
-    record = strike(world, a, b, "unarmed.punch", 1)
+    a = world.spawn("human", name="A", team="A", attributes={"strength": 16})  # +3
+    b = world.spawn("human", name="B", team="B", attributes={"dexterity": 14})  # Defense 12
+    record = strike(world, a, b, "unarmed.punch", 1, 2)
     assert not record.struck and record.summary(world.names) is None
     assert record.explain(world.names)[1:] == [
-        "Attack bonus: Strength +10 = +10",
-        "Roll: d20 1 (natural 1) +10 = 11 against Defense 10: margin 1, a miss (a natural 1 always misses)",
-        "The natural 1 is a mishap: -1 on the attacker's next roll"]
+        "Attack bonus: Strength +3 = +3",
+        "Roll: d20 1 (natural 1) +3 = 4 against Defense 12: margin -8, a miss",
+        "The natural 1 is a mishap: a muscle pulls; -1 on its next roll"]
     record = strike(world, a, b, "unarmed.punch", 2)  # the mishap's -1 shows in the next roll's bonus
-    assert record.explain(world.names)[1] == "Attack bonus: Strength +10, an earlier mishap -1 = +9"
+    assert record.explain(world.names)[1] == "Attack bonus: Strength +3, an earlier mishap -1 = +2"
+    strong = world.spawn("human", name="Strong", team="A", attributes={"strength": 30})  # +10
+    lines = strike(world, strong, b, "unarmed.punch", 1, 3).explain(world.names)
+    assert lines[2] == ("Roll: d20 1 (natural 1) +10 = 11 against Defense 12: margin -1, a miss")
+    lines = strike(world, world.spawn("human", name="Stronger", team="A", attributes={"strength": 40}), b,
+                   "unarmed.punch", 1, 3).explain(world.names)
+    assert lines[2] == ("Roll: d20 1 (natural 1) +15 = 16 against Defense 12: margin 4, a hit (a natural 1 that "
+                        "beats Defense still hits)")
+    assert lines[-1] == ("The natural 1 is a mishap: the guard is left open; its guard is open: +2 to the next "
+                         "attack against it")
 
 
 def test_a_natural_20_and_a_called_shot_are_explained(world: Sandbox) -> None:
     a = world.spawn("human", name="A", team="A", attributes={"strength": 2})  # -4
     b = world.spawn("human", name="B", team="B", armor=["gambeson", "full_harness", "helm"])  # Defense 17
     lines = strike(world, a, b, "unarmed.punch", 20).explain(world.names)
-    assert lines[2] == ("Roll: d20 20 (natural 20) -4 = 16 against Defense 17: margin -1, a hit (a natural 20 always "
-                        "hits, as margin 1)")
-    assert "The natural 20 takes it one tier deeper, to flesh, and the worst result at that depth" in lines
-    c = world.spawn("human", name="C", team="A")
+    assert lines[2] == ("Roll: d20 20 (natural 20) -4 = 16 against Defense 17: margin -1, a miss (a natural 20 "
+                        "short of Defense still misses)")
+    c = world.spawn("human", name="C", team="A", attributes={"strength": 30})  # +10
     world.inflict(c, location="Abdomen", level="flesh", aspect="cutting")
     lines = strike(world, c, b, "unarmed.punch", 20, aim="Head").explain(world.names)
     assert lines[0].endswith("a called shot at the Head")
-    assert lines[1] == "Attack bonus: Strength +0, its untreated wounds -1, the called shot -5 = -6"
+    assert lines[1] == "Attack bonus: Strength +10, its untreated wounds -1, the called shot -5 = +4"
     assert "(Head; in the called part, the location by weight)" in lines[3]
+    assert "The natural 20 takes it one tier deeper, to bone, and the worst result at that depth" in lines
+    lines = strike(world, c, b, "unarmed.punch", 20, aim="Neck").explain(world.names)
+    assert lines[0].endswith("a called shot at the Neck") and "It lands on the Neck (Head; the called location)" \
+        in lines
 
 
 def test_damage_applied_directly_is_a_record_too(world: Sandbox) -> None:
@@ -1047,3 +1243,16 @@ def test_advance_is_split_proof(scenario: str, seed: int, first: int, total: int
     finally:
         whole.close()
         split.close()
+
+
+def test_the_naturals_are_labelled_as_decisions_md_has_them() -> None:
+    """The naturals follow decisions.md ("neither natural hits or misses by itself"), so neither the tables file nor
+    the model's doc calls a natural's hit or miss a sandbox rule, or offers a key to make one."""
+    text = (config_root() / "models" / "depth.toml").read_text(encoding="utf-8")
+    assert "natural_20_hits" not in text and "natural_1_misses" not in text
+    for line in text.splitlines():
+        if "natural 20" in line.lower() or "natural 1 " in line.lower():
+            assert "sandbox rule" not in line.lower(), line
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "models" / "depth.md").read_text(encoding="utf-8")
+    assert "always hits" not in doc and "always misses" not in doc
+    assert "neither natural hits or misses by itself" in doc

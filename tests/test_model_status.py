@@ -48,6 +48,7 @@ from systems.models.status import (
     passes_out,
     passing_out_called,
     penalty,
+    reduction_of,
     speed_factor,
     take_damage,
 )
@@ -193,7 +194,8 @@ def test_shipped_tables_follow_the_document() -> None:
     tables = model.tables
     assert tables.penalties == PENALTIES
     human = tables.creatures["human"]
-    assert (human.constitution, human.endurance, human.penalty_reduction) == (10, 8, 0)  # Ultor
+    assert (human.constitution, human.endurance, human.penalty_reduction) == (10, 8, None)  # Ultor
+    assert (tables.reduction_above, tables.reduction_per) == (10, 2)  # from Constitution: Ultor's 10 gives none
     catalog = default_catalog()
     assert set(tables.weapons) == set(catalog.modes)
     assert set(tables.armor) == set(catalog.armor)
@@ -337,16 +339,16 @@ def test_passing_out_in_a_world(world: Sandbox) -> None:
     world.inflict(a, damage=24)
     world.inflict(b, damage=24)
     assert world.readout(a).label == "seriously wounded"
-    world.ctx.streams["injury"] = QueuedRng(die(11))  # type: ignore[index]
-    events = world.inflict(a, damage=8)  # a level while seriously wounded: 11 > Constitution 10
+    world.ctx.streams["injury"] = QueuedRng(die(5))  # type: ignore[index]
+    events = world.inflict(a, damage=8)  # a level while seriously wounded: 5 > Constitution 10 - 6
     assert changes(events, "consciousness") == [("awake", "passed out")]
     assert any(isinstance(e, FellProne) and e.cause == "passed out" for e in events)
     assert world.get(a, Condition).reeling  # it acts no more this tick
     r = world.readout(a)
     assert (r.label, r.can_act, r.shock) == ("critically wounded", False, "incapacitated")
     assert "passed out" in r.conditions and "prone" in r.conditions
-    world.ctx.streams["injury"] = QueuedRng(die(10))  # type: ignore[index]
-    events = world.inflict(b, damage=8)  # 10 is not more than 10
+    world.ctx.streams["injury"] = QueuedRng(die(4))  # type: ignore[index]
+    events = world.inflict(b, damage=8)  # 4 is not more than 10 - 6
     assert changes(events, "consciousness") == [] and world.readout(b).can_act
     world.ctx.streams["injury"] = QueuedRng(die(20))  # type: ignore[index]
     events = world.inflict(b, damage=1)  # any damage while critically wounded
@@ -366,12 +368,12 @@ def test_coming_round(world: Sandbox) -> None:
     world.inflict(a, damage=1)
     assert world.readout(a).can_act is False
     assert state(world, a).come_round_at == 30.0  # come_round_seconds after passing out
-    world.ctx.streams["shock"] = QueuedRng(die(11), die(10))  # type: ignore[index]
+    world.ctx.streams["shock"] = QueuedRng(die(3), die(2))  # type: ignore[index]
     for _ in range(5):
         world.step()
         assert not world.readout(a).can_act
-    events = world.step()  # tick 6, 60 s: the second test, 10 <= Constitution 10
-    assert changes(events, "consciousness (d20 10 vs Constitution 10)") == [("passed out", "awake")]
+    events = world.step()  # tick 6, 60 s: the second test, 2 <= Constitution 10 - 8 (critically wounded)
+    assert changes(events, "consciousness (d20 2 vs Constitution 10 -8 = 2)") == [("passed out", "awake")]
     r = world.readout(a)
     assert r.can_act and "prone" in r.conditions
     world.step()  # it stands up
@@ -428,6 +430,91 @@ def test_penalty_reduction_helps_the_attack_but_not_below_half(world: Sandbox) -
     assert record.roll is not None and record.roll.total == 10 + 3 - 5
 
 
+def test_constitution_lessens_the_penalties_by_the_tables_scale() -> None:
+    """Document 004: "Exceptions confirming this rule are characters of strong will or fitness (Constitution), who
+    either feel their wounds less or can overcome them by willpower." The scale (``[penalty_reduction]``): a point
+    off for every 2 of Constitution above 10."""
+    assert [reduction_of(con, 10, 2) for con in (0, 6, 10, 11, 12, 15, 18, 30)] == [0, 0, 0, 0, 1, 2, 4, 10]
+    model = build_model("status", default_catalog())
+    assert isinstance(model, StatusModel)
+    tables = model.tables
+    expected = {"human": 0, "wolf": 0, "eagle": 0, "constrictor_snake": 1, "fire_dragon": 4, "spirit": 2}
+    with Sandbox(model="status") as world:
+        for creature, reduction in expected.items():
+            e = world.spawn(creature)
+            assert world.get(e, StatusState).penalty_reduction == reduction, creature
+            block = tables.creatures[creature]
+            assert reduction == reduction_of(block.constitution, 10, 2)
+        tough = world.spawn("human", attributes={"constitution": 16})  # a scenario's Constitution: reduction 3
+        assert world.get(tough, StatusState).penalty_reduction == 3
+        given = world.spawn("human", attributes={"constitution": 16, "penalty_reduction": 1})  # named: it wins
+        assert world.get(given, StatusState).penalty_reduction == 1
+
+
+def test_a_creatures_own_penalty_reduction_replaces_the_constitution_rule(tmp_path: Path) -> None:
+    from sandbox.config import load_catalog
+
+    root = tmp_path / "configs"
+    shutil.copytree(config_root(), root)
+    path = root / "models" / "status.toml"
+    text = path.read_text(encoding="utf-8").replace("constitution = 18\n", "constitution = 18\npenalty_reduction = 1\n")
+    path.write_text(text, encoding="utf-8")
+    with Sandbox(model="status", catalog=load_catalog(root)) as world:
+        assert world.get(world.spawn("fire_dragon"), StatusState).penalty_reduction == 1
+
+
+def test_damage_penalties_never_fall_below_half() -> None:
+    """Document 004: "you can never reduce damage penalties below half, i.e. a mortally wounded character will have
+    a penalty of at least -5, no matter how large their bonuses"."""
+    assert penalty(MORTALLY, reduction_of(18, 10, 2), PENALTIES) == -6  # the dragon's 4
+    assert penalty(MORTALLY, reduction_of(30, 10, 2), PENALTIES) == -5  # 10 would make it 0: half stays
+    assert penalty(SLIGHTLY, reduction_of(30, 10, 2), PENALTIES) == -1
+    assert penalty(HEALTHY, reduction_of(30, 10, 2), PENALTIES) == 0
+
+
+def test_the_penalty_is_on_every_roll_the_sandbox_makes(world: Sandbox) -> None:
+    """Document 004: "they receive penalties (see the previous table) to all rolls and to speed": the attack roll,
+    the defence (its Defense drops by the penalty), the passing-out test and the coming-round test (the Constitution
+    rolled under drops by it)."""
+    a = world.spawn("human", name="A", weapons=["broadsword"])
+    b = world.spawn("human", name="B")
+    world.inflict(a, damage=16)  # wounded: -4
+    world.inflict(b, damage=24)  # seriously wounded: -6
+    ctx = world.ctx
+    ctx.streams["attack"] = QueuedRng(die(10))  # type: ignore[index]
+    ctx.streams["injury"] = QueuedRng(die(6, 6), die(6, 6), die(4))  # type: ignore[index]
+    with world.active():
+        record = model_of(world).attack(world.creatures()[a], world.creatures()[b],
+                                        world.catalog.modes["broadsword.cut"], (), ctx)
+    assert record.roll is not None
+    assert (record.roll.total, record.roll.defense) == (10 + 3 - 4, 12 - 6)  # its attack -4, B's defence -6
+    assert (record.penalty, record.defense_penalty) == (-4, -6) and record.roll.hit
+    assert record.wound is not None and record.wound.levels == 1  # 14 HP: seriously -> critically
+    assert record.test is not None and (record.test.roll, record.test.against, record.test.result) == (4, 4, False)
+    ctx.streams["injury"] = QueuedRng(die(5))  # type: ignore[index]
+    events = world.inflict(b, damage=1)  # critically wounded now: 5 > 10 - 8
+    assert changes(events, "consciousness") == [("awake", "passed out")]
+    ctx.streams["shock"] = QueuedRng(die(3), die(2))  # type: ignore[index]
+    world.advance(seconds=30)
+    assert not world.readout(b).can_act  # 3 > 10 - 8: still out
+    events = world.advance(seconds=30)
+    assert changes(events, "consciousness (d20 2 vs Constitution 10 -8 = 2)") == [("passed out", "awake")]
+
+
+def test_a_strong_constitution_stays_awake_more_often(world: Sandbox) -> None:
+    """Exact over the d20: a critically wounded human (Constitution 10, -8) stays awake on 1-2; one of Constitution
+    16 (reduction 3: -5) on 1-11."""
+    for con, awake in ((10, 2), (16, 11)):
+        count = 0
+        for roll in range(1, 21):
+            e = world.spawn("human", attributes={"constitution": con})
+            world.inflict(e, damage=32)
+            world.ctx.streams["injury"] = QueuedRng(die(roll))  # type: ignore[index]
+            world.inflict(e, damage=1)
+            count += world.readout(e).can_act
+        assert count == awake, con
+
+
 def test_penalty_on_damage_is_a_switch(world: Sandbox) -> None:
     a = world.spawn("human", name="A", weapons=["broadsword"])
     b = world.spawn("human", name="B")
@@ -456,7 +543,8 @@ def test_speed_follows_the_rung_and_comes_back(world: Sandbox) -> None:
     assert walking(world, a) == (1.0, 12.0)
     world.inflict(a, damage=24)  # seriously wounded: -6 -> 0.52
     assert walking(world, a) == pytest.approx((0.52, 12.0 * 0.52))
-    world.inflict(a, damage=16)  # mortally wounded: -10 -> the 0.2 floor
+    world.ctx.streams["injury"] = QueuedRng(die(4))  # type: ignore[index]
+    world.inflict(a, damage=16)  # mortally wounded: -10 -> the 0.2 floor (it stays awake: 4 <= 10 - 6)
     assert walking(world, a) == pytest.approx((0.2, 12.0 * 0.2))
     assert world.get(a, Anatomy).speed == 12.0  # the model answers speed_factor; it never writes Anatomy.speed
     world.advance(days=30)
@@ -531,7 +619,7 @@ def test_advance_brings_the_passed_out_round(world: Sandbox) -> None:
     world.inflict(a, damage=32)
     world.ctx.streams["injury"] = QueuedRng(die(20))  # type: ignore[index]
     world.inflict(a, damage=1)
-    world.ctx.streams["shock"] = QueuedRng(die(20), die(20), die(3))  # type: ignore[index]
+    world.ctx.streams["shock"] = QueuedRng(die(20), die(20), die(2))  # type: ignore[index]
     events = world.advance(minutes=5)
     woke = [e.time for e in events if isinstance(e, ModelStateChanged) and e.what.startswith("consciousness")]
     assert woke == [90.0] and world.readout(a).can_act
@@ -645,16 +733,17 @@ def test_a_hit_explains_itself_in_words_and_its_consequences_follow_it(world: Sa
     assert world.log[start] is record and record.headline and record.struck
     assert record.roll is not None and (record.roll.natural, record.roll.total, record.roll.bonus) == (15, 16, 1)
     assert record.summary(world.names) == ("A -> B: 9 HP (14 rolled): seriously wounded -> critically wounded, "
-                                           "1 minor; d20 15 vs Constitution 10: passes out")
+                                           "1 minor; d20 15 vs Constitution 10 -6 = 4: passes out")
     assert record.explain(world.names) == [
         "Tick 0: A attacks B with Broadsword Cut, unaimed",
-        "Attack roll: d20 15 +1 = 16 against Defense 12: margin 4, a hit; the bonus is A's +3, the weapon's +0 and "
-        "the status penalty -2 for being slightly wounded",
+        "Attack roll: d20 15 +1 = 16 against Defense 6: margin 10, a hit; the bonus is A's +3, the weapon's +0 and "
+        "the status penalty -2 for being slightly wounded; B's Defense 12 takes its status penalty -6 for being "
+        "seriously wounded",
         "Damage 2d6+2 rolled 14; armour 5: 14 - 5 = 9 HP",
         "9 HP + 0 HP of minor injuries = 9, against Endurance 8 HP a level: 1 level lost, seriously wounded -> "
         "critically wounded; the minor injuries are erased and the remainder, 1 HP, is noted",
-        "Passing-out test (seriously wounded and losing a level): d20 15 against Constitution 10, above it: passes "
-        "out (out of the fight, prone)",
+        "Passing-out test (seriously wounded and losing a level): d20 15 against Constitution 10 -6 = 4 (the status "
+        "penalty of being seriously wounded), above it: passes out (out of the fight, prone)",
     ]
     assert [type(e).__name__ for e in events] == ["AttackDeclared", "D20AttackRolled", "DamageDealt",
                                                   "ModelStateChanged", "ModelStateChanged", "FellProne"]
@@ -662,7 +751,7 @@ def test_a_hit_explains_itself_in_words_and_its_consequences_follow_it(world: Sa
     dealt = events[2]
     assert isinstance(dealt, DamageDealt) and dealt.detail == (
         "9 HP + 0 minor = 9 vs Endurance 8: 1 level (seriously wounded -> critically wounded), 1 minor; "
-        "passing-out test d20 15 vs Constitution 10: passed out")
+        "passing-out test d20 15 vs Constitution 10 -6 = 4: passed out")
 
 
 def test_a_miss_has_no_summary_and_a_kill_says_so(world: Sandbox) -> None:

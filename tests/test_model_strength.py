@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from components.anatomy_state import Injury, Shock
-from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, ModelStateChanged
+from components.care import CarePolicy
+from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, ItemDropped, ModelStateChanged
 from components.impairment import SOUND
 from components.state import Condition
 from components.strength import StrengthHealth
@@ -1041,3 +1042,199 @@ def test_advance_is_split_proof(scenario: str, seed: int, first: int, total: int
     finally:
         whole.close()
         split.close()
+
+
+# ------------------------------------------------------------------- healing items and shields (issue 15)
+
+def _dying(world: Sandbox, e: int) -> None:
+    world.inflict(e, damage=4)
+    world.inflict(e, damage=5)  # STR 9: all 5 left: dying, dead at the end of the next round
+    assert world.readout(e).label == "dying"
+
+
+def _item_events(world: Sandbox, entity: int) -> list[ModelStateChanged]:
+    return [e for e in world.events if isinstance(e, ModelStateChanged) and e.entity == entity
+            and e.what.startswith("healing item")]
+
+
+def test_a_medic_saves_a_dying_ally_with_a_healing_item_in_the_fight(world: Sandbox) -> None:
+    """Document 003: "Lost health can be recovered by resting (see Rest) or using healing items" and "If they recover
+    at least 1 health before then, they are stabilised and out of danger but must roll on the Injuries table": a
+    team-mate beside the dying, with no enemy in its reach, spends its turn on a healing draught; the dying is
+    stabilised and rolls on the Injuries table in play."""
+    medic = world.spawn("human", name="Medic", team="A", items=["healing_draught", "healing_draught"])
+    fallen = world.spawn("human", name="Fallen", team="A", position=(1.0, 0.0), attributes={"STR": 9})
+    world.spawn("human", name="Foe", team="B", position=(40.0, 0.0))
+    _dying(world, fallen)
+    queue(world, "healing", die(4, 6))  # the draught's 1d6: 4
+    queue(world, "injury", die(2, 6), die(3, 4))  # Injuries table: a painful wound, STR -3
+    events = world.step()
+    assert world.creatures()[medic].combatant.action == "healing item"
+    (used,) = _item_events(world, fallen)
+    assert (used.what, used.after) == ("healing item: healing_draught by Medic", "+4 health (1d6)")
+    injury = next(e for e in events if isinstance(e, ModelStateChanged) and e.what == "injury")
+    assert injury.entity == fallen and injury.after.startswith("2: painful wound")
+    r = world.readout(fallen)
+    assert r.alive and r.label == "incapacitated" and state(world, fallen).injuries == ["painful wound"]
+    assert world.creatures()[medic].equipment.items == ["healing_draught"]  # one used up
+    assert world.readout(fallen).health == 1  # health 4, then STR -3 lowers it as much (not below 1)
+    world.ctx.streams["injury"] = random.Random(1)  # type: ignore[index]
+    for _ in range(3):
+        world.step()
+    assert world.readout(fallen).alive  # stabilised: out of danger
+
+
+def test_without_a_healing_item_the_dying_die_at_the_end_of_the_next_round(world: Sandbox) -> None:
+    world.spawn("human", name="Medic", team="A")
+    fallen = world.spawn("human", name="Fallen", team="A", position=(1.0, 0.0), attributes={"STR": 9})
+    world.spawn("human", name="Foe", team="B", position=(40.0, 0.0))
+    _dying(world, fallen)
+    world.step()
+    assert world.readout(fallen).label == "dead"
+
+
+def test_a_creature_low_on_health_uses_its_own_healing_item(world: Sandbox) -> None:
+    """The AI uses one on itself when its health is at most half its STR (``item_use.self_at``)."""
+    me = world.spawn("human", name="Me", team="A", items=["healing_draught"], attributes={"STR": 10})
+    world.spawn("human", name="Foe", team="B", position=(40.0, 0.0))
+    world.inflict(me, damage=4)  # 6 of 10: not yet
+    world.step()
+    assert not _item_events(world, me) and world.creatures()[me].equipment.items == ["healing_draught"]
+    world.inflict(me, damage=1)  # 5 of 10: half
+    queue(world, "healing", die(3, 6))
+    world.step()
+    (used,) = _item_events(world, me)
+    assert used.what == "healing item: healing_draught by itself" and state(world, me).health == 8
+
+
+def test_no_healing_item_while_an_enemy_is_in_reach(world: Sandbox) -> None:
+    medic = world.spawn("human", name="Medic", team="A", items=["healing_draught"])
+    fallen = world.spawn("human", name="Fallen", team="A", position=(1.0, 0.0), attributes={"STR": 9})
+    world.spawn("human", name="Foe", team="B", position=(0.5, 0.0))
+    _dying(world, fallen)
+    queue(world, "healing")
+    world.step()
+    assert world.creatures()[medic].combatant.action == "attack" and world.readout(fallen).label == "dead"
+
+
+def test_out_of_combat_the_tender_saves_the_dying_with_its_own_item_or_the_patients(world: Sandbox) -> None:
+    """``advance`` under the care policy: the dying are given an item at once, the tender's own, else the
+    patient's; with no item at hand they die at the end of their round."""
+    medic = world.spawn("human", name="Medic", team="A", items=["healing_draught"])
+    first = world.spawn("human", name="First", team="A", attributes={"STR": 9})
+    second = world.spawn("human", name="Second", team="A", attributes={"STR": 9}, items=["healing_draught"])
+    third = world.spawn("human", name="Third", team="A", attributes={"STR": 9})
+    for e in (first, second, third):
+        _dying(world, e)
+    queue(world, "healing", die(1, 6), die(6, 6))
+    queue(world, "injury", die(1, 6), die(1, 6))  # scarred, twice
+    world.advance(hours=1)
+    assert [(e.what, e.after) for e in _item_events(world, first)] == [("healing item: healing_draught by Medic",
+                                                                        "+1 health (1d6)")]
+    assert [e.what for e in _item_events(world, second)] == ["healing item: healing_draught by Medic"]
+    assert world.creatures()[medic].equipment.items == [] and world.creatures()[second].equipment.items == []
+    assert world.readout(first).alive and world.readout(second).alive and not world.readout(third).alive
+    assert state(world, first).injuries == state(world, second).injuries == ["scarred"]
+    assert world.readout(first).label == "hurt"  # the stretch is over; rest has not yet made a full rest
+
+
+def test_the_care_policys_healers_give_the_items(world: Sandbox) -> None:
+    world.spawn("human", name="Medic", team="A", items=["healing_draught"])
+    fallen = world.spawn("human", name="Fallen", team="A", attributes={"STR": 9})
+    _dying(world, fallen)
+    world.care = CarePolicy(healers=("Nobody",))
+    world.advance(hours=1)
+    assert not world.readout(fallen).alive
+
+
+def test_healing_items_reach_the_injuries_table_at_its_odds() -> None:
+    """Fixed-seed statistics: every dying creature a draught stabilises rolls the d6 Injuries table, each entry a
+    sixth of the time."""
+    counts: Counter[str] = Counter()
+    with Sandbox(seed=12, model="strength") as world:
+        for i in range(1200):
+            medic = world.spawn("human", name=f"Medic {i}", team=f"T{i}", items=["healing_draught"])
+            fallen = world.spawn("human", name=f"Fallen {i}", team=f"T{i}", attributes={"STR": 9})
+            _dying(world, fallen)
+            with world.active():
+                c = world.creatures()
+                model(world).use_item(c[medic], c[fallen], "healing_draught", world.ctx)
+            counts[state(world, fallen).injuries[0]] += 1
+    n = sum(counts.values())
+    assert set(counts) == {"scarred", "painful wound", "concussion", "injured leg", "injured arm", "blinded eye"}
+    for name, k in counts.items():
+        assert abs(k - n / 6) < 5.3 * (n * (1 / 6) * (5 / 6)) ** 0.5, (name, counts)  # alpha about 1e-7 each
+
+
+def _armour(world: Sandbox, e: int) -> int:
+    with world.active():
+        return model(world).armour_of(world.creatures()[e], world.ctx)[0]
+
+
+def test_a_shield_held_raises_the_armour_value(world: Sandbox) -> None:
+    """Document 003 (Armour value): "It is increased by wearing armour and holding shields": a round shield in the
+    off hand adds its 1 while held by a usable, free hand of a creature able to act."""
+    bearer = world.spawn("human", name="Bearer", team="A", weapons=["broadsword", "round_shield"],
+                         armor=["gambeson"])
+    equip = world.creatures()[bearer].equipment
+    body = world.creatures()[bearer].anatomy.body
+    assert {body.parts[p].name: w for p, w in equip.holding.items()} == {"Right Arm": "broadsword",
+                                                                        "Left Arm": "round_shield"}
+    assert _armour(world, bearer) == 1 + 1  # gambeson 1, shield 1
+    plain = world.spawn("human", name="Plain", team="A", weapons=["broadsword"], armor=["gambeson"])
+    assert _armour(world, plain) == 1
+    details = dict(world.readout(bearer).details)
+    assert details["Armour value"] == "0 natural + 1 worn + 1 shield = 2"
+    attacker = world.spawn("human", name="Attacker", team="B", weapons=["broadsword"])
+    queue(world, "attack", die(20, 20))
+    queue(world, "injury", die(5, 8))
+    world.strike(bearer, "broadsword.cut", attacker=attacker)
+    record = next(r for r in reversed(world.log) if isinstance(r, StrengthAttack))
+    assert (record.armour, record.shield, record.dealt) == (2, 1, 3)
+    assert "Armour value 2 (its shield 1) takes it to 3" in record.explain(world.names)
+    world.immobilize(bearer, "Left Arm")  # held fast: it cannot bring the shield to bear
+    assert _armour(world, bearer) == 1
+    world.free(bearer, "Left Arm")
+    world.inflict(bearer, damage=8)  # critical: incapacitated, defenceless
+    assert _armour(world, bearer) == 1
+
+
+def test_a_shield_falls_with_an_injured_arm(world: Sandbox) -> None:
+    """Sandbox rule (the Conditions section is missing): an arm injury lets go of a shield the arm holds; then the
+    shield no longer counts."""
+    bearer = world.spawn("human", name="Bearer", team="A", weapons=["broadsword", "round_shield"],
+                         attributes={"STR": 9})
+    queue(world, "injury", die(1, 2))  # the d2 of an injured arm: 1, the secondary (left) arm
+    start = len(world.log)
+    with world.active():
+        model(world).roll_injury(world.creatures()[bearer], world.ctx, roll=5)
+    dropped = [e for e in world.events[start:] if isinstance(e, ItemDropped)]
+    assert [(e.item, e.part) for e in dropped] == [("round_shield", "Left Arm")]
+    equip = world.creatures()[bearer].equipment
+    assert "round_shield" not in equip.holding.values() and equip.dropped == ["round_shield"]
+    assert "broadsword" in equip.holding.values() and _armour(world, bearer) == 0
+
+
+def test_a_shield_falls_with_an_unusable_arm_under_the_anatomy_model() -> None:
+    """The shared rule every model's parts follow: a part gone unusable lets go of what it holds, a shield too."""
+    with Sandbox(seed=2, model="anatomy") as world:
+        bearer = world.spawn("human", name="Bearer", weapons=["broadsword", "round_shield"])
+        events = world.inflict(bearer, location="Left Forearm", level="G4", aspect="edged")
+        assert any(isinstance(e, ItemDropped) and e.item == "round_shield" for e in events)
+        assert "round_shield" not in world.creatures()[bearer].equipment.holding.values()
+
+
+def test_a_creature_low_on_health_drinks_even_with_an_enemy_in_reach(world: Sandbox) -> None:
+    """Sandbox rule ``item_use.self_in_melee``: a healing item on oneself is a turn worth taking in the melee (a
+    dying team-mate is tended only with no enemy in reach: the test above)."""
+    me = world.spawn("human", name="Me", team="A", items=["healing_draught"], attributes={"STR": 10})
+    world.spawn("human", name="Foe", team="B", position=(0.5, 0.0))
+    world.inflict(me, damage=4)
+    world.inflict(me, damage=1)  # 5 of 10: half
+    queue(world, "healing", die(2, 6))
+    world.ctx.streams["attack"] = random.Random(3)  # type: ignore[index]
+    world.ctx.streams["injury"] = random.Random(3)  # type: ignore[index]
+    world.step()
+    assert world.creatures()[me].combatant.action == "healing item"
+    (used,) = _item_events(world, me)
+    assert used.what == "healing item: healing_draught by itself" and used.after == "+2 health (1d6)"

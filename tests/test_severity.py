@@ -39,6 +39,7 @@ from systems.models.severity import (
     damage_after_armor,
     defense,
     first_aid,
+    interrupts_rest,
     roll_effect,
     roll_severity,
     severity_distribution,
@@ -822,3 +823,206 @@ def test_the_models_invariants_hold_in_play_and_catch_a_breach() -> None:
         breaches = model_of(world2).invariants(world2.creatures()[e], world2.ctx)
     assert breaches == ["Hero (1) is out of the fight while not down",
                         "Hero (1) has 99 Cognition Points, outside its pool 0..8"]
+
+
+# ---------------------------------------------------------------- first aid in combat, armour, rest (issue 15)
+
+
+def _aid(world: Sandbox, entity: int) -> list[ModelStateChanged]:
+    return [ev for ev in world.events if isinstance(ev, ModelStateChanged) and ev.entity == entity
+            and ev.what.startswith("first aid")]
+
+
+def _field(seed: int = 3, *, healer: dict[str, Any] | None = None) -> tuple[Sandbox, int, int, int]:
+    """A healer beside a patient of its team (who cannot give first aid itself), an enemy far off (30 m: out of
+    every reach)."""
+    world = Sandbox(seed=seed, model="severity")
+    medic = world.spawn("human", name="Medic", team="A", position=(0.0, 0.0), **(healer or {}))
+    patient = world.spawn("human", name="Patient", team="A", position=(1.0, 0.0))
+    sev(world, patient).first_aid = None
+    foe = world.spawn("human", name="Foe", team="B", position=(30.0, 0.0))
+    return world, medic, patient, foe
+
+
+def test_first_aid_in_combat_to_a_bleeding_ally() -> None:
+    """Document 001: "If in combat, the only conventional (non-magic) option for healing is First Aid" - "the
+    performing character must choose a target and make a skill check with a difficulty of 10": the AI spends the
+    healer's turn on it when an ally beside it bleeds and no enemy is in reach."""
+    world, medic, patient, _ = _field()
+    world.inflict(patient, severity=2, effect="bloody")
+    world.ctx.streams["healing"] = QueuedRng(QueuedRng.die(8, 20))  # 8 + 2 = 10: success
+    world.step()
+    assert world.creatures()[medic].combatant.action == "first aid"
+    (aid,) = _aid(world, patient)
+    assert aid.what == "first aid in combat by Medic: d20 8 -> 10" and (aid.before, aid.after) == ("bloody 2",
+                                                                                                    "bloody 1")
+    assert world.creatures()[medic].position.x == 0.0  # it did not close in
+    world.creatures()[patient].position.x = 1.0  # it walked off towards the foe: back beside the medic
+    world.creatures()[world.entity("Foe")].position.x = 30.0
+    world.ctx.streams["healing"] = QueuedRng(QueuedRng.die(7, 20))  # 7 + 2 = 9: a failure, nothing reduced
+    world.step()
+    assert (_aid(world, patient)[-1].before, _aid(world, patient)[-1].after) == ("bloody 1", "bloody 1")
+    assert sev(world, patient).aid_left == 1  # the attempt after the fight is still to come
+
+
+def test_first_aid_on_oneself_in_combat_has_disadvantage() -> None:
+    """"If the character is targeting themself, the check is made with disadvantage" (two d20s, the lower)."""
+    world = Sandbox(seed=3, model="severity")
+    alone = world.spawn("human", name="Alone", team="A")
+    world.spawn("human", name="Foe", team="B", position=(30.0, 0.0))
+    world.inflict(alone, severity=1, effect="bloody")
+    world.ctx.streams["healing"] = QueuedRng(QueuedRng.die(19, 20), QueuedRng.die(7, 20))
+    world.step()
+    (aid,) = _aid(world, alone)
+    assert aid.what == "first aid in combat by self: d20 19/7 -> 9" and aid.after == "bloody 1"  # 7 + 2 < 10
+
+
+def test_the_healers_gear_lowers_the_difficulty() -> None:
+    """"Proper equipment and medicine can reduce the difficulty of the check": the healer's healing draught (DC
+    10 - 3 = 7), used up by the check."""
+    world, medic, patient, _ = _field(healer={"items": ["healing_draught"]})
+    world.inflict(patient, severity=2, effect="bloody")
+    world.ctx.streams["healing"] = QueuedRng(QueuedRng.die(5, 20))  # 5 + 2 = 7: enough against 7
+    world.step()
+    (aid,) = _aid(world, patient)
+    assert aid.what == "first aid in combat by Medic: d20 5 -> 7 vs DC 7 with the healing_draught, used up"
+    assert aid.after == "bloody 1" and world.creatures()[medic].equipment.items == []
+
+
+def test_no_first_aid_with_an_enemy_in_reach_or_nobody_bleeding_or_fainted() -> None:
+    world, medic, patient, foe = _field()
+    world.inflict(patient, severity=2, effect="weaken")  # hurt, but not bleeding nor fainted
+    world.step()
+    assert world.creatures()[medic].position.x > 0 and not _aid(world, patient)  # it closed in instead
+    world, medic, patient, foe = _field()
+    world.inflict(patient, severity=2, effect="bloody")
+    creatures = world.creatures()
+    creatures[foe].position.x = 0.5  # an enemy within the medic's reach: it fights
+    world.ctx.streams["healing"] = QueuedRng()
+    world.step()
+    assert world.creatures()[medic].combatant.action == "attack" and not _aid(world, patient)
+
+
+def test_a_fainted_ally_comes_first_and_is_no_longer_fainted_once_its_threshold_returns() -> None:
+    world, _, patient, _ = _field()
+    other = world.spawn("human", name="Other", team="A", position=(0.0, 1.0))
+    sev(world, other).first_aid = None  # it gives none itself
+    world.inflict(other, severity=3, effect="bloody")  # Threshold 1, bleeding
+    world.inflict(patient, severity=4, effect="bloody")  # Threshold 0: fainted
+    assert world.readout(patient).label == "fainted"
+    world.ctx.streams["healing"] = QueuedRng(QueuedRng.die(15, 20))
+    events = world.step()
+    (aid,) = _aid(world, patient)
+    assert (aid.before, aid.after) == ("bloody 4", "bloody 3") and not _aid(world, other)
+    assert world.readout(patient).label == "incapacitated"
+    assert any(isinstance(e, ModelStateChanged) and e.entity == patient and e.what == "state"
+               and (e.before, e.after) == ("fainted", "incapacitated") for e in events)
+
+
+def test_in_play_the_first_aid_checks_succeed_at_their_exact_chance() -> None:
+    """Fixed-seed statistics: d20 + 2 against 10 succeeds on 8..20 (13 / 20); on oneself with disadvantage
+    (13 / 20) ** 2."""
+    n = 800
+    for on_self, p in ((False, 13 / 20), (True, (13 / 20) ** 2)):
+        successes = 0
+        world = Sandbox(seed=21, model="severity")
+        medic = world.spawn("human", name="Medic", team="A")
+        patient = medic if on_self else world.spawn("human", name="Patient", team="A", position=(1.0, 0.0))
+        if not on_self:
+            sev(world, patient).first_aid = None
+        world.spawn("human", name="Foe", team="B", position=(30.0, 0.0))
+        for _ in range(n):
+            sev(world, patient).bloody = 1
+            creatures = world.creatures()
+            creatures[world.entity("Foe")].position.x = 30.0
+            creatures[medic].position.x = 0.0
+            creatures[patient].position.x = 0.0 if on_self else 1.0
+            world.step()
+            successes += _aid(world, patient)[-1].after == "none"
+        sd = (n * p * (1 - p)) ** 0.5
+        assert abs(successes - n * p) < 5.3 * sd, (on_self, successes / n)  # alpha about 1e-7
+
+
+def test_armour_and_the_helpless_in_play() -> None:
+    """Document 001: "If the target can't properly defend against a directed attack, armor is ignored ... If the
+    attack is indirect, such as damage from an explosion, the target's armor value is applied, even if the target
+    can't actively defend against it." A knight (Armor Value 5) downed and helpless: a sword cut goes through in
+    full, the dragon's breath (indirect) meets the armour."""
+    world = Sandbox(seed=5, model="severity")
+    dragon = world.spawn("fire_dragon", name="Dragon", team="D")
+    swordsman = world.spawn("human", name="Swordsman", team="D", weapons=["broadsword"])
+    knight = world.spawn("human", name="Knight", team="K", armor=["gambeson", "full_harness", "helm"])
+    assert sev(world, knight).armor_value == 1 + 4 + 1  # gambeson, full harness, helm
+    world.inflict(knight, severity=5, effect="stun")  # incapacitated
+    assert not world.readout(knight).can_act
+    world.ctx.streams["attack"] = QueuedRng(QueuedRng.die(10, 20))
+    cut = world.strike(knight, "broadsword.cut", attacker=swordsman)
+    dealt = next(e for e in cut if isinstance(e, DamageDealt))
+    assert dealt.dealt == dealt.rolled and "armour ignored (helpless)" in dealt.detail
+    world.ctx.streams["attack"] = QueuedRng(QueuedRng.die(10, 20))
+    breath = world.strike(knight, "dragon.breath", attacker=dragon)
+    burnt = next(e for e in breath if isinstance(e, DamageDealt))
+    armour = sev(world, knight).armor_value
+    assert burnt.dealt == max(0, burnt.rolled - armour) and f"armour {armour}" in burnt.detail
+    up = world.spawn("human", name="Up", team="K", armor=["gambeson", "full_harness", "helm"])
+    world.ctx.streams["attack"] = QueuedRng(QueuedRng.die(20, 20))
+    standing = next(e for e in world.strike(up, "broadsword.cut", attacker=swordsman) if isinstance(e, DamageDealt))
+    assert standing.dealt == max(0, standing.rolled - armour)  # one that can defend: armour applies
+
+
+def test_combat_interrupts_rest_and_its_clock_starts_again() -> None:
+    """Document 001: "Combat, of course, interrupts rest": a tick of combat in the middle of a rest period starts
+    the 8 hours again."""
+    world, (e,) = world_with("Alone")
+    world.care = CarePolicy(self_care=False)
+    world.inflict(e, severity=2, effect="weaken")
+    world.advance(hours=7)
+    assert not _rest_times(world, e) and sev(world, e).rest_at == 8 * HOUR
+    world.step()  # a tick of combat (nobody to fight, but the world ticks)
+    assert sev(world, e).rest_at == -1.0
+    fought = world.ctx.clock.seconds
+    world.advance(hours=7.9)
+    assert not _rest_times(world, e)  # 8 hours from the fight, not from the wound
+    world.advance(hours=0.2)
+    assert _rest_times(world, e) == [pytest.approx(fought + 8 * HOUR)]
+
+
+def test_a_check_of_7_or_more_interrupts_the_rollers_rest(tmp_path: Path) -> None:
+    """"if it requires a Clash Roll or a Skill Check of 7 or more, it interrupts rest": first aid (DC 10) starts
+    the healer's own rest again; a kit that brings the check under 7 does not."""
+    world = Sandbox(seed=4, model="severity")
+    medic = world.spawn("human", name="Medic", team="Party")
+    patient = world.spawn("human", name="Patient", team="Party", position=(2.0, 0.0))
+    world.care = CarePolicy(healers=("Medic",), self_care=False)
+    world.inflict(medic, severity=1, effect="daze")
+    world.inflict(patient, severity=2, effect="weaken")
+    sev(world, medic).aid_left = 0  # nobody tends the medic: it only rests
+    world.ctx.streams["healing"] = QueuedRng(QueuedRng.die(12, 20))
+    world.advance(hours=8)
+    (aid,) = _aid(world, patient)
+    assert aid.time == 60.0
+    assert _rest_times(world, medic) == []  # its rest started again at the check, a minute in
+    world.advance(minutes=1.5)
+    assert _rest_times(world, medic) == [pytest.approx(60.0 + 8 * HOUR)]
+    assert interrupts_rest(10, model_of(world).rules) and interrupts_rest(7, model_of(world).rules)
+    assert not interrupts_rest(6, model_of(world).rules)
+
+    from sandbox.config import load_catalog
+
+    root = tmp_path / "configs"
+    shutil.copytree(CONFIGS, root)
+    path = root / "models" / "severity.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace("difficulty = -3 ", "difficulty = -4 "),
+                    encoding="utf-8")
+    kit = Sandbox(seed=4, model="severity", catalog=load_catalog(root))
+    medic = kit.spawn("human", name="Medic", team="Party", items=["healing_draught"])
+    patient = kit.spawn("human", name="Patient", team="Party", position=(2.0, 0.0))
+    kit.care = CarePolicy(healers=("Medic",), self_care=False)
+    kit.inflict(medic, severity=1, effect="daze")
+    kit.inflict(patient, severity=2, effect="weaken")
+    sev(kit, medic).aid_left = 0
+    kit.ctx.streams["healing"] = QueuedRng(QueuedRng.die(12, 20))
+    kit.advance(hours=8.01)
+    (aid,) = _aid(kit, patient)
+    assert "vs DC 6 with the healing_draught" in aid.what
+    assert _rest_times(kit, medic) == [pytest.approx(8 * HOUR)]  # a check of 6: its rest ran on

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from components.anatomy import Aspect, BodyStructure, Location, Part, Zone
 from components.creature import CreatureDef
-from components.gear import ArmorPiece, StrikeMode, Weapon
+from components.gear import ArmorPiece, Item, StrikeMode, Weapon
 from sandbox.config import schema as s
 from sandbox.config.checks import group_names
 from sandbox.scenario_def import CarePolicy, CombatantSpec, ScenarioDef
@@ -22,7 +22,8 @@ def build_scenario(m: s.ScenarioFile, scenario_id: str) -> ScenarioDef:
                 weapons=tuple(c.weapons) if c.weapons is not None else None,
                 armor=tuple(c.armor) if c.armor is not None else None,
                 policy=c.policy, aim=c.aim, initiative=c.initiative, speed=c.speed,
-                attributes=dict(c.attributes), skills=dict(c.skills), immobilized=tuple(c.immobilized)))
+                attributes=dict(c.attributes), skills=dict(c.skills), immobilized=tuple(c.immobilized),
+                items=tuple(c.items) if c.items is not None else None))
     care = CarePolicy(m.care.first_aid_minutes * 60.0 if m.care.first_aid_minutes is not None else None,
                       tuple(m.care.healers) if m.care.healers is not None else None, m.care.self_care)
     return ScenarioDef(scenario_id, m.name, m.description, m.model, m.max_ticks, (m.field.width, m.field.height),
@@ -87,7 +88,12 @@ def build_weapon(m: s.WeaponFile, weapon_id: str) -> Weapon:
             impact=parse_dice(md.impact), aspect=int(Aspect.parse(md.aspect)), spread=md.spread,
             attack_modifier=md.attack_modifier, limbs=md.limbs, limb=md.limb, strength_modifier=strength,
             reach=md.reach, range=md.range))
-    return Weapon(weapon_id, m.name, m.natural, tuple(modes))
+    return Weapon(weapon_id, m.name, m.natural, tuple(modes), m.shield)
+
+
+def build_item(m: s.ItemFile, item_id: str) -> Item:
+    """Build the ``Item`` of a checked item file."""
+    return Item(item_id, m.name, m.description, m.consumable)
 
 
 def build_armor(m: s.ArmorFile, armor_id: str) -> ArmorPiece:
@@ -99,4 +105,4 @@ def build_armor(m: s.ArmorFile, armor_id: str) -> ArmorPiece:
 def build_creature(c: s.CreatureFile, creature_id: str) -> CreatureDef:
     """Build the ``CreatureDef`` of a checked creature file."""
     return CreatureDef(creature_id, c.name, c.body, c.dominance, dict(c.attributes), dict(c.skills), tuple(c.weapons),
-                       tuple(c.armor), c.speed)
+                       tuple(c.armor), c.speed, tuple(c.items))

@@ -46,6 +46,7 @@ class Known:
         location_names: Body id -> its location names as spelt (for "did you mean").
         part_names: Body id -> its part names as spelt.
         weapons: Weapon ids.
+        items: Item ids (``items/``).
         armor: Armour id -> the body it is made for.
         creatures: Creature id -> its body.
         scale: Allowed body scale range.
@@ -57,6 +58,7 @@ class Known:
     location_names: dict[str, list[str]] = field(default_factory=dict)
     part_names: dict[str, list[str]] = field(default_factory=dict)
     weapons: set[str] = field(default_factory=set)
+    items: set[str] = field(default_factory=set)
     armor: dict[str, str] = field(default_factory=dict)
     creatures: dict[str, str] = field(default_factory=dict)
     scale: tuple[float, float] = (0.01, 3.0)
@@ -156,7 +158,22 @@ def check_weapon(data: Mapping[str, Any], label: str, known: Known) -> list[Prob
         if kind in ("thrown", "missile") and _number(reach) and reach <= 0:
             problems.append(Problem(label, dotted("modes", i, "range"), entry, f"a range above 0 for a {kind} mode",
                                     repr(reach)))
+    if data.get("shield") is True:
+        if data.get("natural") is True:
+            problems.append(Problem(label, "shield", text(data, "name"), "a shield that is not a natural weapon "
+                                    "(a hand grips it)", "natural = true"))
+        elif modes and not any((text(m, "limb") or "grip") == "grip" for _, m in modes):
+            problems.append(Problem(label, "shield", text(data, "name"), "a shield with a mode gripped by a hand "
+                                    '(limb = "grip"), so a hand can hold it', "no grip mode"))
     return problems
+
+
+def _item_refs(items: Any, prefix: tuple[str | int, ...], label: str, entry: str | None, known: Known
+               ) -> list[Problem]:
+    """Every item a creature or combatant carries is one of ``items/``."""
+    return [unknown(label, dotted(*prefix, "items", i), entry, "an item in items/", item, known.items)
+            for i, item in enumerate(items if isinstance(items, list) else [])
+            if isinstance(item, str) and item not in known.items]
 
 
 def check_armor(data: Mapping[str, Any], label: str, known: Known) -> list[Problem]:
@@ -206,6 +223,7 @@ def check_creature(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     for i, w in enumerate(weapons if isinstance(weapons, list) else []):
         if isinstance(w, str) and w not in known.weapons:
             problems.append(unknown(label, dotted("weapons", i), entry, "a weapon in weapons/", w, known.weapons))
+    problems += _item_refs(data.get("items"), (), label, entry, known)
     armor = data.get("armor")
     for i, a in enumerate(armor if isinstance(armor, list) else []):
         if not isinstance(a, str):
@@ -240,7 +258,8 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     names: list[str] = []
     total = 0
     teams: set[str] = set()
-    all_parts = set().union(*known.body_parts.values()) if known.body_parts else set()
+    aimable = set().union(*known.body_parts.values(), *known.bodies.values())  # parts and locations, case-folded
+    aim_spellings = [n for names in (*known.part_names.values(), *known.location_names.values()) for n in names]
     for i, c in entries(data, "combatants"):
         entry = text(c, "name")
         key = ("combatants", i)
@@ -271,6 +290,7 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
                 problems.append(Problem(label, dotted(*key, "armor", j), entry, f"armour made for the {body!r} body",
                                         f"{a!r} (made for {known.armor[a]!r})"))
         problems += _skill_refs(c, key, label, entry, known)
+        problems += _item_refs(c.get("items"), key, label, entry, known)
         parts = known.body_parts.get(body or "", set())
         immobilized = c.get("immobilized")
         for j, p in enumerate(immobilized if isinstance(immobilized, list) else []):
@@ -278,10 +298,10 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
                 problems.append(unknown(label, dotted(*key, "immobilized", j), entry, f"a part of the {body!r} body",
                                         p, known.part_names.get(body, parts)))
         aim = text(c, "aim")
-        if aim is not None and aim not in ("unaimed", "random") and aim.casefold() not in all_parts:
-            problems.append(unknown(label, dotted(*key, "aim"), entry, "unaimed, random or a part name of some body",
-                                    aim, ["unaimed", "random", *(n for names in known.part_names.values()
-                                                                 for n in names)]))
+        if aim is not None and aim not in ("unaimed", "random") and aim.casefold() not in aimable:
+            problems.append(unknown(label, dotted(*key, "aim"), entry,
+                                    "unaimed, random, or a part or location name of some body", aim,
+                                    ["unaimed", "random", *aim_spellings]))
         pos = c.get("position")
         spacing = c.get("spacing", 1.5)
         if (isinstance(pos, list) and len(pos) == 2 and all(_number(v) for v in pos) and _number(width)
@@ -356,6 +376,8 @@ def known_from(files: Iterable[tuple[str, str, Mapping[str, Any] | None]]) -> Kn
             known.creatures[file_id] = text(data, "body") or ""
         elif kind == "weapon":
             known.weapons.add(file_id)
+        elif kind == "item":
+            known.items.add(file_id)
         elif kind == "armor":
             known.armor[file_id] = text(data, "body") or ""
         elif kind == "anatomy_rules":

@@ -1,6 +1,6 @@
 """Where content comes from: the shipped content in the installed package, and the user's content trees.
 
-A content tree is a folder with the shipped layout (``bodies/``, ``weapons/``, ``armor/``, ``creatures/``,
+A content tree is a folder with the shipped layout (``bodies/``, ``weapons/``, ``armor/``, ``items/``, ``creatures/``,
 ``scenarios/``, ``models/``, optional ``skills.toml`` and ``sandbox.toml``) and a ``content.toml`` manifest at its
 root. The content a command works on is the shipped content extended by the trees named with ``--content`` (else
 the ``SANDBOX_CONTENT`` variable), plus the tree a scenario file given by path lies in. Loading and merging the

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-KIND_DIRS: dict[str, str] = {"bodies": "body", "weapons": "weapon", "armor": "armor", "creatures": "creature",
-                             "scenarios": "scenario"}
+KIND_DIRS: dict[str, str] = {"bodies": "body", "weapons": "weapon", "armor": "armor", "items": "item",
+                             "creatures": "creature", "scenarios": "scenario"}
 """The folders of definitions (one id a file, the file's stem), and the kind of file each holds."""
 SINGLE_FILES: dict[str, str] = {"skills": "skills.toml", "anatomy_rules": "models/anatomy.toml",
                                 "sandbox_rules": "sandbox.toml"}
@@ -22,10 +22,11 @@ MODELS_DIR = "models"
 SCHEMAS_DIR = "schemas"
 """Where a content folder keeps the JSON Schemas its ``#:schema`` lines point at."""
 FILE_KIND_NAMES: frozenset[str] = frozenset(
-    {"body", "weapon", "armor", "creature", "skills", "anatomy_rules", "sandbox_rules", "scenario", "content"})
+    {"body", "weapon", "armor", "item", "creature", "skills", "anatomy_rules", "sandbox_rules", "scenario", "content"})
 """Every config file kind (``sandbox.config.schema.FILE_KINDS`` has a model for each: a test keeps them equal)."""
 FOLDER_WORDS: dict[str, str] = {"bodies": "body", "body": "body", "weapons": "weapon", "weapon": "weapon",
                                  "armor": "armor", "armour": "armor", "armors": "armor", "armours": "armor",
+                                 "items": "item", "item": "item",
                                  "creatures": "creature", "creature": "creature", "scenarios": "scenario",
                                  "scenario": "scenario"}
 """The words of a folder's name that tell the kind of its files (``my_bodies/``, ``troll-weapons/``, ``Armour/``)."""

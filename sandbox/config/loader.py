@@ -18,11 +18,11 @@ from pydantic import BaseModel, ValidationError
 
 from components.anatomy import BodyStructure
 from components.creature import CreatureDef, SkillDef
-from components.gear import ArmorPiece, StrikeMode, Weapon
+from components.gear import ArmorPiece, Item, StrikeMode, Weapon
 from components.rules import AnatomyRules, CombatRules
 from sandbox.config import schema as s
 from sandbox.config.anatomy_rules import build_rules
-from sandbox.config.builders import build_armor, build_body, build_creature, build_scenario, build_weapon
+from sandbox.config.builders import build_armor, build_body, build_creature, build_item, build_scenario, build_weapon
 from sandbox.config.checks import CHECKS, Known, check_body, known_from
 from sandbox.config.content import shipped_root, trees_from_env
 from sandbox.config.errors import ConfigError, Problem, suggest, unknown
@@ -97,6 +97,7 @@ class Catalog:
         content: The content trees laid over the base, in order; their ``models/<model>.toml`` override the
             base's tables key by key.
         notes: One line per definition a content tree (or a named file) replaced.
+        items: Carried items (healing items, medicine) by id.
     """
 
     rules: AnatomyRules
@@ -112,6 +113,7 @@ class Catalog:
     root: Path | None = None
     content: tuple[Path, ...] = ()
     notes: tuple[str, ...] = ()
+    items: Mapping[str, Item] = field(default_factory=dict)
 
     def mode(self, qualified: str) -> StrikeMode:
         """The strike mode ``weapon.mode``; raises ``KeyError`` naming the known modes."""
@@ -322,9 +324,9 @@ def _unknown_kind(f: _File, problems: list[Problem]) -> None:
     else:
         found = f"a file of unknown kind: its keys ({keys}) fit no kind"
     problems.append(Problem(f.label, "", None,
-                            "a file in bodies/, weapons/, armor/, creatures/ or scenarios/ (or in a folder named for "
-                            "one, such as my_bodies/), or a first line '#:schema <kind>.schema.json' that names its "
-                            f"kind (one of {', '.join(s.FILE_KINDS)})", found))
+                            "a file in bodies/, weapons/, armor/, items/, creatures/ or scenarios/ (or in a folder "
+                            "named for one, such as my_bodies/), or a first line '#:schema <kind>.schema.json' that "
+                            f"names its kind (one of {', '.join(s.FILE_KINDS)})", found))
     problems.extend(syntax)
 
 
@@ -418,6 +420,7 @@ def _build(files: list[_File], rules: AnatomyRules, root: Path, content: tuple[P
     bodies: dict[str, BodyStructure] = {}
     weapons: dict[str, Weapon] = {}
     armor: dict[str, ArmorPiece] = {}
+    items: dict[str, Item] = {}
     creatures: dict[str, CreatureDef] = {}
     scenarios: dict[str, ScenarioDef] = {}
     for f in files:
@@ -428,6 +431,8 @@ def _build(files: list[_File], rules: AnatomyRules, root: Path, content: tuple[P
             weapons[f.id] = build_weapon(m, f.id)
         elif isinstance(m, s.ArmorFile):
             armor[f.id] = build_armor(m, f.id)
+        elif isinstance(m, s.ItemFile):
+            items[f.id] = build_item(m, f.id)
         elif isinstance(m, s.CreatureFile):
             creatures[f.id] = build_creature(m, f.id)
         elif isinstance(m, s.ScenarioFile):
@@ -444,7 +449,7 @@ def _build(files: list[_File], rules: AnatomyRules, root: Path, content: tuple[P
                          cm.retarget_radius, cm.grid_cell, cm.melee_reach_default, cm.helpless_defence,
                          cm.max_melee_attackers)
     return Catalog(rules, skills, bodies, weapons, modes, armor, creatures, combat, scenarios, paths, root, content,
-                   notes)
+                   notes, items)
 
 
 # ------------------------------------------------------------------------------------------- entry points

@@ -25,6 +25,7 @@ def known_from_catalog(catalog: Catalog) -> Known:
         location_names={bid: [loc.name for loc in b.locations] for bid, b in catalog.bodies.items()},
         part_names={bid: [p.name for p in b.parts] for bid, b in catalog.bodies.items()},
         weapons=set(catalog.weapons),
+        items=set(catalog.items),
         armor={aid: a.body for aid, a in catalog.armor.items()},
         creatures={cid: c.body for cid, c in catalog.creatures.items()},
         scale=(catalog.rules.scale_min, catalog.rules.scale_max))

@@ -154,6 +154,19 @@ class WeaponFile(_Strict):
     name: Name
     natural: bool = False
     modes: list[ModeModel] = Field(min_length=1)
+    shield: bool = Field(default=False, description="A shield: gripped by a hand like a weapon, besides the weapon "
+                                                    "taken in hand; it raises the Armour value while held by a usable "
+                                                    "hand under the models that count shields.")
+
+
+class ItemFile(_Strict):
+    """``configs/items/<id>.toml``: a carried item that is neither weapon nor armour (a healing item, medicine);
+    what it does under each damage model is that model's tables' ``[items.<id>]``."""
+
+    name: Name
+    description: str = ""
+    consumable: bool = Field(default=True, description="Used up when used (a draught); false: it serves again and "
+                                                       "again (a physician's kit).")
 
 
 class ArmorFile(_Strict):
@@ -177,6 +190,8 @@ class CreatureFile(_Strict):
     weapons: list[Id] = Field(default_factory=list)
     armor: list[Id] = Field(default_factory=list)
     speed: PositiveMetres | None = Field(default=None, description="Metres per tick walking.")
+    items: list[Id] = Field(default_factory=list, description="Items carried (items/; one entry per item: "
+                                                              "repeat an id to carry several).")
 
 
 class SkillModel(_Strict):
@@ -417,12 +432,15 @@ class CombatantModel(_Strict):
     weapons: list[Id] | None = Field(default=None, description="Replaces the creature's carried weapons.")
     armor: list[Id] | None = Field(default=None, description="Replaces the creature's armour.")
     policy: Literal["nearest", "weakest", "random"] = "nearest"
-    aim: Name = Field(default="unaimed", description="unaimed, random, or the name of a part to aim at")
+    aim: Name = Field(default="unaimed", description="unaimed, random, or the name of a part or location to aim at "
+                                                     "(a called shot)")
     initiative: Modifier | None = None
     speed: PositiveMetres | None = None
     attributes: dict[Id, Score] = Field(default_factory=dict)
     skills: dict[Id, Score] = Field(default_factory=dict)
     immobilized: list[Name] = Field(default_factory=list, description="Parts held fast (netted, bound).")
+    items: list[Id] | None = Field(default=None, description="Replaces the creature's carried items (items/; "
+                                                             "repeat an id to carry several).")
 
 
 class CareModel(_Strict):
@@ -462,6 +480,7 @@ FILE_KINDS: dict[str, type[_Strict]] = {
     "body": BodyFile,
     "weapon": WeaponFile,
     "armor": ArmorFile,
+    "item": ItemFile,
     "creature": CreatureFile,
     "skills": SkillsFile,
     "anatomy_rules": AnatomyRulesFile,

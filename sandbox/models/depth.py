@@ -13,7 +13,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from components.depth import CELLS, FAMILIES, CareRules, CreatureDepth, DepthTables, Injury, WeaponDepth
+from components.depth import (
+    CELLS,
+    FAMILIES,
+    CareRules,
+    CreatureDepth,
+    DepthTables,
+    Injury,
+    Mishap,
+    WeaponDepth,
+)
 from sandbox.config.bounds import DelayMinutes, Name, RepeatMinutes, Score, Text
 from sandbox.config.limits import MAX_NAME
 from sandbox.config.loader import Catalog
@@ -50,10 +59,31 @@ class AttackModel(_Strict):
     ability_base: Score = Field(default=10, description="Score with modifier 0.")
     ability_step: Annotated[int, Field(ge=1, le=100, description="Score points per modifier point.")] = 2
     called_shot_modifier: Annotated[int, Field(ge=-100, le=0, description="To hit on a called shot.")] = -5
-    natural_20_hits: bool = Field(default=True, description="A natural 20 always hits (sandbox rule).")
-    natural_1_misses: bool = Field(default=True, description="A natural 1 always misses (sandbox rule).")
-    mishap_penalty: Annotated[int, Field(ge=-100, le=0, description="A natural 1's penalty on the attacker's next "
-                                                                    "roll.")] = -1
+
+
+MishapEffect = Literal["drop", "notch", "next_roll", "open_guard"]
+
+
+class MishapModel(_Strict):
+    """One mishap of a natural 1 and the faces of the mishap die that pick it."""
+
+    name: Annotated[str, Field(min_length=1, description="What happens, in words.")]
+    faces: Annotated[list[Annotated[int, Field(ge=1, le=100)]], Field(min_length=1)]
+    effect: MishapEffect = Field(description="drop: the weapon falls from the hand; notch: penalty on every later "
+                                             "attack with it; next_roll: penalty on the fumbler's next roll; "
+                                             "open_guard: bonus to the next attack against the fumbler.")
+    penalty: Annotated[int, Field(ge=-10, le=0, description="notch and next_roll: the penalty.")] = 0
+    bonus: Annotated[int, Field(ge=0, le=10, description="open_guard: the bonus.")] = 0
+    natural_penalty: Annotated[int, Field(ge=-10, le=0, description="drop and notch with a natural weapon (which "
+                                                                    "neither falls nor notches): a penalty on the "
+                                                                    "fumbler's next roll instead.")] = 0
+
+
+class MishapsModel(_Strict):
+    """Document 002's mishaps of a natural 1, one picked by a die."""
+
+    die: Annotated[int, Field(ge=1, le=100, description="Faces of the mishap die.")]
+    table: list[MishapModel] = Field(min_length=1, description="Each mishap; their faces cover the die once.")
 
 
 class DefenseModel(_Strict):
@@ -200,6 +230,7 @@ class DepthFile(_Strict):
     """``configs/models/depth.toml``: the wound-depth model (document 002)."""
 
     attack: AttackModel = Field(default_factory=AttackModel)
+    mishaps: MishapsModel
     defense: DefenseModel = Field(default_factory=DefenseModel)
     depth: DepthTiersModel = Field(default_factory=DepthTiersModel)
     collapse: CollapseModel = Field(default_factory=CollapseModel)
@@ -275,6 +306,14 @@ def check(t: Tables[DepthFile], catalog: Catalog) -> None:
         skill = catalog.skills.get(ability)
         if skill is None or skill.kind != "attribute":
             t.bad(where, None, "an attribute in skills.toml", repr(ability))
+    faces = sorted(f for mishap in m.mishaps.table for f in mishap.faces)
+    if faces != list(range(1, m.mishaps.die + 1)):
+        t.bad(("mishaps", "table"), None, f"faces covering 1..{m.mishaps.die} (the die) once each", f"{faces}")
+    for i, mishap in enumerate(m.mishaps.table):
+        needs = {"notch": "penalty", "next_roll": "penalty", "open_guard": "bonus"}.get(mishap.effect)
+        if needs is not None and getattr(mishap, needs) == 0:
+            article = "an" if mishap.effect[0] in "aeiou" else "a"
+            t.bad(("mishaps", "table", i, needs), mishap.name, f"a {needs} for {article} {mishap.effect} mishap", "0")
     if m.care.skill not in catalog.skills:
         t.bad(("care", "skill"), None, "a skill in skills.toml", repr(m.care.skill))
     for cell in CELLS:
@@ -305,8 +344,9 @@ def build(m: DepthFile) -> DepthTables:
     return DepthTables(
         melee_ability=a.melee_ability, ranged_ability=a.ranged_ability, defense_ability=m.defense.ability,
         ability_base=a.ability_base, ability_step=a.ability_step, defense_base=m.defense.base,
-        called_shot_modifier=a.called_shot_modifier, natural_20_hits=a.natural_20_hits,
-        natural_1_misses=a.natural_1_misses, mishap_penalty=a.mishap_penalty,
+        called_shot_modifier=a.called_shot_modifier, mishap_die=m.mishaps.die,
+        mishaps=tuple(Mishap(x.name, tuple(x.faces), x.effect, x.penalty, x.bonus, x.natural_penalty)
+                      for x in m.mishaps.table),
         tiers=(d.skin, d.flesh, d.bone, d.organ), collapse_at=m.collapse.at_penalty, injuries=injuries,
         weapons={k: WeaponDepth(v.type, v.depth_bonus) for k, v in m.weapons.items()},
         armor={k: v.rating for k, v in m.armor.items()},

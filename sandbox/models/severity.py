@@ -14,8 +14,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from components.severity import ATTRIBUTES, EFFECTS, SeverityCreature, SeverityRules, SeverityWeapon
+from components.severity import ATTRIBUTES, EFFECTS, SeverityCreature, SeverityItem, SeverityRules, SeverityWeapon
 from sandbox.config.bounds import DelayHours, DelaySeconds, Faces, Modifier, Points, RepeatHours, Score
+from sandbox.config.errors import suggest
 from sandbox.config.limits import MAX_NAME, MAX_POINTS, MAX_SIDES
 from sandbox.config.loader import Catalog
 from sandbox.models.derive import (
@@ -92,6 +93,8 @@ class FirstAidModel(_Strict):
     self_disadvantage: bool
     delay_seconds: DelaySeconds = Field(description="After a fight, before first aid (out of combat).")
     attempts: Annotated[int, Field(ge=0, le=100, description="Attempts per patient after each fight.")]
+    reach: Annotated[float, Field(gt=0, le=100, description="In combat: metres within which a creature can give a "
+                                                            "team-mate first aid (an adjacent ally).")] = 1.5
 
 
 class RestModel(_Strict):
@@ -101,6 +104,16 @@ class RestModel(_Strict):
     doctor_multiplier: Annotated[int, Field(ge=1, le=100)]
     order: list[EffectName] = Field(description="Which effect first aid and rest reduce first.")
     refills_cognition: bool
+    interrupting_check: Annotated[int, Field(ge=0, le=100, description="A skill check of this difficulty or more "
+                                                                       "interrupts the roller's rest.")] = 7
+
+
+class ItemEntryModel(_Strict):
+    """Medicine or equipment for first aid (document 001: "Proper equipment and medicine can reduce the difficulty
+    of the check")."""
+
+    difficulty: Annotated[int, Field(ge=-20, le=0, description="Added to the first-aid difficulty when the healer "
+                                                               "carries it (the best one it carries counts).")]
 
 
 class DownModel(_Strict):
@@ -201,6 +214,8 @@ class SeverityModelFile(_Strict):
     creatures: dict[str, CreatureBlockModel]
     weapons: dict[str, WeaponModeModel] = Field(description='By qualified strike mode id ([weapons."broadsword.cut"]).')
     armor: dict[str, ArmorEntryModel] = Field(description="By armour piece id.")
+    items: dict[str, ItemEntryModel] = Field(default_factory=dict, description="First-aid equipment and medicine, "
+                                                                               "by item id (items/).")
 
 
 SCHEMA = SeverityModelFile
@@ -267,9 +282,13 @@ def _check(t: Tables[SeverityModelFile], catalog: Catalog) -> None:
                   str(block.threshold + block.brawn))
     for mode_id, entry in m.weapons.items():
         t.dice(("weapons", mode_id, "damage"), mode_id, entry.damage)
+    for item_id in m.items:
+        if item_id not in catalog.items:
+            t.bad(("items", item_id), item_id, "an item the content defines (items/)", repr(item_id),
+                  suggest(item_id, list(catalog.items)))
 
 
-def build_rules(m: SeverityModelFile) -> SeverityRules:
+def build_rules(m: SeverityModelFile, catalog: Catalog) -> SeverityRules:
     """The frozen tables of a checked file."""
     hours = 3600.0
     return SeverityRules(
@@ -288,6 +307,8 @@ def build_rules(m: SeverityModelFile) -> SeverityRules:
         weapons={mode_id: SeverityWeapon(parse_dice(e.damage), e.anti_armor, e.indirect)
                  for mode_id, e in m.weapons.items()},
         armor={aid: e.armor_value for aid, e in m.armor.items()},
+        aid_reach=m.first_aid.reach, rest_interrupting_check=m.rest.interrupting_check,
+        items={iid: SeverityItem(e.difficulty, catalog.items[iid].consumable) for iid, e in m.items.items()},
     )
 
 
@@ -298,7 +319,7 @@ def load_tables(catalog: Catalog, root: Path) -> Loaded:
         ConfigError: Every problem of the files.
     """
     tables = load_checked(NAME, catalog, root, SeverityModelFile, _derive, _check)
-    return Loaded(SeverityModel(build_rules(tables.model)), tables.derived)
+    return Loaded(SeverityModel(build_rules(tables.model, catalog)), tables.derived)
 
 
 def load(catalog: Catalog, root: Path) -> SeverityModel:

@@ -89,8 +89,20 @@ class CreatureEntry(_Strict):
     attack_bonus: Modifier = Field(description="Added to its d20 attack roll.")
     defense: Annotated[int, Field(ge=0, le=MAX_MODIFIER, description="What an attack roll must beat.")]
     armor: Points = Field(default=0, description="Natural armour value (hide, scales).")
-    penalty_reduction: Annotated[int, Field(ge=0, le=100, description="Points of damage penalty an ability removes "
-                                                                     "(never below half the table value).")] = 0
+    penalty_reduction: Annotated[int, Field(ge=0, le=10, description="Points of damage penalty its strength of will "
+                                                                     "or fitness removes (never below half the table "
+                                                                     "value); absent: from its Constitution by "
+                                                                     "[penalty_reduction].")] | None = None
+
+
+class PenaltyReduction(_Strict):
+    """How Constitution lessens the damage penalties (document 004: "characters of strong will or fitness
+    (Constitution), who either feel their wounds less or can overcome them by willpower"): one point of penalty off
+    for every ``per`` points of Constitution above ``above``, never below half the table value."""
+
+    above: Annotated[int, Field(ge=0, le=100, description="The Constitution that feels its wounds fully.")]
+    per: Annotated[int, Field(ge=1, le=100, description="Points of Constitution above it per point of penalty "
+                                                        "removed.")]
 
 
 class DeriveWeapons(_Strict):
@@ -116,7 +128,6 @@ class DeriveCreatures(_Strict):
     attack_bonus: CreatureFormula
     defense: CreatureFormula
     armor: CreatureFormula
-    penalty_reduction: CreatureFormula
 
 
 class DeriveModel(_Strict):
@@ -135,6 +146,7 @@ class StatusModelFile(_Strict):
         description="Roll penalty of healthy, slightly, wounded, seriously, critically and mortally wounded.")]
     penalty_to_damage: bool = Field(default=False, description="The attacker's penalty also lowers its damage "
                                                                "roll.")
+    penalty_reduction: PenaltyReduction
     passing_out: PassingOut
     speed: Speed
     healing: Healing
@@ -162,7 +174,7 @@ def _derive(t: Tables[StatusModelFile], catalog: Catalog) -> None:
         c = d.creatures
         features = creature_features(catalog, creature_id, c.attribute_default)
         return {key: getattr(c, key).value(features) for key in (
-            "constitution", "endurance", "attack_bonus", "defense", "armor", "penalty_reduction")}
+            "constitution", "endurance", "attack_bonus", "defense", "armor")}
 
     derive_each(t, catalog, weapons=(weapon, WeaponEntry.model_validate),
                 armor=(armor, ArmorEntry.model_validate), creatures=(creature, CreatureEntry.model_validate))
@@ -193,6 +205,8 @@ def load_tables(catalog: Catalog, root: Path) -> Loaded:
     tables = StatusTables(
         penalties=tuple(model.penalties),
         penalty_to_damage=model.penalty_to_damage,
+        reduction_above=model.penalty_reduction.above,
+        reduction_per=model.penalty_reduction.per,
         passing_out_die=passing.die,
         come_round_die=passing.come_round_die,
         come_round_seconds=passing.come_round_seconds,

@@ -13,8 +13,18 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from components.strength import ABILITIES, CONDITIONS, ConditionEffect, CreatureBlock, StrengthTables, WeaponDamage
+from components.strength import (
+    ABILITIES,
+    CONDITIONS,
+    ConditionEffect,
+    CreatureBlock,
+    HealingItem,
+    ItemUse,
+    StrengthTables,
+    WeaponDamage,
+)
 from sandbox.config.bounds import Coefficient, Faces, Modifier, Points, RepeatHours, Score
+from sandbox.config.errors import suggest
 from sandbox.config.limits import MAX_NAME, MAX_SCORE, MAX_SIDES, MAX_SPAN_DAYS, MIN_TICK_SECONDS
 from sandbox.config.loader import Catalog
 from sandbox.models.derive import (
@@ -28,6 +38,7 @@ from sandbox.models.derive import (
     weapon_features,
 )
 from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
+from systems.dice import parse_dice
 from systems.models.strength import StrengthModel
 
 NAME = "strength"
@@ -95,6 +106,8 @@ class ConditionModel(_Strict):
     attack: Modifier = 0
     defense: Modifier = 0
     impaired: Count = 0
+    drops_shield: bool = Field(default=False, description="The injured arm lets go of a shield it holds (an arm "
+                                                          "injury: the arm of its side).")
 
 
 class ConditionsModel(_Strict):
@@ -122,6 +135,31 @@ class ArmorModel(_Strict):
     """An armour piece's Armour value."""
 
     armour: Points
+
+
+class ShieldModel(_Strict):
+    """A shield's Armour value (document 003: "It is increased by wearing armour and holding shields")."""
+
+    armour: Annotated[int, Field(ge=0, le=20, description="Added to the Armour value while the shield is held by a "
+                                                          "usable, free hand of a creature able to act.")]
+
+
+class ItemModel(_Strict):
+    """A healing item's effect (document 003: "Lost health can be recovered by resting (see Rest) or using healing
+    items")."""
+
+    heals: str = Field(description="Health restored: dice NdX+M or a flat value (at least 1 point).")
+
+
+class ItemUseModel(_Strict):
+    """When the AI has a creature use a healing item in a fight (sandbox rules)."""
+
+    reach: Annotated[float, Field(gt=0, le=100, description="Metres within which a dying team-mate can be given "
+                                                            "one.")]
+    self_at: Annotated[float, Field(ge=0, le=1, description="A creature uses one on itself when its health is at "
+                                                            "most this share of its STR.")]
+    self_in_melee: bool = Field(default=True, description="It uses one on itself even with an enemy within its "
+                                                          "reach (a team-mate only with none).")
 
 
 class CreatureModel(_Strict):
@@ -168,12 +206,19 @@ class DeriveCreatures(_Strict):
                                                                      "abilities cap at max_human).")
 
 
+class DeriveShields(_Strict):
+    """A shield's Armour value when the file gives none (a shield has no anatomy number to derive it from)."""
+
+    armour: Annotated[int, Field(ge=0, le=20)]
+
+
 class DeriveModel(_Strict):
     """The conversions that derive an entry the file does not have (``docs/models/strength.md``)."""
 
     weapons: DeriveWeapons
     armor: DeriveArmor
     creatures: DeriveCreatures
+    shields: DeriveShields
 
 
 class StrengthFile(_Strict):
@@ -189,6 +234,9 @@ class StrengthFile(_Strict):
     weapons: dict[str, WeaponModel]
     armor: dict[str, ArmorModel]
     creatures: dict[str, CreatureModel]
+    shields: dict[str, ShieldModel] = Field(default_factory=dict, description="By shield (weapon id).")
+    items: dict[str, ItemModel] = Field(default_factory=dict, description="Healing items, by item id (items/).")
+    item_use: ItemUseModel
 
 
 SCHEMA = StrengthFile
@@ -228,6 +276,10 @@ def _derive(t: Tables[StrengthFile], catalog: Catalog) -> None:
 
     derive_each(t, catalog, weapons=(weapon, WeaponModel.model_validate),
                 armor=(armor, ArmorModel.model_validate), creatures=(creature, CreatureModel.model_validate))
+    for weapon_id, w in catalog.weapons.items():
+        if w.shield and weapon_id not in data.shields:
+            data.shields[weapon_id] = ShieldModel(armour=d.shields.armour)
+            t.derived.setdefault("shields", {})[weapon_id] = {"armour": d.shields.armour}
 
 
 def check(t: Tables[StrengthFile], catalog: Catalog) -> None:
@@ -248,6 +300,19 @@ def check(t: Tables[StrengthFile], catalog: Catalog) -> None:
             if value > cap:
                 t.bad(("creatures", key, ability), key, f"at most {cap} ({'human ' if creature.human else ''}ability "
                       "cap)", repr(value))
+    shields = sorted(k for k, w in catalog.weapons.items() if w.shield)
+    for key in data.shields:
+        if key not in shields:
+            t.bad(("shields", key), key, f"a shield the content defines ({', '.join(shields) or 'none'})", repr(key),
+                  suggest(key, shields))
+    for key, item in data.items.items():
+        if key not in catalog.items:
+            t.bad(("items", key), key, "an item the content defines (items/)", repr(key),
+                  suggest(key, list(catalog.items)))
+        before = len(t.problems)
+        t.dice(("items", key, "heals"), key, item.heals)
+        if len(t.problems) == before and parse_dice(item.heals).maximum < 1:
+            t.bad(("items", key, "heals"), key, "dice that can heal at least 1 point", repr(item.heals))
     attributes = sorted(k for k, v in catalog.skills.items() if v.kind == "attribute")
     for ability, attribute in data.abilities.shift_with.items():
         if attribute not in attributes:
@@ -255,8 +320,8 @@ def check(t: Tables[StrengthFile], catalog: Catalog) -> None:
                   repr(attribute))
 
 
-def tables_from(data: StrengthFile) -> StrengthTables:
-    """The frozen tables of a validated file."""
+def tables_from(data: StrengthFile, catalog: Catalog) -> StrengthTables:
+    """The frozen tables of a validated, checked file."""
     return StrengthTables(
         critical_ratio=data.health.critical_ratio,
         stretch=None if data.health.stretch == "skirmish" else float(data.health.stretch),
@@ -278,6 +343,9 @@ def tables_from(data: StrengthFile) -> StrengthTables:
         armor={k: a.armour for k, a in data.armor.items()},
         creatures={k: CreatureBlock({a: getattr(c, a) for a in ABILITIES}, c.attack, c.defense, c.armour, c.human)
                    for k, c in data.creatures.items()},
+        items={k: HealingItem(parse_dice(i.heals), catalog.items[k].consumable) for k, i in data.items.items()},
+        shields={k: s.armour for k, s in data.shields.items()},
+        item_use=ItemUse(data.item_use.reach, data.item_use.self_at, data.item_use.self_in_melee),
     )
 
 
@@ -288,7 +356,7 @@ def load_tables(catalog: Catalog, root: Path) -> Loaded:
         ConfigError: Every problem of the files.
     """
     tables = load_checked(NAME, catalog, root, StrengthFile, _derive, check)
-    return Loaded(StrengthModel(tables_from(tables.model)), tables.derived)
+    return Loaded(StrengthModel(tables_from(tables.model, catalog)), tables.derived)
 
 
 def load(catalog: Catalog, root: Path) -> StrengthModel:

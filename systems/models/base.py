@@ -12,6 +12,8 @@ A model declares:
   how hale it is (``health``, what the ``weakest`` policy compares); whether it can act is ``Condition.out``,
   which the model keeps current;
 - its attack procedure (``attack``), applied at once, and a real blow struck from outside the loop (``strike``);
+- optionally, turns of its own a creature takes instead of fighting (``turn_action``, then ``act``: first aid, a
+  healing item), and the carried items it has rules for (``items``);
 - direct damage for set-up and tests (``inflict``), and settling its derived state after a hand edit
   (``settle``);
 - its periodic processors (bleeding, recovery ...), by phase, and what happens when time jumps out of combat
@@ -25,7 +27,7 @@ with ``Condition.out``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import ClassVar
 
 import esper
@@ -38,7 +40,7 @@ from components.gear import ArmorPiece, StrikeMode
 from components.impairment import SOUND, Impairment
 from components.log import LogEntry
 from components.readout import AftermathRow, PartReading, Readout
-from systems.context import TickContext
+from systems.context import TickContext, TurnAction
 from systems.creatures import Creature
 from systems.models.saved_states import check_saved_state
 from systems.phases import Phase
@@ -58,9 +60,12 @@ class DamageModel:
     Attributes:
         name: The model's name (``anatomy``, ``severity`` ...).
         tables: The model's rule tables (from ``configs/models/<name>.toml``), or ``None``.
+        own_turns: The model chooses turns of its own (it overrides ``turn_action`` and ``act``); when false the AI
+            never asks, and a tick costs nothing more.
     """
 
     name: ClassVar[str] = ""
+    own_turns: ClassVar[bool] = False
 
     def __init__(self, tables: object = None) -> None:
         self.tables = tables
@@ -142,6 +147,38 @@ class DamageModel:
     def health(self, creature: Creature, ctx: TickContext) -> int:
         """How hale the creature is, higher is haler (what the ``weakest`` target policy compares)."""
         return self.readout(creature, ctx).health
+
+    def items(self) -> Collection[str]:
+        """The carried items (``configs/items/``) this model has rules for; a creature carrying any other cannot be
+        spawned under it (the default: none)."""
+        return ()
+
+    def turn_action(self, creature: Creature, near: Callable[[float], Sequence[Creature]],
+                    ctx: TickContext, *, threatened: bool = False) -> TurnAction | None:
+        """A turn of the model's own the creature takes instead of fighting this tick, or ``None`` to fight as
+        usual (the default: always ``None``; a model that overrides it also overrides ``act`` and sets
+        ``own_turns``).
+
+        The AI asks every creature able to act, after it has stood up and re-armed; ``threatened`` says whether an
+        enemy is within its reach (one its strike modes could hit this turn), when most turns of a model's own are
+        not for taking.
+
+        Args:
+            creature: The creature deciding.
+            near: ``near(radius)``: its living team-mates within ``radius`` metres, itself and the downed included.
+            ctx: The world.
+            threatened: An enemy able to act is within the creature's reach.
+        """
+        return None
+
+    def act(self, creature: Creature, action: TurnAction, ctx: TickContext) -> None:
+        """Take a turn ``turn_action`` chose (the ATTACK phase, in initiative order; the patient may have moved or
+        died since: the model checks again).
+
+        Raises:
+            NotImplementedError: The model chooses no turns of its own.
+        """
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ the tick
 

@@ -4,15 +4,17 @@ One d20 roll answers whether the blow landed and how deep it went:
 
 - **Attack**: d20 + Strength modifier (melee) or Dexterity modifier (missile and thrown) against the target's
   Defense (10 + Dexterity modifier + the armour rating of every piece worn; a hostile's entry may carry a fixed
-  Defense instead of 10 + Dexterity). The creature's untreated-wound penalty and a pending mishap apply.
-- **Margin** = total - Defense; a margin <= 0 misses (a natural 20 always hits and a natural 1 always misses
-  when the tables say so; sandbox rules).
+  Defense instead of 10 + Dexterity). The creature's untreated-wound penalty, a pending mishap, a notched weapon
+  and the target's open guard apply.
+- **Margin** = total - Defense; a margin <= 0 misses, a margin >= 1 hits, whatever the die shows (decisions.md).
 - **Depth margin** = margin + the weapon's depth bonus - the target's depth reduction for the damage type (its
   anatomy note: a fire dragon's scales turn cuts). 1-3 skin, 4-7 flesh, 8-11 bone, 12+ organ; <= 0 no wound.
-- **Natural 20**: one tier deeper, and the worst result at that depth. **Natural 1**: a mishap, -1 on the
-  attacker's next roll.
-- **Called shot**: -5 to hit; the blow lands on the called part (location within it by weight). Otherwise the
-  location is drawn from the target's anatomy exactly as the anatomy model draws an unaimed blow.
+- **Natural 20**: a hit goes one tier deeper, to the worst result at that depth. **Natural 1**: a mishap, one of
+  document 002's three by the mishap die (the weapon rings off stone and falls or is notched, a muscle pulls: a
+  penalty on the next roll, the guard is left open: a bonus to the next attack against the fumbler).
+- **Called shot**: -5 to hit; the blow lands on the called location, or on a called part (the location within it
+  by weight). Otherwise the location is drawn from the target's anatomy exactly as the anatomy model draws an
+  unaimed blow.
 - **Injury**: depth x damage type (blunt, cutting, piercing, fire) picks the injury from the tables; organ
   wounds split by whether the part is Vital/Core or a limb. An injury may carry a roll penalty while untreated
   (bleeding), break its part (it stops working until set), lose the part for good, put the creature down, start
@@ -53,6 +55,7 @@ from components.depth import (
     DepthState,
     DepthTables,
     Injury,
+    Mishap,
     WeaponDepth,
     Wound,
 )
@@ -63,10 +66,10 @@ from components.log import Names
 from components.readout import PartReading, Readout, WoundReading
 from components.state import Condition
 from systems.care import CareCircle
-from systems.conditions import kill
+from systems.conditions import drop_held, kill
 from systems.context import TickContext
 from systems.creatures import Creature, can_act
-from systems.dice import Rng
+from systems.dice import Rng, roll_die
 from systems.hit_location import MISS, HitTable, build_hit_table, locate, location_in_zone
 from systems.models.base import DamageModel, ModelError, register
 from systems.models.d20 import D20Roll, d20_attack
@@ -149,9 +152,11 @@ def wound_depth(margin: int, depth_bonus: int, reduction: int, natural_20: bool,
 
 
 def outcome_probabilities(bonus: int, defense: int, depth_bonus: int, reduction: int = 0, *,
-                          tiers: tuple[int, int, int, int] = (1, 4, 8, 12), natural_20_hits: bool = True,
-                          natural_1_misses: bool = True) -> dict[str, float]:
+                          tiers: tuple[int, int, int, int] = (1, 4, 8, 12)) -> dict[str, float]:
     """The exact chance of each outcome of one attack, over the twenty faces of the d20.
+
+    The margin alone decides a hit (a natural 20 short of Defense misses, a natural 1 beating it hits); a natural 20
+    that hits goes one tier deeper.
 
     Args:
         bonus: Everything added to the die (ability modifier, called shot, wound penalty, mishap).
@@ -159,8 +164,6 @@ def outcome_probabilities(bonus: int, defense: int, depth_bonus: int, reduction:
         depth_bonus: The weapon's depth bonus.
         reduction: The target's depth reduction for the weapon's damage type.
         tiers: Lowest depth margin of skin, flesh, bone and organ.
-        natural_20_hits: A natural 20 always hits.
-        natural_1_misses: A natural 1 always misses.
 
     Returns:
         ``miss`` and each of ``TIERS`` (``none``: it hit but went no deeper) -> probability.
@@ -168,14 +171,31 @@ def outcome_probabilities(bonus: int, defense: int, depth_bonus: int, reduction:
     out = dict.fromkeys(("miss", *TIERS), 0.0)
     for natural in range(1, 21):
         margin = natural + bonus - defense
-        hit = margin >= 1 or (natural == 20 and natural_20_hits)
-        if natural == 1 and natural_1_misses:
-            hit = False
-        if not hit:
+        if margin < 1:
             out["miss"] += 1 / 20
             continue
-        out[TIERS[wound_depth(max(margin, 1), depth_bonus, reduction, natural == 20, tiers).tier]] += 1 / 20
+        out[TIERS[wound_depth(margin, depth_bonus, reduction, natural == 20, tiers).tier]] += 1 / 20
     return out
+
+
+def mishap_effect(mishap: Mishap, natural_weapon: bool) -> tuple[str, int]:
+    """What a mishap does to its fumbler: ``(effect, amount)``, where a weapon mishap (``drop``, ``notch``) with a
+    natural weapon, which can neither fall nor be notched, becomes ``next_roll`` with its ``natural_penalty``."""
+    if mishap.effect in ("drop", "notch") and natural_weapon:
+        return "next_roll", mishap.natural_penalty
+    amount = mishap.bonus if mishap.effect == "open_guard" else mishap.penalty
+    return mishap.effect, amount
+
+
+def mishap_words(effect: str, amount: int, weapon: str = "") -> str:
+    """A mishap's effect in words: ``the broadsword falls from its hand``, ``-1 on its next roll`` ..."""
+    if effect == "drop":
+        return f"the {weapon or 'weapon'} falls from its hand"
+    if effect == "notch":
+        return f"the {weapon or 'weapon'} is notched: {amount:+d} on every later attack with it"
+    if effect == "open_guard":
+        return f"its guard is open: {amount:+d} to the next attack against it"
+    return f"{amount:+d} on its next roll" if amount else "no lasting effect"
 
 
 def injury_for(tables: DepthTables, tier: int, family: str, critical_part: bool, worst: bool) -> Injury | None:
@@ -301,14 +321,20 @@ class DepthAttackRecord:
         mode: Strike mode id (``inflict`` for damage applied directly).
         aim: The called part (or location), or ``unaimed``.
         roll: The d20 attack roll (``None``: no roll, the blow was struck or applied directly).
-        hit: Whether it hit.
-        mishap: A natural 1's mishap (the attacker's next roll is penalised).
+        hit: Whether it hit (the margin decides).
+        mishap: A natural 1's mishap (``None``: none).
         mode_name: The strike mode's name ("" for damage applied directly).
         ability_name: The attribute whose modifier the roll added.
         ability: That modifier.
         penalty: The attacker's untreated-wound penalty on the roll.
         pending: The penalty of an earlier mishap on this roll.
         called: The called-shot modifier (0: not a called shot).
+        notched: The penalty of the weapon's notches on this roll.
+        guard: The bonus of the target's open guard on this roll.
+        mishap_effect: What the mishap did (``drop``, ``notch``, ``next_roll``, ``open_guard``; "" for none).
+        mishap_amount: Its penalty or bonus.
+        weapon_name: The weapon's name (for a mishap's words).
+        on_location: A called shot at a location landed on it.
         location: Location struck ("" when it missed, or found nothing to strike).
         part: Part struck.
         family: Damage-type family.
@@ -331,13 +357,19 @@ class DepthAttackRecord:
     aim: str
     roll: D20Roll | None
     hit: bool
-    mishap: bool
+    mishap: Mishap | None
     mode_name: str = ""
     ability_name: str = ""
     ability: int = 0
     penalty: int = 0
     pending: int = 0
     called: int = 0
+    notched: int = 0
+    guard: int = 0
+    mishap_effect: str = ""
+    mishap_amount: int = 0
+    weapon_name: str = ""
+    on_location: bool = False
     location: str = ""
     part: str = ""
     family: str = ""
@@ -388,7 +420,8 @@ class DepthAttackRecord:
     # ------------------------------------------------------------------ LogEntry
 
     def events(self) -> list[Event]:
-        """The typed events of this attack: declared, rolled, then missed or the damage, and a mishap."""
+        """The typed events of this attack: declared, rolled, missed or the damage, then the target's open guard
+        closing and a mishap (consequences after the attack's own steps, as a log reader groups them)."""
         t, time, a, d = self.tick, self.time, self.attacker, self.target
         if self.direct:
             return [DamageDealt(t, time, a, d, NAME, self.raw, self.depth, self.detail())]
@@ -397,14 +430,24 @@ class DepthAttackRecord:
         else:
             out = [AttackDeclared(t, time, a, d, self.mode, self.aim)]
         if not self.hit:
-            out.append(Missed(t, time, a, d, "natural 1" if self.natural == 1 else "short of Defense"))
+            out.append(Missed(t, time, a, d, "short of Defense"))
         elif not self.location:
             out.append(Missed(t, time, a, d, "nothing to strike"))
         else:
             out.append(DamageDealt(t, time, a, d, NAME, self.raw, self.depth, self.detail()))
-        if self.mishap:
-            out.append(ModelStateChanged(t, time, a, NAME, "mishap", "none", "next roll penalised"))
+        if self.guard:
+            out.append(ModelStateChanged(t, time, d, NAME, "guard", f"open ({self.guard:+d} to this attack)",
+                                         "closed"))
+        if self.mishap is not None:
+            out.append(ModelStateChanged(t, time, a, NAME, "mishap (natural 1)", "none",
+                                         f"{self.mishap.name}: {self.mishap_text()}"))
         return out
+
+    def mishap_text(self) -> str:
+        """What this attack's mishap did, in words ("" for none)."""
+        if self.mishap is None:
+            return ""
+        return mishap_words(self.mishap_effect, self.mishap_amount, self.weapon_name.lower())
 
     def detail(self) -> str:
         """The wound in words: ``flesh cutting wound to the Right Forearm (Right Arm): a laceration``."""
@@ -449,22 +492,30 @@ class DepthAttackRecord:
                     parts.append(f"an earlier mishap {self.pending:+d}")
                 if self.called:
                     parts.append(f"the called shot {self.called:+d}")
+                if self.notched:
+                    parts.append(f"its notched weapon {self.notched:+d}")
+                if self.guard:
+                    parts.append(f"the target's open guard {self.guard:+d}")
                 lines.append(f"Attack bonus: {', '.join(parts)} = {roll.bonus:+d}")
                 verdict = roll.describe(self.hit)
-                if self.hit and not roll.hit:
-                    verdict += " (a natural 20 always hits, as margin 1)"
-                elif not self.hit and roll.hit:
-                    verdict += " (a natural 1 always misses)"
+                if roll.natural == 20 and not self.hit:
+                    verdict += " (a natural 20 short of Defense still misses)"
+                elif roll.natural == 1 and self.hit:
+                    verdict += " (a natural 1 that beats Defense still hits)"
                 lines.append(verdict.replace("d20 ", "Roll: d20 ", 1))
             if not self.hit:
-                if self.mishap:
-                    lines.append("The natural 1 is a mishap: -1 on the attacker's next roll")
+                if self.mishap is not None:
+                    lines.append(self._mishap_line())
                 return lines
             if not self.location:
                 lines.append(f"It hits, but {target}'s body has nothing to strike")
                 return lines
-            where = "in the called part, the location by weight" if self.aim != "unaimed" else \
-                "drawn from the anatomy"
+            if self.aim == "unaimed":
+                where = "drawn from the anatomy"
+            elif self.on_location:
+                where = "the called location"
+            else:
+                where = "in the called part, the location by weight"
             lines.append(f"It lands on the {self.location} ({self.part}; {where})")
         reduced = f"less {self.reduction} for the target's {self.family} reduction = {self.depth}"
         if self.direct:
@@ -481,9 +532,13 @@ class DepthAttackRecord:
             lines.append(f"A {TIERS[self.tier]} {self.family} wound: {self.injury}")
             if self.effect is not None:
                 lines.append(f"Injury: {injury_words(self.effect)}")
-        if self.mishap:
-            lines.append("The natural 1 is a mishap: -1 on the attacker's next roll")
+        if self.mishap is not None:
+            lines.append(self._mishap_line())
         return lines
+
+    def _mishap_line(self) -> str:
+        assert self.mishap is not None
+        return f"The natural 1 is a mishap: {self.mishap.name}; {self.mishap_text()}"
 
 
 def _who(names: Names, entity: int) -> str:
@@ -643,15 +698,15 @@ class DepthModel(DamageModel):
     def attack(self, attacker: Creature, target: Creature, mode: StrikeMode, parts: tuple[int, ...],
                ctx: TickContext) -> DepthAttackRecord | None:
         """The d20 attack roll and, on a hit, the wound applied at once. A mode wielded by a broken or lost part
-        is refused: nothing is rolled or recorded (returns ``None``)."""
+        is refused: nothing is rolled or recorded (returns ``None``). An aim naming a part is a called shot landing
+        in that part; one naming a location, a called shot landing on that location."""
         comb = attacker.combatant
         called_part: int | None = None
-        if comb.aim_zone > 0:
-            try:
-                called_part = target.anatomy.body.part_index(comb.aim)
-            except KeyError:
-                called_part = None  # "random" or a location: the AI picked a zone, not a part
-        return self._attack(attacker, target, mode, parts, comb.aim, comb.aim_zone, called_part, None, ctx)
+        called_location: int | None = None
+        if comb.aim_zone > 0:  # "random" named a zone, not a part: neither is set
+            called_part, called_location = _called(target.anatomy.body, comb.aim)
+        return self._attack(attacker, target, mode, parts, comb.aim, comb.aim_zone, called_part, called_location,
+                            ctx)
 
     def _attack(self, attacker: Creature, target: Creature, mode: StrikeMode, parts: tuple[int, ...], aim: str,
                 aim_zone: int, called_part: int | None, called_location: int | None,
@@ -666,36 +721,61 @@ class DepthModel(DamageModel):
         melee = mode.kind == "melee"
         ability = state.strength_mod if melee else state.dexterity_mod
         called = t.called_shot_modifier if aim_zone > 0 else 0
-        modifier = state.penalty + state.mishap + called
-        roll = d20_attack(ability, foe_state.defense, ctx.streams["attack"], modifier)
-        hit = roll.hit
-        if roll.natural == 20 and t.natural_20_hits:
-            hit = True
-        if roll.natural == 1 and t.natural_1_misses:
-            hit = False
+        notched = state.notches.get(mode.weapon, 0)
+        guard = foe_state.open_guard
         pending = state.mishap
-        state.mishap = t.mishap_penalty if roll.natural == 1 else 0
+        modifier = state.penalty + pending + called + notched + guard
+        rng = ctx.streams["attack"]
+        roll = d20_attack(ability, foe_state.defense, rng, modifier)
+        state.mishap = 0  # the pending mishap was this roll's
+        state.open_guard = 0  # its own guard closes when it attacks again
+        foe_state.open_guard = 0  # spent on this attack
+        mishap = t.mishap(roll_die(t.mishap_die, rng)) if roll.natural == 1 else None
         clock = ctx.clock
-        mishap = roll.natural == 1 and t.mishap_penalty != 0
+        gear = ctx.weapons.get(mode.weapon)
         record = DepthAttackRecord(clock.tick, clock.time, attacker.entity, target.entity, mode.id,
-                                   aim if aim_zone > 0 else "unaimed", roll, hit, mishap, mode.name,
+                                   aim if aim_zone > 0 else "unaimed", roll, roll.hit, mishap, mode.name,
                                    _ability_words(t.melee_ability if melee else t.ranged_ability), ability,
-                                   state.penalty, pending, called, family=weapon.family,
-                                   depth_bonus=weapon.depth_bonus)
+                                   state.penalty, pending, called, notched, guard, family=weapon.family,
+                                   depth_bonus=weapon.depth_bonus, weapon_name=gear.name if gear else mode.weapon)
         ctx.log.append(record)  # its events are read later: the wound fills it in below
-        if not hit:
-            return record
-        rng = ctx.streams["injury"]
+        if roll.hit:
+            location = self._landing(body, called_part, called_location, aim_zone, record, ctx)
+            if location != MISS:
+                self._wound(target, location, roll.margin, weapon, roll.natural == 20, record, ctx)
+        if mishap is not None:
+            self._mishap(attacker, mode, parts, mishap, record, ctx)
+        return record
+
+    def _landing(self, body: BodyStructure, called_part: int | None, called_location: int | None, aim_zone: int,
+                 record: DepthAttackRecord, ctx: TickContext) -> int:
+        """Where a blow that hit lands: the called location itself when it can be struck (``record.on_location``),
+        else a location drawn from the anatomy (in the called part, at the aimed zone, or anywhere)."""
         if called_location is not None and body.locations[called_location].weight > 0 \
                 and body.part_hittable(body.locations[called_location].part):
-            location = called_location
+            record.on_location = True
+            return called_location
+        return strike_location(body, self._hit_table(body), called_part, aim_zone, ctx.streams["injury"])
+
+    def _mishap(self, attacker: Creature, mode: StrikeMode, parts: tuple[int, ...], mishap: Mishap,
+                record: DepthAttackRecord, ctx: TickContext) -> None:
+        """Apply a natural 1's mishap to the fumbler (after the blow, which the margin decided)."""
+        state = depth_state(attacker)
+        gear = ctx.weapons.get(mode.weapon)
+        equip = attacker.equipment
+        natural = gear is None or gear.natural or mode.weapon not in equip.holding.values()
+        effect, amount = mishap_effect(mishap, natural)
+        record.mishap_effect, record.mishap_amount = effect, amount
+        if effect == "drop":
+            hand = next((p for p in parts if equip.holding.get(p) == mode.weapon),
+                        next(p for p, held in equip.holding.items() if held == mode.weapon))
+            drop_held(attacker.entity, equip, hand, attacker.anatomy.body.parts[hand].name, False, ctx)
+        elif effect == "notch":
+            state.notches[mode.weapon] = state.notches.get(mode.weapon, 0) + amount
+        elif effect == "open_guard":
+            state.open_guard = amount
         else:
-            location = strike_location(body, self._hit_table(body), called_part, aim_zone, rng)
-        if location == MISS:
-            return record
-        # A natural 20 that hits on a margin below 1 counts margin 1.
-        self._wound(target, location, max(roll.margin, 1), weapon, roll.natural == 20, record, ctx)
-        return record
+            state.mishap = amount
 
     def _wound(self, creature: Creature, location: int, margin: int, weapon: WeaponDepth, natural_20: bool,
                record: DepthAttackRecord, ctx: TickContext) -> None:
@@ -766,15 +846,10 @@ class DepthModel(DamageModel):
             self._attack(attacker, target, mode, parts, aim, zone, called_part, called_location, ctx)
             return
         clock = ctx.clock
-        record = DepthAttackRecord(clock.tick, clock.time, -1, target.entity, mode.id, aim, None, True, False,
+        record = DepthAttackRecord(clock.tick, clock.time, -1, target.entity, mode.id, aim, None, True, None,
                                    mode.name, family=weapon.family, depth_bonus=weapon.depth_bonus)
         ctx.log.append(record)
-        rng = ctx.streams["injury"]
-        if called_location is not None and body.locations[called_location].weight > 0 \
-                and body.part_hittable(body.locations[called_location].part):
-            location = called_location
-        else:
-            location = strike_location(body, self._hit_table(body), called_part, 0, rng)
+        location = self._landing(body, called_part, called_location, 0, record, ctx)
         if location != MISS:
             self._wound(target, location, 1, weapon, False, record, ctx)
 
@@ -830,7 +905,7 @@ class DepthModel(DamageModel):
                 raise ModelError(f"{body.name} has nothing to strike")
         clock = ctx.clock
         record = DepthAttackRecord(clock.tick, clock.time, -1, creature.entity, "inflict", "unaimed", None, True,
-                                   False, family=family, direct=True)
+                                   None, family=family, direct=True)
         ctx.log.append(record)
         # The depth margin stands for margin + depth bonus: a weapon of bonus 0 and margin N.
         self._wound(creature, location, margin, WeaponDepth(family, 0), bool(options.get("critical", False)),
@@ -872,6 +947,9 @@ class DepthModel(DamageModel):
                 conditions.append("collapsed" if not any(w.down and not w.treated for w in wounds) else "down")
             if state.mishap:
                 conditions.append(f"mishap ({state.mishap} on the next roll)")
+            if state.open_guard:
+                conditions.append(f"guard open ({state.open_guard:+d} to the next attack against it)")
+            conditions += [f"notched {weapon} ({n:+d})" for weapon, n in sorted(state.notches.items()) if n]
         shock_word = {"dead": "dead", "dying": "dying", "down": "incapacitated"}.get(label, "none")
         health = health_of(state, cond.dead, self.tables.collapse_at)
         return Readout(not cond.dead, can_act(cond), label, health, TIERS[state.worst_tier], shock_word,
@@ -898,6 +976,11 @@ class DepthModel(DamageModel):
             details.append(("death clock", f"dies at {state.dies_at:g} s unless treated"))
         if state.mishap:
             details.append(("mishap", f"{state.mishap:+d} on its next roll"))
+        if state.open_guard:
+            details.append(("guard", f"open: {state.open_guard:+d} to the next attack against it"))
+        for weapon, n in sorted(state.notches.items()):
+            if n:
+                details.append((f"notched {weapon}", f"{n:+d} on its attacks with it"))
         entry = t.creatures.get(creature.anatomy.kind.id)
         if entry is not None and entry.note:
             details.append(("anatomy note", entry.note))
@@ -938,6 +1021,19 @@ def _ability_words(attribute: str) -> str:
     return attribute.replace("_", " ").capitalize()
 
 
+def _called(body: BodyStructure, aim: str) -> tuple[int | None, int | None]:
+    """The called part, or the called location, an aim names on ``body`` (both ``None`` when it names neither:
+    ``unaimed``, ``random``, or a name the body lacks)."""
+    try:
+        return body.part_index(aim), None
+    except KeyError:
+        pass
+    try:
+        return None, body.location_index(aim)
+    except KeyError:
+        return None, None
+
+
 def _aim_of(body: BodyStructure, aim: str) -> tuple[int | None, int | None]:
     """The called part, or the called location, an aim names (both ``None`` for ``unaimed``).
 
@@ -946,15 +1042,11 @@ def _aim_of(body: BodyStructure, aim: str) -> tuple[int | None, int | None]:
     """
     if aim == "unaimed":
         return None, None
-    try:
-        return body.part_index(aim), None
-    except KeyError:
-        pass
-    try:
-        return None, body.location_index(aim)
-    except KeyError:
+    called = _called(body, aim)
+    if called == (None, None):
         raise ModelError(f"{body.name} has no part or location {aim!r}; its parts: "
-                         f"{', '.join(p.name for p in body.parts)}") from None
+                         f"{', '.join(p.name for p in body.parts)}")
+    return called
 
 
 def wound_readings(body: BodyStructure, wounds: Iterable[Wound]) -> tuple[WoundReading, ...]:
@@ -1015,7 +1107,8 @@ def advance_care(tables: DepthTables, ctx: TickContext, seconds: float, care: Ca
 
     def skill(c: Creature, on_self: bool) -> int:
         ml = c.anatomy.mls.get(rules.skill, 0)
-        bonus = ml // rules.skill_divisor + depth_state(c).penalty
+        st = depth_state(c)
+        bonus = ml // rules.skill_divisor + st.penalty + st.mishap  # a pulled muscle spoils its next roll too
         return bonus + rules.self_care_modifier if on_self else bonus
 
     def eligible(c: Creature, on_self: bool) -> bool:
@@ -1059,6 +1152,10 @@ def advance_care(tables: DepthTables, ctx: TickContext, seconds: float, care: Ca
             wound = wounds[index]
             natural = roll_d20(rng)
             success = treatment_check(natural, bonus, wound.treat_dc)
+            tender_state = depth_state(creatures[tender.entity])
+            if tender_state.mishap:  # the roll it spoiled
+                tender_state.mishap = 0
+                circle.update(tender.entity)
             loc = body.locations[wound.location].name
             verdict = "treated" if success else "untreated"
             ctx.emit(ModelStateChanged(clock.tick, clock.time, e, NAME, f"treatment: {wound.name} ({loc})",

@@ -7,6 +7,12 @@ with X = Severity, and the effects stack. A wound whose Severity (plus overflow 
 above Threshold incapacitates; above twice Threshold it kills; at Threshold 0 any wound kills, and a creature
 whose Threshold falls to 0 faints.
 
+First aid ("If in combat, the only conventional (non-magic) option for healing is First Aid"): in a fight a creature
+with a first-aid bonus and no enemy within its reach spends its turn on a bleeding or fainted team-mate beside it,
+or itself (``turn_action``, ``act``); out of combat the care policy's tender gives it after the fight. The healer's
+best first-aid item (medicine, equipment) lowers the difficulty. Rest is interrupted by combat and by every check of
+difficulty 7 or more the creature makes.
+
 The pure rule functions come first (what an embedding game calls), then the attack record, the turn processor
 (stun), the out-of-combat ``advance`` and the ``SeverityModel`` that plugs them into the damage-model interface.
 The model's tables and its state component are in ``components.severity``. The attack roll is document 002's
@@ -15,7 +21,7 @@ The model's tables and its state component are in ``components.severity``. The a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, cast
 
@@ -29,10 +35,10 @@ from components.gear import ArmorPiece, StrikeMode
 from components.log import Names
 from components.readout import Readout, WoundReading
 from components.severity import ANTI_ARMOR, ATTRIBUTE_OF, EFFECTS, SeverityRules, SeverityState, SeverityWeapon
-from components.state import Condition
+from components.state import Condition, Equipment
 from systems.care import CareCircle
 from systems.conditions import kill
-from systems.context import TickContext
+from systems.context import TickContext, TurnAction
 from systems.creatures import Creature, able
 from systems.dice import Rng, roll_dice, roll_die
 from systems.models.base import DamageModel, ModelError, register
@@ -285,6 +291,22 @@ def first_aid(patient: SeverityState, skill: int, on_self: bool, rules: Severity
     success = total >= (rules.aid_difficulty if difficulty is None else difficulty)
     reduced = reduce_effect(patient, rules) if success else None
     return AidResult(rolls, total, success, reduced)
+
+
+def interrupts_rest(difficulty: int, rules: SeverityRules) -> bool:
+    """Whether a check of ``difficulty`` interrupts the roller's rest (document 001: "if it requires a Clash Roll or
+    a Skill Check of 7 or more, it interrupts rest")."""
+    return difficulty >= rules.rest_interrupting_check
+
+
+def best_aid_item(equip: Equipment, rules: SeverityRules) -> tuple[str, int]:
+    """The first-aid item a healer carries that lowers the difficulty most, and by how much (``("", 0)``: none)."""
+    best, by = "", 0
+    for item in equip.items:
+        entry = rules.items.get(item)
+        if entry is not None and entry.difficulty < by:
+            best, by = item, entry.difficulty
+    return best, by
 
 
 def label(state: SeverityState, cond: Condition) -> str:
@@ -632,6 +654,51 @@ def _raise_from_faint(state: SeverityState) -> None:
         state.down = "incapacitated"
 
 
+def needs_aid(creature: Creature) -> bool:
+    """Whether first aid in combat is for the creature: alive, and bleeding (Bloody) or fainted, with an effect to
+    reduce."""
+    state = severity_state(creature)
+    return not creature.condition.dead and state.effect_points > 0 and (state.bloody > 0 or state.down == "fainted")
+
+
+def give_first_aid(healer: Creature, patient: Creature, rules: SeverityRules, ctx: TickContext,
+                   in_combat: bool = False) -> AidResult:
+    """One first-aid check of ``healer`` on ``patient`` (itself: with disadvantage), logged: the difficulty lowered
+    by the healer's best first-aid item (a consumable one is used up by the check), one effect reduced on success,
+    a fainted patient whose Threshold is back above 0 now only incapacitated; the healer's rest starts again when
+    the check's difficulty interrupts rest.
+
+    Raises:
+        ValueError: The healer has no first-aid bonus.
+    """
+    skill = severity_state(healer).first_aid
+    if skill is None:
+        raise ValueError(f"{healer.name} cannot give first aid (no first-aid bonus)")
+    state, cond = severity_state(patient), patient.condition
+    on_self = healer.entity == patient.entity
+    item, lower = best_aid_item(healer.equipment, rules)
+    difficulty = rules.aid_difficulty + lower
+    was, before = label(state, cond), effects_text(state)
+    result = first_aid(state, skill, on_self, rules, ctx.streams["healing"], difficulty)
+    used = ""
+    if item:
+        used = f" with the {item}"
+        if rules.items[item].consumable:
+            healer.equipment.items.remove(item)
+            used += ", used up"
+    who = "self" if on_self else healer.name
+    where = " in combat" if in_combat else ""
+    dc = f" vs DC {difficulty}{used}" if item or difficulty != rules.aid_difficulty else ""
+    _changed(ctx, patient.entity, f"first aid{where} by {who}: d20 {'/'.join(map(str, result.rolls))} -> "
+             f"{result.total}{dc}", before, effects_text(state))
+    if interrupts_rest(difficulty, rules):
+        severity_state(healer).rest_at = -1.0
+    if state.down == "fainted" and threshold(state) > 0:
+        _raise_from_faint(state)
+        _changed(ctx, patient.entity, "state", was, label(state, cond))
+    return result
+
+
 class SeverityTurnProcessor(esper.Processor):
     """INTENT phase, after the shared intent: a stunned creature loses its turn (one turn of stun is spent), a
     creature fighting is not resting, and an incapacitated creature comes round when its time is up."""
@@ -694,7 +761,6 @@ def advance_severity(ctx: TickContext, seconds: float, care: CarePolicy, rules: 
     end = clock.seconds + seconds
     aid_delay = rules.aid_delay if care.first_aid_delay is None else float(care.first_aid_delay)
     creatures = ctx.creatures()
-    rng = ctx.streams["healing"]
     queue = DueQueue(KINDS)
     circle = aid_circle(creatures, care)
 
@@ -757,12 +823,10 @@ def advance_severity(ctx: TickContext, seconds: float, care: CarePolicy, rules: 
                 helper = circle.tender_for(e)
                 while helper is not None and state.aid_left > 0 and state.effect_points > 0:
                     state.aid_left -= 1
-                    before = effects_text(state)
                     # The circle offers only creatures with a first-aid bonus.
-                    result = first_aid(state, cast(int, helper.skill), helper.on_self, rules, rng)
-                    tended_by = "self" if helper.on_self else creatures[helper.entity].name
-                    what = f"first aid by {tended_by}: d20 {'/'.join(map(str, result.rolls))} -> {result.total}"
-                    _changed(ctx, e, what, before, effects_text(state))
+                    give_first_aid(creatures[helper.entity], c, rules, ctx)
+                    if helper.entity != e:  # its check may have interrupted its own rest: set it again
+                        schedule(creatures[helper.entity])
                 state.aid_left = 0 if helper is not None else state.aid_left
             elif kind == "rest":
                 state.rest_at = -1.0
@@ -819,6 +883,7 @@ class SeverityModel(DamageModel):
     """
 
     name = MODEL
+    own_turns = True
 
     def __init__(self, tables: object = None) -> None:
         if not isinstance(tables, SeverityRules):
@@ -871,6 +936,33 @@ class SeverityModel(DamageModel):
     def health(self, creature: Creature, ctx: TickContext) -> int:
         """Threshold now (0 when dead)."""
         return 0 if creature.condition.dead else threshold(severity_state(creature))
+
+    def items(self) -> Collection[str]:
+        """The first-aid items (medicine, equipment) the tables give an effect (``[items]``)."""
+        return tuple(self.rules.items)
+
+    def turn_action(self, creature: Creature, near: Callable[[float], Sequence[Creature]],
+                    ctx: TickContext, *, threatened: bool = False) -> TurnAction | None:
+        """First aid in combat: a creature with a first-aid bonus gives it to a team-mate within ``first_aid.reach``
+        metres, or itself, who is bleeding (Bloody) or fainted: a fainted one first, then the most Bloody, then
+        another before itself, then the lowest entity. ``None`` when an enemy is within its reach, it cannot give
+        first aid or nobody needs it."""
+        if threatened or severity_state(creature).first_aid is None:
+            return None
+        patients = [c for c in near(self.rules.aid_reach) if needs_aid(c)]
+        if not patients:
+            return None
+        patient = min(patients, key=lambda c: (severity_state(c).down != "fainted", -severity_state(c).bloody,
+                                               c.entity == creature.entity, c.entity))
+        return TurnAction("first aid", patient.entity)
+
+    def act(self, creature: Creature, action: TurnAction, ctx: TickContext) -> None:
+        """Give the first aid chosen, if the patient still needs it (one tended earlier this tick may not). The
+        patient was within reach when the turn began; one able to walk may have moved since, in the same turn."""
+        patient = ctx.creatures().get(action.patient)
+        if patient is None or not needs_aid(patient):
+            return
+        give_first_aid(creature, patient, self.rules, ctx, in_combat=True)
 
     # ------------------------------------------------------------------ the tick
 

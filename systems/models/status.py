@@ -8,15 +8,17 @@ healthy -> slightly wounded -> wounded -> seriously wounded -> critically wounde
   Ultor (Endurance 8): 3 -> healthy, 3 minor; +10 -> 13 -> slightly wounded, 5 minor; +5 -> 10 -> wounded, 2 minor.
 - **Death.** A wound that would push a creature past "mortally wounded" kills it on the spot; any damage (at
   least one HP after armour) to a mortally wounded creature kills it.
-- **Penalties.** Each rung has a roll penalty (0/-2/-4/-6/-8/-10) on every roll the creature makes (the attack
-  roll here) and on its walking speed (``speed_factor``). An ability that reduces the penalty can never bring it
-  below half the table value (``penalty``).
+- **Penalties.** Each rung has a roll penalty (0/-2/-4/-6/-8/-10) on every roll the sandbox makes for the creature
+  (its attack roll; its defence, as a lower Defense; its passing-out and coming-round tests, as a lower Constitution
+  to roll under) and on its walking speed (``speed_factor``). Constitution lessens it (``reduction_of``: strong will
+  or fitness), never below half the table value (``penalty``).
 - **Passing out.** A seriously wounded creature that loses at least one more rung, or a critically wounded one
-  that takes any damage, tests: d20 > Constitution passes out (``Condition.out``, and it falls prone). Sandbox
-  rule: it tests again every ``come_round_seconds`` of game time and comes round on d20 <= Constitution.
+  that takes any damage, tests: d20 > Constitution + the penalty of the rung it was hit on passes out
+  (``Condition.out``, and it falls prone). Sandbox rule: it tests again every ``come_round_seconds`` of game time
+  and comes round on d20 <= Constitution + penalty.
 - **Attack** (decisions.md): document 002's roll, d20 + attack bonus + the status penalty against the target's
-  Defense, hits on a margin of 1 or more; damage is the strike mode's dice (this model's table) minus the
-  armour value of every worn piece and the creature's natural armour, floored at 0.
+  Defense + its own status penalty, hits on a margin of 1 or more; damage is the strike mode's dice (this model's
+  table) minus the armour value of every worn piece and the creature's natural armour, floored at 0.
 - **Out of combat** (``advance``, sandbox rules): minor injuries fade after a night's rest; each rung heals after
   days of rest that grow with the rung; a mortally wounded creature that nobody tends dies an hour after the
   wound.
@@ -170,6 +172,43 @@ def penalty(level: int, reduction: int, penalties: Sequence[int]) -> int:
     return min(table + max(reduction, 0), floor)
 
 
+def reduction_of(constitution: int, above: int, per: int) -> int:
+    """The penalty reduction a Constitution gives: one point for every ``per`` points above ``above`` (document
+    004: "characters of strong will or fitness (Constitution) ... feel their wounds less"); never negative.
+
+    With the shipped scale (above 10, per 2): Constitution 10 -> 0, 12 -> 1, 15 -> 2, 18 -> 4.
+    """
+    return max(0, (constitution - above) // per)
+
+
+@dataclass(frozen=True, slots=True)
+class StatusTest:
+    """A passing-out or coming-round test: d20 against Constitution, the roller's status penalty included.
+
+    Attributes:
+        roll: The die.
+        constitution: The creature's Constitution.
+        penalty: Its (reduced) status penalty on the roll (0 or less): the Constitution it must roll under drops.
+        result: Passed out (a passing-out test) or came round (a coming-round test).
+    """
+
+    roll: int
+    constitution: int
+    penalty: int
+    result: bool
+
+    @property
+    def against(self) -> int:
+        """What the roll is compared with: Constitution + penalty."""
+        return self.constitution + self.penalty
+
+    def against_words(self) -> str:
+        """``Constitution 10`` or ``Constitution 10 -6 = 4``."""
+        if not self.penalty:
+            return f"Constitution {self.constitution}"
+        return f"Constitution {self.constitution} {self.penalty:+d} = {self.against}"
+
+
 def speed_factor(roll_penalty: int, loss_per_point: float, minimum: float) -> float:
     """The fraction of its own walking speed a creature keeps under a (reduced) roll penalty."""
     return min(1.0, max(minimum, 1.0 + roll_penalty * loss_per_point))
@@ -185,8 +224,8 @@ def levels_left(level: int) -> int:
     return max(0, DEAD - level)
 
 
-def describe(wound: Wound, endurance: int, test: tuple[int, int, bool] | None) -> str:
-    """The words of a wound for the log (``test``: the passing-out roll, Constitution and result, if any)."""
+def describe(wound: Wound, endurance: int, test: StatusTest | None) -> str:
+    """The words of a wound for the log (``test``: the passing-out test, if any)."""
     if wound.damage <= 0:
         return f"0 HP after armour: no effect ({LEVELS[wound.before]})"
     if wound.before == MORTALLY:
@@ -201,8 +240,8 @@ def describe(wound: Wound, endurance: int, test: tuple[int, int, bool] | None) -
         else:
             text += f", {wound.minor_after} minor ({LEVELS[wound.after]})"
     if test is not None:
-        roll, con, out = test
-        text += f"; passing-out test d20 {roll} vs Constitution {con}: {'passed out' if out else 'stays awake'}"
+        text += (f"; passing-out test d20 {test.roll} vs {test.against_words()}: "
+                 f"{'passed out' if test.result else 'stays awake'}")
     return text
 
 
@@ -223,12 +262,14 @@ def wound_words(wound: Wound, endurance: int) -> str:
     return f"{text}, still {LEVELS[wound.after]}; {wound.minor_after} HP of minor injuries noted"
 
 
-def _test_words(wound: Wound, test: tuple[int, int, bool]) -> str:
-    roll, con, out = test
+def _test_words(wound: Wound, test: StatusTest) -> str:
     called = "seriously wounded and losing a level" if wound.before == SERIOUSLY else \
         "critically wounded and hurt again"
-    verdict = "above it: passes out (out of the fight, prone)" if out else "not above it: stays awake"
-    return f"Passing-out test ({called}): d20 {roll} against Constitution {con}, {verdict}"
+    verdict = "above it: passes out (out of the fight, prone)" if test.result else "not above it: stays awake"
+    against = test.against_words()
+    if test.penalty:
+        against += f" (the status penalty of being {LEVELS[wound.before]})"
+    return f"Passing-out test ({called}): d20 {test.roll} against {against}, {verdict}"
 
 
 # --------------------------------------------------------------------------------------------- the log
@@ -249,13 +290,15 @@ class StatusAttackRecord:
         weapon: The mode's numbers under this model.
         penalty: The attacker's status penalty on the roll (0 when struck directly).
         attacker_level: The attacker's rung (-1 when struck directly).
+        defense_penalty: The target's status penalty on its defence (its Defense is lowered by it).
+        target_level: The target's rung when attacked.
         damage_penalty: The penalty taken off the damage roll (``penalty_to_damage``; else 0).
         rolled: Damage rolled (0 on a miss).
         dealt: Damage after armour.
         armor: The target's armour value.
         endurance: The target's Endurance (HP a level).
         wound: What the damage did to the ladder (``None`` on a miss).
-        test: The passing-out test the wound called: (d20, Constitution, passed out), or ``None``.
+        test: The passing-out test the wound called, or ``None``.
     """
 
     tick: int
@@ -268,13 +311,15 @@ class StatusAttackRecord:
     weapon: StatusWeapon
     penalty: int = 0
     attacker_level: int = -1
+    defense_penalty: int = 0
+    target_level: int = 0
     damage_penalty: int = 0
     rolled: int = 0
     dealt: int = 0
     armor: int = 0
     endurance: int = 1
     wound: Wound | None = None
-    test: tuple[int, int, bool] | None = None
+    test: StatusTest | None = None
 
     headline: ClassVar[bool] = True
 
@@ -316,8 +361,8 @@ class StatusAttackRecord:
         else:
             line += f"{wound.minor_after} minor, still {LEVELS[wound.after]}"
         if self.test is not None:
-            roll, con, out = self.test
-            line += f"; d20 {roll} vs Constitution {con}: {'passes out' if out else 'stays awake'}"
+            test = self.test
+            line += f"; d20 {test.roll} vs {test.against_words()}: {'passes out' if test.result else 'stays awake'}"
         return line
 
     def explain(self, names: Names) -> list[str]:
@@ -332,9 +377,13 @@ class StatusAttackRecord:
             lines.append("Struck directly: no attack roll, the blow lands")
         else:
             creature = roll.bonus - self.weapon.attack_bonus - self.penalty
-            lines.append(f"Attack roll: {roll.describe()}; the bonus is {attacker}'s {creature:+d}, the weapon's "
-                         f"{self.weapon.attack_bonus:+d} and the status penalty {self.penalty:+d} for being "
-                         f"{LEVELS[self.attacker_level]}")
+            line = (f"Attack roll: {roll.describe()}; the bonus is {attacker}'s {creature:+d}, the weapon's "
+                    f"{self.weapon.attack_bonus:+d} and the status penalty {self.penalty:+d} for being "
+                    f"{LEVELS[self.attacker_level]}")
+            if self.defense_penalty:
+                line += (f"; {target}'s Defense {roll.defense - self.defense_penalty} takes its status penalty "
+                         f"{self.defense_penalty:+d} for being {LEVELS[self.target_level]}")
+            lines.append(line)
         wound = self.wound
         if not self.hit or wound is None:
             return lines
@@ -367,14 +416,18 @@ def status_state(creature: Creature) -> StatusState:
 
 
 def resolve_wound(state: StatusState, cond: Condition, damage: int, tables: StatusTables,
-                  rng: Rng) -> tuple[Wound, tuple[int, int, bool] | None]:
-    """The wound ``damage`` HP (after armour) gives, and its passing-out test (roll, Constitution, passed out)
-    when one is called (not for a creature already out: it has no wits left to lose)."""
+                  rng: Rng) -> tuple[Wound, StatusTest | None]:
+    """The wound ``damage`` HP (after armour) gives, and its passing-out test when one is called (not for a
+    creature already out: it has no wits left to lose). The test belongs to the rung the creature was on when hit
+    (document 004: the seriously wounded "Any damage of a level or more can mean passing out", the critically
+    wounded "Any damage can mean passing out"), so it takes that rung's penalty: d20 > Constitution + penalty passes
+    out."""
     wound = take_damage(state.level, state.minor, damage, state.endurance)
     test = None
     if passing_out_called(wound) and not cond.out:
         roll = roll_die(tables.passing_out_die, rng)
-        test = (roll, state.constitution, passes_out(roll, state.constitution))
+        pen = penalty(wound.before, state.penalty_reduction, tables.penalties)
+        test = StatusTest(roll, state.constitution, pen, passes_out(roll, state.constitution + pen))
     return wound, test
 
 
@@ -393,7 +446,7 @@ def set_level(entity: int, state: StatusState, level: int, tables: StatusTables,
         state.dies_at = -1.0
 
 
-def apply_wound(creature: Creature, wound: Wound, test: tuple[int, int, bool] | None, tables: StatusTables,
+def apply_wound(creature: Creature, wound: Wound, test: StatusTest | None, tables: StatusTables,
                 ctx: TickContext) -> None:
     """Apply a resolved wound at once: the new rung and tally, death, passing out."""
     entity, state, cond = creature.entity, status_state(creature), creature.condition
@@ -407,7 +460,7 @@ def apply_wound(creature: Creature, wound: Wound, test: tuple[int, int, bool] | 
     if wound.killed:
         kill(entity, cond, "killed outright" if wound.before < MORTALLY else "wounded while mortally wounded", ctx)
         return
-    if test is not None and test[2] and not cond.out:
+    if test is not None and test.result and not cond.out:
         cond.out = True
         cond.reeling = True
         state.come_round_at = clock.time + tables.come_round_seconds
@@ -419,16 +472,17 @@ def apply_wound(creature: Creature, wound: Wound, test: tuple[int, int, bool] | 
 
 def come_round_test(entity: int, state: StatusState, cond: Condition, tables: StatusTables, ctx: TickContext,
                     rng: Rng) -> bool:
-    """A passed-out creature's coming-round test (due now): it wakes on d20 <= Constitution, else tests again
-    ``come_round_seconds`` later. Returns whether it came round."""
+    """A passed-out creature's coming-round test (due now): it wakes on d20 <= Constitution + its status penalty,
+    else tests again ``come_round_seconds`` later. Returns whether it came round."""
     roll = roll_die(tables.come_round_die, rng)
-    if comes_round(roll, state.constitution):
+    pen = penalty(state.level, state.penalty_reduction, tables.penalties)
+    test = StatusTest(roll, state.constitution, pen, comes_round(roll, state.constitution + pen))
+    if test.result:
         cond.out = False
         state.come_round_at = -1.0
         clock = ctx.clock
         ctx.emit(ModelStateChanged(clock.tick, clock.time, entity, MODEL,
-                                   f"consciousness (d20 {roll} vs Constitution {state.constitution})",
-                                   "passed out", "awake"))
+                                   f"consciousness (d20 {roll} vs {test.against_words()})", "passed out", "awake"))
         return True
     state.come_round_at += tables.come_round_seconds
     return False
@@ -550,9 +604,13 @@ class StatusModel(DamageModel):
                 value = max(value, lo)
             return value if hi is None else min(value, hi)
 
-        return (StatusState(get("constitution", block.constitution), get("endurance", block.endurance),
+        constitution = get("constitution", block.constitution)
+        tables = self.tables
+        reduction = block.penalty_reduction if block.penalty_reduction is not None else \
+            reduction_of(constitution, tables.reduction_above, tables.reduction_per)
+        return (StatusState(constitution, get("endurance", block.endurance),
                             get("attack_bonus", block.attack_bonus), get("defense", block.defense),
-                            worn + get("armor", block.armor), get("penalty_reduction", block.penalty_reduction)),)
+                            worn + get("armor", block.armor), get("penalty_reduction", reduction)),)
 
     # ------------------------------------------------------------------ the loop's questions
 
@@ -596,11 +654,12 @@ class StatusModel(DamageModel):
         state = status_state(attacker)
         weapon = self._weapon(mode)
         pen = penalty(state.level, state.penalty_reduction, tables.penalties)
-        roll = d20_attack(state.attack_bonus + weapon.attack_bonus, status_state(target).defense,
-                          ctx.streams["attack"], pen)
+        theirs = status_state(target)
+        guard = penalty(theirs.level, theirs.penalty_reduction, tables.penalties)  # its defence takes its penalty
+        roll = d20_attack(state.attack_bonus + weapon.attack_bonus, theirs.defense + guard, ctx.streams["attack"], pen)
         clock = ctx.clock
         record = StatusAttackRecord(clock.tick, clock.time, attacker.entity, target.entity, mode, aim, roll, weapon,
-                                    pen, state.level)
+                                    pen, state.level, guard, theirs.level)
         if roll.hit:
             self._blow(record, target, pen if tables.penalty_to_damage else 0, ctx)
         else:
@@ -705,12 +764,14 @@ class StatusModel(DamageModel):
             shock = "none"
         details = [("status", LEVELS[level]), ("levels left", f"{levels_left(level)} of {levels_left(HEALTHY)}"),
                    ("minor injuries", f"{state.minor} HP of a level's {state.endurance}"),
-                   ("penalty", f"{pen:+d} on every roll" + (f" (reduced by up to {state.penalty_reduction}, never "
-                                                             "below half)" if state.penalty_reduction else "")),
+                   ("penalty", f"{pen:+d} on every roll" + (f" (reduced by up to {state.penalty_reduction} for its "
+                                                             "Constitution, never below half)"
+                                                             if state.penalty_reduction else "")),
                    ("walking speed", f"{speed_factor(pen, tables.speed_loss_per_point, tables.min_speed_factor):.0%}"
                                      " of its own"),
                    ("endurance", f"{state.endurance} HP a level"), ("constitution", str(state.constitution)),
-                   ("attack bonus", f"{state.attack_bonus:+d}"), ("defense", str(state.defense)),
+                   ("attack bonus", f"{state.attack_bonus:+d}"),
+                   ("defense", str(state.defense) + (f" ({state.defense + pen} with its penalty)" if pen else "")),
                    ("armor", str(state.armor)),
                    ("consciousness", "dead" if cond.dead else "passed out" if cond.out else "awake")]
         if not cond.dead and state.level == MORTALLY and state.dies_at >= 0:

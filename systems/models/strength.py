@@ -12,14 +12,19 @@ Rules (document 003 and ``shared/rules/decisions.md`` "Document 003"):
 - Damage dice explode: on the maximum, roll again and add the new roll minus 1, as long as the maximum comes up.
   Impaired damage rolls twice and keeps the lower, enhanced damage the higher; they cancel one for one; impaired
   twice (net) is no damage; enhanced more than once is enhanced once.
-- The Armour value (worn armour and the creature's natural armour) reduces damage, even to 0; direct damage
-  ignores it.
+- The Armour value (worn armour, the creature's natural armour and the shields it holds ready) reduces damage,
+  even to 0; direct damage ignores it. A shield counts while a usable, free hand of a creature able to act holds
+  it; an arm injury makes that arm let it go.
+- Healing items (document 003: "Lost health can be recovered by resting (see Rest) or using healing items"):
+  in a fight a creature with no enemy within its reach uses one on a dying team-mate near it, or on itself when
+  low (``turn_action``, ``act``); out of combat the care policy's tender uses one on every dying creature at once.
+  A dying creature healed by at least 1 is stabilised and rolls on the Injuries table.
 - An ability reduced to 0 or below kills. Abilities never exceed 19 (15 for humans). STR loss lowers health by
   the same amount (never below 1) and is never critical damage.
 
 Whether an attack lands is document 002's d20 roll (``systems.models.d20``), as decisions.md rules. Out of combat
-(``advance``) the stretch ends, the dying die at the end of their round and rest adds up to full rests, each as it
-falls due in the shared due queue (``systems.schedule``).
+(``advance``) the dying are given healing items, the stretch ends, the dying left die at the end of their round and
+rest adds up to full rests, each as it falls due in the shared due queue (``systems.schedule``).
 
 Pure functions come first (what an embedding game calls), then the attack record and the model class. The tables
 and the state component are in ``components.strength``.
@@ -27,7 +32,7 @@ and the state component are in ``components.strength``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar, TypeGuard, cast
@@ -48,15 +53,17 @@ from components.strength import (
     INJURY_NAMES,
     ConditionEffect,
     CreatureBlock,
+    HealingItem,
     StrengthHealth,
     StrengthTables,
     WeaponDamage,
     default_tables,
 )
-from systems.conditions import kill
-from systems.context import TickContext
+from systems.care import CareCircle
+from systems.conditions import drop_held, kill, shields_held
+from systems.context import TickContext, TurnAction
 from systems.creatures import Creature, can_act
-from systems.dice import Rng, roll_die
+from systems.dice import Rng, roll_dice, roll_die
 from systems.models.base import DamageModel, ModelError, register
 from systems.models.d20 import D20Roll, d20_attack
 from systems.phases import Phase
@@ -389,7 +396,8 @@ class StrengthAttack:
         defenses: What the Defense was made of (("its own", 11), ("its conditions", -2)), or
             (("defenceless", 0),) when the target could not act.
         damage: The damage roll when it landed.
-        armour: The Armour value that applied (0 for direct damage).
+        armour: The Armour value that applied (0 for direct damage), shields included.
+        shield: The part of ``armour`` the target's shields gave.
         direct: The weapon's damage is direct (armour does not apply).
         dealt: Damage after armour.
         enhanced_by_20: Enhancements a natural 20 added to the damage.
@@ -407,6 +415,7 @@ class StrengthAttack:
     defenses: tuple[tuple[str, int], ...] = ()
     damage: DamageRoll | None = None
     armour: int = 0
+    shield: int = 0
     direct: bool = False
     dealt: int = 0
     enhanced_by_20: int = 0
@@ -491,7 +500,8 @@ class StrengthAttack:
         if self.direct:
             lines.append(f"Direct damage: armour does not apply; {self.dealt} damage")
         elif self.armour:
-            lines.append(f"Armour value {self.armour} takes it to {self.dealt}")
+            shield = f" (its shield {self.shield})" if self.shield else ""
+            lines.append(f"Armour value {self.armour}{shield} takes it to {self.dealt}")
         else:
             lines.append(f"No armour: {self.dealt} damage")
         if self.outcome:
@@ -563,6 +573,7 @@ class StrengthModel(DamageModel):
     """
 
     name = MODEL
+    own_turns = True
 
     def __init__(self, tables: object = None) -> None:
         if tables is None:
@@ -605,6 +616,109 @@ class StrengthModel(DamageModel):
     def health(self, creature: Creature, ctx: TickContext) -> int:
         """Health remaining (0 when dead)."""
         return 0 if creature.condition.dead else strength_state(creature).health
+
+    def items(self) -> Collection[str]:
+        """The healing items the tables give an effect (``[items]``)."""
+        return tuple(self.t.items)
+
+    def armour_of(self, creature: Creature, ctx: TickContext) -> tuple[int, int]:
+        """The creature's Armour value now and the part of it its shields give: natural armour, every worn piece,
+        and each shield held ready (by a usable, free hand of a creature able to act: ``shields_held``)."""
+        t = self.t
+        held = shields_held(creature.equipment, self.part_states(creature), creature.condition, ctx.weapons)
+        shield = sum(t.shields.get(s, 0) for s in held)
+        return armour_value(strength_state(creature), creature.armor.pieces, t.armor) + shield, shield
+
+    # -------------------------------------------------------------- healing items
+
+    def usable_items(self, creature: Creature) -> list[str]:
+        """The healing items the creature carries that the tables give an effect, the most healing first."""
+        t = self.t
+        mine = [i for i in creature.equipment.items if i in t.items]
+        return sorted(dict.fromkeys(mine), key=lambda i: -_mean(t.items[i]))
+
+    def turn_action(self, creature: Creature, near: Callable[[float], Sequence[Creature]],
+                    ctx: TickContext, *, threatened: bool = False) -> TurnAction | None:
+        """A healing item on a dying team-mate within reach (the soonest to die first) when no enemy is within the
+        creature's reach, else on itself when its health is at most ``item_use.self_at`` of its STR (with an enemy in
+        reach too, when ``item_use.self_in_melee``); ``None`` when it carries none or nobody needs one."""
+        mine = self.usable_items(creature)
+        if not mine:
+            return None
+        use = self.t.item_use
+        if threatened and not use.self_in_melee:
+            return None
+        dying = [] if threatened else [c for c in near(use.reach)
+                                       if c.entity != creature.entity and self._needs_item(c, False)]
+        if dying:
+            patient = min(dying, key=lambda c: (strength_state(c).dying_at, c.entity))
+            return TurnAction("healing item", patient.entity, mine[0])
+        if self._needs_item(creature, True):
+            return TurnAction("healing item", creature.entity, mine[0])
+        return None
+
+    def _needs_item(self, c: Creature, on_self: bool) -> bool:
+        state = strength_state(c)
+        if c.condition.dead:
+            return False
+        if not on_self:
+            return state.dying
+        return state.health < state.max_health and state.health <= self.t.item_use.self_at * state.max_health
+
+    def act(self, creature: Creature, action: TurnAction, ctx: TickContext) -> None:
+        """Use the healing item chosen on the patient (within reach when the turn began), if it still needs it and the
+        item is still carried (a team-mate saved earlier this tick is not given another)."""
+        patient = ctx.creatures().get(action.patient)
+        if patient is None or action.item not in creature.equipment.items:
+            return
+        if self._needs_item(patient, patient.entity == creature.entity):
+            self.use_item(creature, patient, action.item, ctx)
+
+    def use_item(self, user: Creature, patient: Creature, item: str, ctx: TickContext,
+                 owner: Creature | None = None) -> int:
+        """``user`` uses the healing item ``item`` (carried by ``owner``, default the user) on ``patient``: the
+        health it restores (at least 1), the item used up if it is consumable, then ``heal`` (a dying patient is
+        stabilised and rolls on the Injuries table). Returns the health restored.
+
+        Raises:
+            ModelError: An item the tables give no effect, one the owner does not carry, or a dead patient.
+        """
+        healing = self.t.items.get(item)
+        owner = owner or user
+        if healing is None or item not in owner.equipment.items:
+            raise ModelError(f"{owner.name} carries no healing item {item!r} this model knows")
+        if patient.condition.dead:
+            raise ModelError("the dead cannot be healed")
+        points = max(1, roll_dice(healing.heals, ctx.streams["healing"]))
+        if healing.consumable:
+            owner.equipment.items.remove(item)
+        clock = ctx.clock
+        by = "itself" if user.entity == patient.entity else user.name
+        ctx.emit(ModelStateChanged(clock.tick, clock.time, patient.entity, MODEL, f"healing item: {item} by {by}",
+                                   "", f"+{points} health ({healing.heals})"))
+        self.heal(patient, ctx, points)
+        return points
+
+    def _tend_the_dying(self, ctx: TickContext, care: CarePolicy, creatures: Mapping[int, Creature]) -> None:
+        """Out of combat, at once: every dying creature is given a healing item by its tender (the care policy's:
+        the team-mate able to act carrying the most, only the named healers when it names them), the tender's own
+        or, failing that, the patient's; in entity order."""
+        now = ctx.clock.seconds
+        circle = CareCircle(creatures, care, lambda c, on_self: len(self.usable_items(c)))
+        for e, c in creatures.items():
+            state = strength_state(c)
+            if c.condition.dead or not state.dying or state.dying_at <= now + _EPS:
+                continue
+            tender = circle.tender_for(e)
+            if tender is None:
+                continue
+            helper = creatures[tender.entity]
+            owner = helper if self.usable_items(helper) else c if self.usable_items(c) else None
+            if owner is None:
+                continue
+            self.use_item(helper, c, self.usable_items(owner)[0], ctx, owner)
+            circle.update(helper.entity)
+            circle.update(e)
 
     def processors(self, ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
         """Dying, the stretch's end and rest, by the clock."""
@@ -652,7 +766,7 @@ class StrengthModel(DamageModel):
         record.damage = roll_damage(weapon.die, ctx.streams["injury"], weapon.enhanced + boost,
                                     weapon.impaired + impaired, weapon.bonus, t.explode)
         record.direct = weapon.direct
-        record.armour = 0 if weapon.direct else armour_value(strength_state(target), target.armor.pieces, t.armor)
+        record.armour, record.shield = (0, 0) if weapon.direct else self.armour_of(target, ctx)
         record.dealt = after_armour(record.damage.total, record.armour)
 
     def strike(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
@@ -723,8 +837,7 @@ class StrengthModel(DamageModel):
         if not _is_int(bonus):
             raise ModelError(f"bonus must be a whole number, not {bonus!r}")
         roll = roll_damage(die, ctx.streams["injury"], enhanced, impaired, bonus, self.t.explode)
-        armour = 0 if options.get("direct", False) else armour_value(strength_state(creature), creature.armor.pieces,
-                                                                     self.t.armor)
+        armour = 0 if options.get("direct", False) else self.armour_of(creature, ctx)[0]
         dealt = after_armour(roll.total, armour)
         ctx.emit(DamageDealt(clock.tick, clock.time, -1, entity, MODEL, roll.total, dealt,
                              damage_detail(roll, armour, dealt)))
@@ -767,12 +880,13 @@ class StrengthModel(DamageModel):
         conditions += ["scarred" for i in state.injuries if i == "scarred"]
         health = 0 if cond.dead else state.health
         return Readout(not cond.dead, can_act(cond), label, health, band_of(state, cond), shock, tuple(conditions),
-                       wound_readings(state), self.part_readings(creature), self._details(creature))
+                       wound_readings(state), self.part_readings(creature), self._details(creature, ctx))
 
-    def _details(self, creature: Creature) -> tuple[tuple[str, str], ...]:
+    def _details(self, creature: Creature, ctx: TickContext) -> tuple[tuple[str, str], ...]:
         t = self.t
         state = strength_state(creature)
         worn = sum(t.armor.get(p.id, 0) for p in creature.armor.pieces)
+        total, shield = self.armour_of(creature, ctx)
         abilities = ", ".join(f"{a} {state.abilities[a]}" + (f" (base {state.base[a]})"
                                                             if state.abilities[a] != state.base[a] else "")
                               for a in ABILITIES)
@@ -780,7 +894,11 @@ class StrengthModel(DamageModel):
                    ("abilities", f"{abilities}; at most {state.cap}"),
                    ("attack bonus", f"{state.attack:+d}"),
                    ("Defense", str(state.defense)),
-                   ("Armour value", f"{state.armour} natural + {worn} worn = {state.armour + worn}")]
+                   ("Armour value", f"{state.armour} natural + {worn} worn" + (f" + {shield} shield" if shield else "")
+                    + f" = {total}")]
+        carried = [i for i in creature.equipment.items if i in t.items]
+        if carried:
+            details.append(("healing items", ", ".join(f"{i} x{carried.count(i)}" for i in dict.fromkeys(carried))))
         if not creature.condition.dead:
             if state.dying:
                 details.append(("dying", f"dies at {state.dying_at:g} s unless healed"))
@@ -812,10 +930,10 @@ class StrengthModel(DamageModel):
     # -------------------------------------------------------------- out of combat
 
     def advance(self, ctx: TickContext, seconds: float, care: CarePolicy) -> None:
-        """Time out of combat: the skirmish's stretch is over (the incapacitated recover), the dying die at the end
-        of their round (the sandbox has no healing items), a finite stretch ends, and every
-        ``full_rest_hours`` of rest is a full rest. ``care`` is not used: the document's healing items are not
-        modelled.
+        """Time out of combat: at once, the care policy's tender gives every dying creature a healing item (its own,
+        else the patient's: ``_tend_the_dying``; stabilised, it rolls on the Injuries table); the skirmish's stretch
+        is over (the incapacitated recover); the dying left die at the end of their round; a finite stretch ends;
+        and every ``full_rest_hours`` of rest is a full rest.
 
         Each due time (a death, the end of a stretch, a full rest) is kept in the shared due queue. The earliest
         sets the moment (never before now, never past the end); everything due within ``_TOLERANCE`` of it runs
@@ -830,6 +948,7 @@ class StrengthModel(DamageModel):
         end = clock.seconds + seconds
         rest = self.t.full_rest_hours * 3600.0
         creatures = ctx.creatures()
+        self._tend_the_dying(ctx, care, creatures)
         for c in creatures.values():
             state = strength_state(c)
             if not c.condition.dead and state.incapacitated and not state.dying and state.until is None:
@@ -1012,6 +1131,9 @@ class StrengthModel(DamageModel):
         state.injuries.append(effect.name)
         state.conditions = [c for c in state.conditions if c not in effect.remove]
         state.conditions += [c for c in effect.add if c not in state.conditions]
+        for condition in effect.add:
+            if self.t.conditions.get(condition, ConditionEffect()).drops_shield:
+                self._arm_lets_go(creature, condition, ctx)
         if effect.ability:
             self.change_ability(creature, ctx, effect.ability, -effect.loss, temporary=True)
         return effect
@@ -1071,6 +1193,17 @@ class StrengthModel(DamageModel):
             cond.out = False
         self._changed(creature, ctx, before_label, before_health)
 
+    def _arm_lets_go(self, creature: Creature, condition: str, ctx: TickContext) -> None:
+        """An arm injury: the injured arm (the primary arm is the dominant side's, the secondary the other's) lets
+        go of any shield it holds."""
+        primary = "left" if creature.anatomy.kind.dominance == "left" else "right"
+        side = primary if condition == "arm_injury_primary" else ("left" if primary == "right" else "right")
+        body, equip = creature.anatomy.body, creature.equipment
+        for part, item in sorted(equip.holding.items()):
+            weapon = ctx.weapons.get(item)
+            if weapon is not None and weapon.shield and body.parts[part].side == side and part in equip.holding:
+                drop_held(creature.entity, equip, part, body.parts[part].name, False, ctx)
+
     # -------------------------------------------------------------- helpers
 
     def _die(self, creature: Creature, ctx: TickContext, cause: str) -> None:
@@ -1088,6 +1221,11 @@ class StrengthModel(DamageModel):
         after = label_of(state, creature.condition)
         if after != before_label:
             ctx.emit(ModelStateChanged(clock.tick, clock.time, creature.entity, MODEL, "state", before_label, after))
+
+
+def _mean(item: HealingItem) -> float:
+    dice = item.heals
+    return dice.count * (dice.sides + 1) / 2 + dice.modifier
 
 
 def _is_int(value: object) -> TypeGuard[int]:
