@@ -189,6 +189,12 @@ def run(
         help="Then carry the survivors through this many days of treatment and healing.", min=0,
         max=MAX_AFTERMATH_DAYS)] = None,
     content: ContentOption = None,
+    engine: Annotated[str, typer.Option(
+        help="The engine that runs the fight: esper (every model, every feature) or array (numpy; the anatomy "
+             "model; battles of 100,000).")] = "esper",
+    trace: Annotated[list[str] | None, typer.Option(
+        "--trace", help="With --engine array: account for this creature's landed blows in full (repeat it for "
+                        "several; default: every creature, none with -q).", show_default=False)] = None,
 ) -> None:
     """Run a skirmish headless and print what happened: every landed blow, then each creature's state."""
     from sandbox.interrupts import sigterm_as_interrupt
@@ -196,7 +202,7 @@ def run(
     _import_before_interrupts()
     try:
         with _friendly(content, [scenario]), sigterm_as_interrupt():
-            _run(scenario, model, seed, ticks, log, quiet, aftermath, plain)
+            _run(scenario, model, seed, ticks, log, quiet, aftermath, plain, engine, trace or [])
     except KeyboardInterrupt:
         # Ctrl-C or SIGTERM: the log is whole or absent (written last, through a temporary file).
         typer.echo("interrupted" + (f"; the log {log} is whole or absent" if log is not None else ""), err=True)
@@ -227,13 +233,25 @@ def _import_before_interrupts() -> None:
 
 
 def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Path | None, quiet: bool,
-         aftermath: float | None, plain: bool = False) -> None:
+         aftermath: float | None, plain: bool = False, engine: str = "esper", trace: list[str] | None = None) -> None:
     """The body of ``sandbox run``: the account, then (unless ``plain``) a key to the codes it used."""
     from sandbox.account import account_key, blow_lines, closing_table, outcome_line
+    from sandbox.array_world import TRACE_ALL, ArrayWorld, check_engine
     from sandbox.eventlog import write_jsonl
     from sandbox.files import atomic_text
     from sandbox.world import Sandbox, SandboxError
 
+    try:
+        check_engine(engine)
+    except SandboxError as exc:
+        raise SetupError(str(exc)) from None
+    if engine != "esper":
+        for given, what in ((model == "all", "--model all (it compares every model)"),
+                            (aftermath is not None, "--aftermath")):
+            if given:
+                raise SetupError(f"{what} runs on the esper engine only, not with --engine {engine}")
+    elif trace:
+        raise SetupError("--trace goes with --engine array (the esper engine accounts for every creature)")
     if log is not None:
         _check_writable(log)  # before the fight, not after it has run for minutes
     if model == "all":
@@ -244,8 +262,15 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
         _say(f"{scenario} under every damage model, seed {seed} (the same attack and location draws in each)")
         _echo_account([comparison_table(runs, plain)], plain)
         return
+    world: Sandbox | ArrayWorld
     try:
-        world = Sandbox.from_scenario(scenario, seed=seed, model=model)
+        if engine == "esper":
+            world = Sandbox.from_scenario(scenario, seed=seed, model=model)
+        else:
+            world = ArrayWorld.from_scenario(scenario, seed=seed, model=model,
+                                             trace=trace or ([] if quiet else TRACE_ALL))
+            if ticks is not None:
+                world.limit_ticks(ticks)
     except SandboxError as exc:
         raise SetupError(str(exc)) from None
     spec = world.scenario
@@ -254,15 +279,16 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
     names = world.names
     printed: list[str] = []
     if not quiet:
-        _say(f"{spec.name}: {spec.description} (model {world.model}, seed {seed})")
-        for line in blow_lines(world.ctx.log, names, plain):
+        on = f", engine {engine}" if engine != "esper" else ""
+        _say(f"{spec.name}: {spec.description} (model {world.model}{on}, seed {seed})")
+        for line in blow_lines(world.log, names, plain):
             typer.echo(line)
             printed.append(line)
         typer.echo("")
     _say(outcome_line(outcome))
     printed.append(closing_table(world, plain))
     typer.echo(printed[-1])
-    if aftermath is not None:
+    if aftermath is not None and isinstance(world, Sandbox):
         from sandbox.account import aftermath_table
 
         start = world.ctx.clock.time

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -364,7 +365,7 @@ def build_target_tables(targets: tuple[TargetProfile, ...]) -> TargetTables:
     counts = np.asarray([len(t.body.locations) for t in targets], dtype=np.int64)
     offset = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
 
-    def stack(name: str) -> npt.NDArray[np.generic]:
+    def stack(name: str) -> npt.NDArray[Any]:
         parts = [getattr(vt, name)[:-1] for vt in vts]  # without each one's own sentinel row
         sentinel = getattr(vts[0], name)[-1:]
         return np.concatenate([*parts, sentinel])

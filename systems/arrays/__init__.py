@@ -11,6 +11,7 @@ batches of independent fights (see ``docs/array-engine.md``).
 Pure rules and numpy (and scipy's k-d tree); nothing here imports the sandbox.
 """
 
+import systems.arrays.anatomy.model  # noqa: F401 (registers the anatomy model with the array engine)
 from systems.arrays.engine import ArrayEngine
 from systems.arrays.errors import EngineError
 from systems.arrays.models import ENGINES, array_model_names, engines_for

@@ -16,6 +16,7 @@ import numpy as np
 
 from components.rules import ShockState
 from components.state import Armor, Condition
+from systems.ai import choose_aim
 from systems.arrays import intent, movement
 from systems.arrays.attack import gather
 from systems.arrays.errors import EngineError
@@ -24,7 +25,6 @@ from systems.arrays.models import ArrayModel, get_array_model
 from systems.arrays.spawn import Built, Recruit, build_recruits
 from systems.arrays.tables import BoolArray, IntArray, body_tables, mode_tables, skill_tables
 from systems.arrays.trace import Tracer
-from systems.ai import choose_aim
 from systems.blow import compile_target
 from systems.context import TickContext
 from systems.models.base import DamageModel

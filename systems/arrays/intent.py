@@ -90,7 +90,8 @@ def decide(engine: ArrayEngine) -> None:
 
 
 def _is_melee(engine: ArrayEngine, mode: IntArray) -> BoolArray:
-    return (mode >= 0) & (engine.modes.kind[np.maximum(mode, 0)] == MELEE)
+    out: BoolArray = (mode >= 0) & (engine.modes.kind[np.maximum(mode, 0)] == MELEE)
+    return out
 
 
 def _aim(engine: ArrayEngine, idx: IntArray, foes: IntArray) -> None:

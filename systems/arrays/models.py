@@ -110,9 +110,7 @@ def register_array_model(cls: type[ArrayModel]) -> type[ArrayModel]:
 
 
 def array_model_names() -> tuple[str, ...]:
-    """The damage models the array engine runs."""
-    import systems.arrays.anatomy.model  # noqa: F401 (registers the anatomy model)
-
+    """The damage models the array engine runs (``systems.arrays`` registers the shipped ones on import)."""
     return tuple(_REGISTRY)
 
 

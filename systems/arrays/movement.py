@@ -29,7 +29,8 @@ def mobility_factor(engine: ArrayEngine, idx: IntArray) -> FloatArray:
     factor = np.where(unusable, combat.min_speed_factor,
                       np.where(penalty < 0, np.maximum(combat.min_speed_factor,
                                                        1 + penalty * combat.impairment_speed_per_point), 1.0))
-    return np.where(mobile, factor, 1.0).min(axis=1, initial=1.0)
+    out: FloatArray = np.where(mobile, factor, 1.0).min(axis=1, initial=1.0)
+    return out
 
 
 def speeds(engine: ArrayEngine, idx: IntArray) -> FloatArray:

@@ -109,7 +109,8 @@ def body_tables(bodies: Sequence[BodyStructure]) -> BodyTables:
         for k, p in enumerate(aimable[b]):
             zones[b, k] = target_zone_number(body, p)
     return BodyTables(tuple(bodies), P, L, roles, exists, critical, mobility, locomotor, permanent, gone, loc_part,
-                      loc_exists, locomotor.any(axis=1), loc_exists.any(axis=1) & np.asarray(
+                      loc_exists, np.asarray(locomotor.any(axis=1), dtype=np.bool_),
+                      np.asarray(loc_exists.any(axis=1), dtype=np.bool_) & np.asarray(
                           [not b.incorporeal for b in bodies], dtype=np.bool_), zones,
                       np.asarray([len(a) for a in aimable], dtype=np.int64))
 

@@ -57,7 +57,8 @@ class AnatomyArrayModel(ArrayModel):
 
     def unusable_mask(self) -> IntArray:
         """Unusable parts as a mask per creature."""
-        return (self.state.unusable * self._bits).sum(axis=1)
+        mask: IntArray = (self.state.unusable * self._bits).sum(axis=1)
+        return mask
 
     def part_states(self, i: int) -> tuple[Impairment, ...]:
         """Creature ``i``'s impairments."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from components.events import HealthChanged, ImpairmentChanged
+from components.events import Event, HealthChanged, ImpairmentChanged
 from components.impairment import ImpairmentTier
 from systems.arrays.anatomy.consequences import drop_held
 from systems.arrays.tables import IntArray
@@ -77,7 +77,7 @@ def _announce(model: AnatomyArrayModel, dirty: IntArray, before_pen: IntArray, b
                 engine.tracer.emit(ImpairmentChanged(engine.tick, engine.clock_time, i + 1, body.parts[p].name,
                                                      int(st.penalty[i, p]), bool(st.unusable[i, p])))
             if newly[r, p]:
-                events: list = [] if traced else None  # type: ignore[type-arg]
+                events: list[Event] | None = [] if traced else None
                 drop_held(engine, i, p, False, events)
                 if events:
                     engine.tracer.extend(events)

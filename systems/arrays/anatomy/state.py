@@ -13,7 +13,7 @@ import numpy as np
 
 from components.anatomy import ROLES
 from systems.arrays.state import NO_ML
-from systems.arrays.tables import BodyTables, BoolArray, FloatArray, IntArray, SkillTables, ROLE_BITS
+from systems.arrays.tables import ROLE_BITS, BodyTables, BoolArray, FloatArray, IntArray, SkillTables
 
 UNUSABLE_PENALTY = NO_ML
 """The role penalty of a role one of whose parts is unusable (a test naming it critically fails)."""
