@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from components.anatomy import ASPECTS
 from components.gear import Dice, StrikeMode
 from components.rules import AnatomyRules, ShockState, TestResult
 from systems.blow import TargetProfile
@@ -463,6 +464,11 @@ def resolve_blows(target: TargetProfile, impacts: IntArray, aspect: int, rng: np
         existing=(totals, zeros) if existing else None)
 
 
+def _aspect_mask(aspects: frozenset[int]) -> BoolArray:
+    """Per aspect index, whether it is in ``aspects``."""
+    return np.asarray([a in aspects for a in range(len(ASPECTS))], dtype=np.bool_)
+
+
 def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, aspect: IntArray,
                        rng: np.random.Generator, *, locator: IntArray | None = None, location: IntArray | None = None,
                        shock_ml: IntArray, strength_ml: IntArray, fumble_ml: IntArray, stumble_ml: IntArray,
@@ -505,7 +511,7 @@ def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, 
     eff[missed | (impacts <= 0)] = 0  # no impact, no wound, even on a vulnerability (injury.effective_impact)
     by_impact = tables.level_by_impact
     level = by_impact[kind, np.minimum(eff, by_impact.shape[1] - 1)]
-    glancing = (np.isin(aspect, sorted(rules.glancing_aspects)) & tables.rigid[row] & (level > 0)
+    glancing = (_aspect_mask(rules.glancing_aspects)[aspect] & tables.rigid[row] & (level > 0)
                 & (level <= rules.glancing_max_level))
     level[glancing] = 0
     if existing is not None:
@@ -521,7 +527,7 @@ def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, 
     severed = np.zeros(n, dtype=np.bool_)
     roll_mod = np.where(glancing, rules.glancing_shock_roll, 0)
     checked = np.flatnonzero(tables.amp_ok[row] & (level >= rules.amputation_level)
-                             & np.isin(aspect, sorted(rules.amputation_aspects)))
+                             & _aspect_mask(rules.amputation_aspects)[aspect])
     if checked.size:
         at = row[checked]
         ml = strength_ml[checked]

@@ -14,13 +14,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from components.impairment import Impairment
 from components.rules import ShockState
 from components.state import Armor, Condition
 from systems.ai import choose_aim
 from systems.arrays import intent, movement
 from systems.arrays.attack import gather
 from systems.arrays.errors import EngineError
-from systems.arrays.loadout import Loadout
+from systems.arrays.loadout import Loadout, part_states
 from systems.arrays.models import ArrayModel, get_array_model
 from systems.arrays.spawn import Built, Recruit, build_recruits
 from systems.arrays.tables import BoolArray, IntArray, body_tables, mode_tables, skill_tables
@@ -158,6 +159,12 @@ class ArrayEngine:
         cr.hold_mask[i] = sum(1 << p for p in equip.holding)
         cr.armed[i] = bool(equip.natural or any(w not in equip.lost for w in equip.weapons))
         self._gear[i] = bool(equip.dropped or equip.weapons)
+
+    def grip_states(self, i: int) -> tuple[Impairment, ...]:
+        """Creature ``i``'s parts as the grip rules read them (usable or not)."""
+        unusable = self.model.part_unusable()[i]
+        parts = len(self.creatures.anatomy[i].body.parts)
+        return part_states(parts, int((unusable[:parts] * (1 << np.arange(parts))).sum()))
 
     def scratch_condition(self, i: int) -> Condition:
         """A ``Condition`` for the per-event grip rules (nothing held fast: the array engine runs no such scenario)."""

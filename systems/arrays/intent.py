@@ -50,7 +50,7 @@ def decide(engine: ArrayEngine) -> None:
         equip = cr.equipment[i]
         if not equip.dropped and not equip.weapons:
             continue
-        action = rearm_action(cr.anatomy[i], engine.model.part_states(i), engine.scratch_condition(i), equip,
+        action = rearm_action(cr.anatomy[i], engine.grip_states(i), engine.scratch_condition(i), equip,
                               engine.reading)
         if action:
             cr.action[i] = PICK_UP if action == "pick up" else DRAW

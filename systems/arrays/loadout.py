@@ -10,6 +10,7 @@ only off-side limbs grip it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -115,6 +116,7 @@ def _options(cr: Creatures, i: int, unusable: int, modes: ModeTables, ctx: TickC
     return tuple(ids), tuple(masks), tuple(off)
 
 
+@lru_cache(maxsize=4096)
 def part_states(parts: int, unusable: int) -> tuple[Impairment, ...]:
     """Part states as wielding reads them (only whether each part is usable matters there)."""
     return tuple(UNUSABLE if unusable >> p & 1 else SOUND for p in range(parts))

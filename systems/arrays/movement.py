@@ -89,7 +89,7 @@ def _take_up(engine: ArrayEngine, i: int) -> None:
     else:
         source = [w for w in equip.weapons if w not in equip.dropped and w not in equip.lost
                   and w not in equip.holding.values()]
-    states = engine.model.part_states(i)
+    states = engine.grip_states(i)
     for item in source:
         parts = grip_parts_for(cr.anatomy[i], states, engine.scratch_condition(i), equip, item, engine.weapons)
         if parts is None:

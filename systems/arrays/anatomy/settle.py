@@ -65,7 +65,8 @@ def _announce(model: AnatomyArrayModel, dirty: IntArray, before_pen: IntArray, b
     cr = engine.creatures
     changed_pen = st.penalty[dirty] != before_pen
     newly = st.unusable[dirty] & ~before_unusable
-    rows = np.flatnonzero((changed_pen | newly).any(axis=1))
+    traced = engine.tracer.traced[dirty]
+    rows = np.flatnonzero(((changed_pen | newly).any(axis=1) & traced) | newly.any(axis=1))
     for r in rows.tolist():
         i = int(dirty[r])
         traced = engine.tracer.traced[i]

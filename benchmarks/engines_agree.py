@@ -1,0 +1,136 @@
+"""The array engine against the esper engine, by distribution: for each shipped scenario the array engine runs,
+``runs`` fights on each engine (run i: seed S, run index i) and two-sample tests of the win rate, the fight length,
+the deaths and incapacitations per side, the injury-level mix and the hit-location mix. Prints the p-values (small
+ones would say the engines differ; the suite's version, ``tests/test_engines_agree.py``, asserts them above 1e-3).
+
+Run: ``python benchmarks/engines_agree.py [--runs 2000] [--seed 0] [--only duel,skirmish]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats
+
+SCENARIOS: tuple[str, ...] = ("duel", "skirmish", "wolf_pack", "bestiary", "battle")
+"""The shipped scenarios the array engine runs."""
+
+
+@dataclass(slots=True)
+class Sample:
+    """What many fights of one scenario on one engine came to.
+
+    Attributes:
+        winners: Per fight, the winning team ("" none).
+        ticks: Per fight, its length.
+        dead: Per team, per fight, how many of it died.
+        out: Per team, per fight, how many of it ended alive but out of the fight.
+        levels: Wound level codes over every wound at the end.
+        locations: Wound locations over every wound at the end.
+        cpu: CPU seconds the fights took.
+    """
+
+    winners: list[str] = field(default_factory=list)
+    ticks: list[int] = field(default_factory=list)
+    dead: dict[str, list[int]] = field(default_factory=dict)
+    out: dict[str, list[int]] = field(default_factory=dict)
+    levels: Counter[str] = field(default_factory=Counter)
+    locations: Counter[str] = field(default_factory=Counter)
+    cpu: float = 0.0
+
+
+def sample(scenario: str, engine: str, runs: int, seed: int = 0) -> Sample:
+    """``runs`` fights of ``scenario`` on ``engine`` (fight i: ``seed``, run index i)."""
+    from sandbox.array_world import ArrayWorld
+    from sandbox.world import Sandbox
+
+    out = Sample()
+    start = time.process_time()
+    for i in range(runs):
+        world: Sandbox | ArrayWorld = (Sandbox.from_scenario(scenario, seed=seed, run=i) if engine == "esper"
+                                       else ArrayWorld.from_scenario(scenario, seed=seed, run=i))
+        outcome = world.run()
+        out.winners.append(outcome.winner or "")
+        out.ticks.append(outcome.ticks)
+        dead: Counter[str] = Counter()
+        down: Counter[str] = Counter()
+        teams = set()
+        for entity, c in world.creatures().items():
+            r = world.readout(entity)
+            teams.add(c.team)
+            dead[c.team] += not r.alive
+            down[c.team] += r.alive and not r.can_act
+            for w in r.wounds:
+                out.levels[w.level] += 1
+                out.locations[w.location] += 1
+        for team in teams:
+            out.dead.setdefault(team, []).append(dead[team])
+            out.out.setdefault(team, []).append(down[team])
+        world.close()
+    out.cpu = time.process_time() - start
+    return out
+
+
+def _categorical(a: Counter[str], b: Counter[str], least: int = 5) -> float:
+    """Chi-square test of homogeneity of two counts over categories (rare categories pooled)."""
+    keys = sorted(set(a) | set(b))
+    common = [k for k in keys if a[k] + b[k] >= least]
+    rare = [k for k in keys if k not in common]
+    rows = [[a[k] for k in common], [b[k] for k in common]]
+    if rare:
+        rows[0].append(sum(a[k] for k in rare))
+        rows[1].append(sum(b[k] for k in rare))
+    table = np.asarray(rows, dtype=np.float64)
+    table = table[:, table.sum(axis=0) > 0]
+    if table.shape[1] < 2 or (table.sum(axis=1) == 0).any():
+        return 1.0
+    return float(stats.chi2_contingency(table).pvalue)
+
+
+def _numeric(a: list[int], b: list[int]) -> float:
+    """Two-sided Mann-Whitney U test of two samples (1.0 when both are one constant)."""
+    if len(set(a) | set(b)) < 2:
+        return 1.0
+    return float(stats.mannwhitneyu(a, b, alternative="two-sided").pvalue)
+
+
+def compare(esper: Sample, array: Sample) -> dict[str, float]:
+    """The p-value of each figure's two-sample test (see the module docstring)."""
+    p = {
+        "win rate": _categorical(Counter(esper.winners), Counter(array.winners)),
+        "fight length": _numeric(esper.ticks, array.ticks),
+        "injury levels": _categorical(esper.levels, array.levels),
+        "hit locations": _categorical(esper.locations, array.locations),
+    }
+    for team in sorted(esper.dead):
+        p[f"deaths {team}"] = _numeric(esper.dead[team], array.dead.get(team, []))
+        p[f"incapacitated {team}"] = _numeric(esper.out[team], array.out.get(team, []))
+    return p
+
+
+RUNS = {"duel": 1.0, "skirmish": 1.0, "wolf_pack": 1.0, "bestiary": 1.0, "battle": 0.05}
+"""Share of ``--runs`` per scenario (the battle's fights are a hundred times longer)."""
+
+
+def main() -> None:
+    """Print every scenario's p-values."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", default=",".join(SCENARIOS))
+    args = parser.parse_args()
+    for scenario in args.only.split(","):
+        runs = max(20, int(args.runs * RUNS.get(scenario, 1.0)))
+        esper = sample(scenario, "esper", runs, args.seed)
+        array = sample(scenario, "array", runs, args.seed + 1)
+        print(f"{scenario}: {runs} fights each (esper {esper.cpu:.1f} s, array {array.cpu:.1f} s of CPU)")
+        for name, value in compare(esper, array).items():
+            print(f"  {name:<28} p = {value:.4f}")
+
+
+if __name__ == "__main__":
+    main()
