@@ -29,7 +29,8 @@ def scaled_battle(n: int) -> ScenarioDef:
     while len(combatants) < n:
         for c in base.combatants[: n - len(combatants)]:
             x, y = c.position
-            combatants.append(replace(c, name=f"{c.name} {copy + 1}" if copy else c.name, position=(x, y + copy * BAND)))
+            name = f"{c.name} {copy + 1}" if copy else c.name
+            combatants.append(replace(c, name=name, position=(x, y + copy * BAND)))
         copy += 1
     height = max(base.field[1], copy * BAND)
     return replace(base, id=f"battle{n}", name=f"Battle of {n:,}", combatants=tuple(combatants),

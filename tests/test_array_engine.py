@@ -85,7 +85,8 @@ def test_cli_refuses_before_any_work(args: list[str], words: str) -> None:
 def test_cli_run_on_the_array_engine_accounts_for_the_traced() -> None:
     result = CliRunner().invoke(app, ["run", "duel", "--engine", "array", "--trace", "Aldric", "--seed", "3"])
     assert result.exit_code == 0, result.output
-    assert "engine array" in result.output and "wins after" in result.output or "No winner" in result.output
+    assert "engine array" in result.output
+    assert "wins after" in result.output or "No winner" in result.output
     blows = [line for line in result.output.splitlines() if line.startswith("tick ")]
     assert blows and all("Aldric" in line for line in blows)
 
