@@ -341,102 +341,177 @@ def _check_writable(path: Path, what: str = "the log") -> None:
 @app.command()
 def lab(
     scenario: Annotated[str, typer.Argument(help=SCENARIO_HELP)],
-    runs: Annotated[int, typer.Option("--runs", help="Runs per model.", min=1, max=MAX_RUNS)],
-    models: Annotated[str, typer.Option("--models", help="'all' or a comma-separated list of damage models.")]
-    = "all",
-    seed: Annotated[int, typer.Option(help="Root seed; run i under model M is (seed, i, M).", min=0)] = 0,
+    runs: Annotated[int, typer.Option("--runs", help="Runs per model and variant (with --solve: the most runs per "
+                                                     "probe).", min=1, max=MAX_RUNS)],
+    models: Annotated[str | None, typer.Option(
+        "--models", help="'all' or a comma-separated list of damage models (default: all; with variants, --scale "
+                         "or --solve: the scenario's model).")] = None,
+    seed: Annotated[int, typer.Option(help="Root seed; run i is (seed, i) under every model and variant.", min=0)] = 0,
     jobs: Annotated[int | None, typer.Option(
-        help="Worker processes (default: one per CPU); 1 runs in this process.", min=1)] = None,
-    out: Annotated[Path, typer.Option(help="Folder for runs.csv, summary.json and the plots.")] = Path("lab"),
+        help="Worker processes (default: one per CPU, at most 4 per CPU); 1 runs in this process.", min=1)] = None,
+    out: Annotated[Path, typer.Option(help="A new or empty folder for the lab's files.")] = Path("lab"),
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted lab in --out (the same "
+                                                          "options): finished runs kept, the rest run.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace the lab in --out; the earlier results stay whole "
+                                                        "until the new ones are complete.")] = False,
+    variants: Annotated[Path | None, typer.Option("--variants", help="A TOML file of [variants.NAME] tables of "
+                                                                    "patches (key = value).")] = None,
+    vary: Annotated[list[str] | None, typer.Option("--vary", help="KEY=V1,V2,...: a variant per value "
+                                                                  "(repeatable).")] = None,
+    scale: Annotated[str | None, typer.Option("--scale", help="KEY[:STEP][,KEY...]: scale factors, the change "
+                                                              "per unit of each parameter.")] = None,
+    solve: Annotated[str | None, typer.Option("--solve", help="KEY: find its value that gives --target, within "
+                                                              "--between.")] = None,
+    between: Annotated[tuple[float, float] | None, typer.Option("--between", help="LO HI: the range of --solve.")]
+    = None,
+    target: Annotated[str | None, typer.Option("--target", help="TEAM=RATE (Red=0.5) or TEAM=TEAM (Red=Blue) "
+                                                                "for --solve.")] = None,
     target_error: Annotated[float | None, typer.Option(
-        help="Stop once every win rate's 95% interval half-width is below this.", min=0.0, max=1.0)] = None,
-    chunk: Annotated[int, typer.Option(help="Runs per chunk of work shipped to a worker.", min=1)] = 25,
+        help="Stop once every win rate's 95% half-width is below this; with --solve, once the solved value's 95% "
+             "half-width (in its units) is (default: a fiftieth of the range).", min=0.0)] = None,
+    chunk: Annotated[int, typer.Option(help="Runs per chunk of work shipped to a worker.", min=1, max=10_000)] = 25,
     scheduler: Annotated[str | None, typer.Option(
         help="A Dask scheduler (tcp://HOST:PORT) to run the chunks on instead of local processes.")] = None,
+    worker_timeout: Annotated[float, typer.Option(
+        help="With --scheduler: stop (runs kept, --resume continues) after this many seconds with no live "
+             "worker.", min=1.0, max=86_400.0)] = 60.0,
     odds_blows: Annotated[int, typer.Option(
-        help="Blows per odds card (each attacker's blow against each enemy, vectorised); 0: no cards.",
-        min=0)] = 100_000,
+        help="Blows per odds card (one card per distinct strike, body, armour and aim, vectorised); 0: no cards.",
+        min=0, max=1_000_000)] = 100_000,
     content: ContentOption = None,
 ) -> None:
-    """Run many seeded skirmishes per damage model and compare them: win rates with 95% intervals, fight
-    lengths, deaths; records in runs.csv, figures in summary.json, plots as PNG."""
-    import os
-
-    from sandbox.config.loader import default_catalog
-    from sandbox.interrupts import interrupts_deferred, sigterm_as_interrupt
-    from sandbox.lab import (
-        LabError,
-        LabPlan,
-        cast_of,
-        dask_executor,
-        make_executor,
-        parse_models,
-        prepare_out,
-        run_lab,
-        summary_data,
-        summary_table,
-        write_summary,
-    )
-    from sandbox.lab.plots import draw_all
-    from sandbox.lab.summary import summary_path
+    """Run many seeded skirmishes per damage model and variant: win rates with 95% intervals, paired differences
+    between variants (common random numbers), scale factors, a solve for a target; tidy records (runs.csv,
+    combatants.csv, blows.csv), summary.json, plots and one self-contained report.html."""
+    from sandbox.interrupts import sigterm_as_interrupt
 
     _import_before_interrupts()
     with _friendly(content, [scenario]), sigterm_as_interrupt():  # the workers inherit the content
-        try:
-            plan = LabPlan(scenario, parse_models(models), runs, seed, chunk, target_error)
-            cast = cast_of(scenario)
-            prepare_out(out)
-        except LabError as exc:
-            raise SetupError(str(exc)) from None
+        _lab(scenario, runs, models, seed, jobs, out, resume, force, variants, vary or [], scale, solve, between,
+             target, target_error, chunk, scheduler, worker_timeout, odds_blows)
+
+
+def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | None, out: Path, resume: bool,
+         force: bool, variants: Path | None, vary: list[str], scale: str | None, solve: str | None,
+         between: tuple[float, float] | None, target: str | None, target_error: float | None, chunk: int,
+         scheduler: str | None, worker_timeout: float, odds_blows: int) -> None:
+    """The body of ``sandbox lab``."""
+    import os
+    import signal
+
+    from sandbox.config.loader import default_catalog
+    from sandbox.lab.errors import LabError
+    from sandbox.lab.executors import check_jobs, check_scheduler, dask_executor, make_executor
+    from sandbox.lab.folder import LabFolder
+    from sandbox.lab.plan import LabPlan, read_variants, scale_keys, solve_spec, vary_variants
+    from sandbox.lab.runner import cast_of, parse_models
+    from sandbox.lab.session import run_session
+    from sandbox.lab.summary import differences_table, scale_table, solve_lines, summary_table
+    from sandbox.lab.variants import BASELINE, Variant, check_patches
+
+    try:
+        if scheduler is not None:
+            check_scheduler(scheduler)
         workers = jobs or os.cpu_count() or 1
-        total = runs * len(plan.models)
-        progress = None
-        bar = None
-        if sys.stderr.isatty():
-            from rich.console import Console
-            from rich.progress import Progress
+        check_jobs(workers)
+        if variants is not None and vary:
+            raise LabError("--variants and --vary: give one of them")
+        chosen = read_variants(variants) if variants is not None else vary_variants(vary) if vary else (
+            Variant(BASELINE),)
+        if solve is None and (between is not None or target is not None):
+            raise LabError("--between and --target go with --solve KEY")
+        if solve is not None and (between is None or target is None):
+            raise LabError("--solve KEY needs --between LO HI and --target TEAM=RATE (or TEAM=TEAM)")
+        for variant in chosen:
+            check_patches(variant, scenario)
+        cast = cast_of(scenario)
+        asks = len(chosen) > 1 or scale is not None or solve is not None
+        if models is None:
+            from sandbox.config.scenarios import resolve_scenario
 
-            bar = Progress(console=Console(stderr=True), transient=True)
-            bar.start()
-            task = bar.add_task(f"{scenario}: {len(plan.models)} models", total=total)
+            models = resolve_scenario(scenario)[1].model if asks else "all"
+        keys = scale_keys(scale, scenario, chosen[0]) if scale is not None else ()
+        spec = (solve_spec(solve, between, target, cast.team_order, target_error, scenario, chosen[0])
+                if solve is not None and between is not None and target is not None else None)
+        plan = LabPlan(scenario, parse_models(models), runs, seed, chunk, None if spec else target_error, chosen,
+                       keys, spec)
+        folder = LabFolder(out, resume=resume, force=force)
+        folder.check(plan.as_json())
+    except LabError as exc:
+        raise SetupError(str(exc)) from None
+    bodies = dict(default_catalog().bodies)
+    progress = None
+    bar = None
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import Progress
 
-            def progress(done: int) -> None:
-                bar.advance(task, done)
+        total = runs * len(plan.points) * len(plan.models)
+        bar = Progress(console=Console(stderr=True), transient=True)
+        bar.start()
+        task = bar.add_task(f"{scenario}: {len(plan.points)} variant(s) x {len(plan.models)} model(s)",
+                            total=None if spec else total)
 
+        def progress(done: int) -> None:
+            bar.advance(task, done)
+
+    def opened() -> None:
+        typer.echo(f"writing to {folder.work}", err=True)
+
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
         try:
             if scheduler is not None:
-                try:
-                    with dask_executor(scheduler) as (pool, workers):
-                        result = run_lab(plan, cast, pool, out, window=2 * workers, progress=progress)
-                except LabError as exc:
-                    raise SetupError(str(exc)) from None
+                with dask_executor(scheduler, worker_timeout=worker_timeout) as cluster:
+                    workers = cluster.threads
+                    session = run_session(plan, cast.team_order, cluster.executor, folder, jobs=workers,
+                                          window=2 * workers, odds_blows=odds_blows, bodies=bodies,
+                                          progress=progress, health=cluster.health, on_open=opened, settle=True)
             else:
                 with make_executor(workers) as pool:
-                    result = run_lab(plan, cast, pool, out, window=2 * workers, progress=progress)
+                    session = run_session(plan, cast.team_order, pool, folder, jobs=workers, window=2 * workers,
+                                          odds_blows=odds_blows, bodies=bodies, progress=progress, on_open=opened,
+                                          settle=True)
+        except LabError as exc:
+            raise SetupError(str(exc)) from None
         finally:
             if bar is not None:
                 bar.stop()
-        try:
-            with interrupts_deferred():  # an interrupt now waits until every file is written whole
-                if not result.interrupted:
-                    body = default_catalog().bodies[cast.first_body]
-                    result.files = [p.name for p in draw_all(out, result.tallies, cast.team_order, body)]
-                    if odds_blows:
-                        from sandbox.lab.odds import odds_cards, write_cards
-
-                        result.files.append(
-                            write_cards(out / "odds.csv", odds_cards(scenario, odds_blows, seed)).name)
-                data = summary_data(plan, cast, result, workers)
-                write_summary(summary_path(out), data)
-        except KeyboardInterrupt:
-            result.interrupted = True
-        _say(f"{scenario}: {result.runs_done} runs ({', '.join(plan.models)}), seed {seed}, {workers} worker(s), "
-             f"{result.elapsed:.1f} s" + (" - target error met, stopped early" if result.stopped_early else ""))
-        typer.echo(summary_table(data))
-        _say(f"written to {out}: runs.csv, summary.json" + "".join(f", {f}" for f in result.files))
-        if result.interrupted:
-            typer.echo(f"interrupted: {result.runs_done} finished runs kept in {out / 'runs.csv'}", err=True)
-            raise typer.Exit(130)
+        # From here on a signal is ignored: summary.json already says how the lab ended.
+        lab_run = session.lab
+        data = session.summary(final=lab_run.complete)
+        _say(f"{scenario}: {lab_run.runs_done} runs ({len(plan.points)} variant(s) x "
+             f"{', '.join(plan.models)}), seed {seed}, {workers} worker(s), {lab_run.elapsed:.1f} s"
+             + (" - target error met, stopped early" if lab_run.stopped_early else ""))
+        if data["by_variant"]:
+            typer.echo(summary_table(data))
+        if data["differences"]:
+            _say("\nPaired differences to the baseline (common random numbers):")
+            typer.echo(differences_table(data))
+        if data["scale_factors"]:
+            _say("\nScale factors (change per unit, ranked):")
+            typer.echo(scale_table(data))
+        for line in solve_lines(data):
+            _say(line)
+        for note in lab_run.notes:
+            typer.echo(f"note: {note}", err=True)
+        where = folder.work
+        if lab_run.complete:
+            _say(f"written to {where}: runs.csv, combatants.csv, blows.csv, summary.json"
+                 + "".join(f", {f}" for f in lab_run.files))
+            return
+        kept = f"{lab_run.runs_done} finished runs kept in {where / 'runs.csv'}"
+        again = "--force --resume" if force else "--resume"
+        earlier = f"; the earlier lab in {out} is untouched" if force else ""
+        if lab_run.stopped is not None:
+            typer.echo(f"error: {lab_run.stopped}: {kept}{earlier}; {again} continues the lab", err=True)
+            raise typer.Exit(2)
+        typer.echo(f"interrupted: {kept}{earlier}; {again} continues the lab", err=True)
+        raise typer.Exit(130)
+    finally:
+        for sig, handler in handlers.items():
+            if handler is not None:
+                signal.signal(sig, handler)
 
 
 @app.command()

@@ -37,3 +37,73 @@ def test_an_unreachable_scheduler_exits_2(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.stderr
     assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_variants_on_dask_give_the_same_records_as_one_process(tmp_path: Path) -> None:
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None)
+    try:
+        args = ["lab", "duel", "--runs", "8", "--vary", "scenario.combatants.Aldric.skills.sword=60", "--scale",
+                "armor.mail_hauberk.protection.edged", "--chunk", "4", "--odds-blows", "0"]
+        dask_run = runner.invoke(app, [*args, "--scheduler", cluster.scheduler_address, "--out",
+                                       str(tmp_path / "dask")])
+        local_run = runner.invoke(app, [*args, "--jobs", "1", "--out", str(tmp_path / "local")])
+    finally:
+        cluster.close()
+    assert dask_run.exit_code == 0, dask_run.stderr
+    assert local_run.exit_code == 0, local_run.stderr
+    for name in ("runs.csv", "combatants.csv", "blows.csv"):
+        assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()
+
+
+def test_a_cluster_with_no_worker_stops_the_lab_with_exit_2(tmp_path: Path) -> None:
+    cluster = distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None)
+    try:
+        result = runner.invoke(app, ["lab", "duel", "--runs", "4", "--models", "anatomy", "--odds-blows", "0",
+                                     "--scheduler", cluster.scheduler_address, "--worker-timeout", "2",
+                                     "--out", str(tmp_path / "x")])
+    finally:
+        cluster.close()
+    assert result.exit_code == 2, result.stderr
+    assert "no live worker for 2 s" in result.stderr and "--resume continues" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    assert (tmp_path / "x" / "summary.json").exists()
+
+
+def test_a_scheduler_killed_mid_lab_stops_it_with_exit_2(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    root = Path(__file__).parent.parent
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", "0", "--no-dashboard"], stderr=subprocess.PIPE, text=True)
+    address = ""
+    assert scheduler.stderr is not None
+    for line in scheduler.stderr:  # the scheduler says where it listens
+        if "Scheduler at:" in line:
+            address = line.split("Scheduler at:")[1].strip()
+            break
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "1",
+                               "--nthreads", "1", "--no-dashboard"], stderr=subprocess.DEVNULL)
+    out = tmp_path / "x"
+    env = {**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    lab = subprocess.Popen([sys.executable, "-m", "sandbox", "lab", "duel", "--runs", "100000", "--models", "anatomy",
+                            "--odds-blows", "0", "--chunk", "5", "--scheduler", address, "--worker-timeout", "5",
+                            "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=root)
+    try:
+        deadline = time.monotonic() + 300
+        while not ((out / "runs.csv").exists() and (out / "runs.csv").read_bytes().count(b"\n") > 10):
+            assert lab.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        scheduler.send_signal(signal.SIGKILL)
+        _, err = lab.communicate(timeout=300)
+    finally:
+        for proc in (lab, worker, scheduler):
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+    assert lab.returncode == 2, err
+    assert b"Traceback" not in err and b"CancelledError" not in err and b"--resume continues" in err

@@ -1,55 +1,47 @@
-"""The lab: many seeded skirmishes per damage model on any ``concurrent.futures.Executor``, one flat record per
-run (``runs.csv``), a summary with Wilson intervals (``summary.json``) and plots.
+"""The lab: many seeded skirmishes per variant and damage model, on any ``concurrent.futures.Executor``, for
+balance questions: win rates with intervals, variants compared run by run on common random numbers (paired
+differences), scale factors, a solve for a target win rate, tidy records (``runs.csv``, ``combatants.csv``,
+``blows.csv``) and one self-contained ``report.html``.
 
-Typical use (what ``sandbox lab`` does)::
+The Python API::
 
-    cast = cast_of("duel")
-    plan = LabPlan("duel", parse_models("all"), runs=200, seed=0)
-    prepare_out(out)
-    with make_executor(4) as pool:
-        result = run_lab(plan, cast, pool, out)
+    from sandbox.lab import run
+
+    result = run("duel", runs=500, variants={"mace": {"scenario.combatants.Aldric.weapons": ["mace"]}},
+                 jobs=2)
+    result.runs          # a pandas DataFrame, one row per run
+    result.combatants    # one row per run and creature
+    result.summary["differences"]["mace"]["anatomy"]["wins"]["Red"]   # the paired difference, with intervals
+    result.report("duel.html")
+
+The names are imported on first use, so ``import sandbox.lab`` is cheap.
 """
 
 from __future__ import annotations
 
-from .executors import InlineExecutor, dask_executor, make_executor
-from .runner import (
-    RUNS_FILE,
-    SUMMARY_FILE,
-    Cast,
-    LabError,
-    LabPlan,
-    LabResult,
-    cast_of,
-    columns,
-    parse_models,
-    prepare_out,
-    run_lab,
-    run_one,
-)
-from .stats import ModelTally, counted_quantile, wilson
-from .summary import summary_data, summary_table, write_summary
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "RUNS_FILE",
-    "SUMMARY_FILE",
-    "Cast",
-    "InlineExecutor",
-    "LabError",
-    "LabPlan",
-    "LabResult",
-    "ModelTally",
-    "cast_of",
-    "columns",
-    "counted_quantile",
-    "dask_executor",
-    "make_executor",
-    "parse_models",
-    "prepare_out",
-    "run_lab",
-    "run_one",
-    "summary_data",
-    "summary_table",
-    "wilson",
-    "write_summary",
-]
+from sandbox.lazy import lazy_attributes
+
+if TYPE_CHECKING:
+    from sandbox.lab.api import LabResult, run
+    from sandbox.lab.errors import LabError, LabStopped
+    from sandbox.lab.executors import InlineExecutor, dask_executor, make_executor
+    from sandbox.lab.plan import LabPlan
+    from sandbox.lab.records import RunRecord, run_one, world_of
+    from sandbox.lab.runner import Cast, cast_of, parse_models
+    from sandbox.lab.stats import ModelTally, counted_quantile, wilson
+    from sandbox.lab.variants import Variant
+
+__all__ = ["Cast", "InlineExecutor", "LabError", "LabPlan", "LabResult", "LabStopped", "ModelTally", "RunRecord",
+           "Variant", "cast_of", "counted_quantile", "dask_executor", "make_executor", "parse_models", "run",
+           "run_one", "wilson", "world_of"]
+
+__getattr__, __dir__ = lazy_attributes(__name__, globals(), {
+    "LabResult": "sandbox.lab.api", "run": "sandbox.lab.api", "LabError": "sandbox.lab.errors",
+    "LabStopped": "sandbox.lab.errors", "InlineExecutor": "sandbox.lab.executors",
+    "dask_executor": "sandbox.lab.executors", "make_executor": "sandbox.lab.executors", "LabPlan": "sandbox.lab.plan",
+    "RunRecord": "sandbox.lab.records", "run_one": "sandbox.lab.records", "world_of": "sandbox.lab.records",
+    "Cast": "sandbox.lab.runner", "cast_of": "sandbox.lab.runner", "parse_models": "sandbox.lab.runner",
+    "ModelTally": "sandbox.lab.stats", "counted_quantile": "sandbox.lab.stats", "wilson": "sandbox.lab.stats",
+    "Variant": "sandbox.lab.variants"})

@@ -1,47 +1,34 @@
-"""Running the lab: one skirmish per (seed, run index, model) -> one flat record, shipped in chunks of run indices
-to any ``concurrent.futures.Executor``, streamed to ``runs.csv`` in a fixed order.
+"""Running a lab: chunks of (variant, model, run indices) shipped to any ``concurrent.futures.Executor``, their
+records consumed in submission order, tallied and handed to a sink (the lab's folder) as they finish.
 
-Determinism: a run depends only on (seed, run index, model), chunks have a size that does not depend on the
-number of workers, and results are consumed in submission order (a finished chunk waits for the ones before
-it). So ``runs.csv``, the tallies and the point where ``target_error`` stops the lab are the same whatever ran
-the chunks. Only a few chunks are in flight at once, so memory stays flat however many runs.
+Determinism: a run depends only on (scenario, seed, run index, model, variant), chunks have a size that does not
+depend on the number of workers, and results are consumed in submission order (a finished chunk waits for the ones
+before it). So the records, the tallies and the point where ``target_error`` stops the lab are the same whatever
+ran the chunks, and a resumed lab (whose finished runs are consumed from the folder in the same order) makes the
+same decisions as one never interrupted. Only a few chunks are in flight at once, so memory stays flat.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import signal
-import tempfile
+import concurrent.futures as cf
 import time
-from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from components.events import BlowLanded, DamageDealt, Injured
-from sandbox.config import default_catalog
-from sandbox.files import atomic_text
 from sandbox.interrupts import interrupts_deferred
-from sandbox.scenario_def import ScenarioDef
-from sandbox.world import Sandbox, SandboxError, load_scenario
+from sandbox.world import Sandbox, SandboxError
 
-from .stats import ModelTally
+from .errors import LabError, LabStopped
+from .plan import LabPlan
+from .records import KEYS, RunRecord, run_chunk
+from .stats import ModelTally, RunOutcome
+from .variants import Variant
 
-RUNS_FILE = "runs.csv"
-SUMMARY_FILE = "summary.json"
-RUN_COLUMNS = ("model", "run", "seed", "scenario", "winner", "reason", "ticks")
-"""The columns every record starts with; then per creature ``CREATURE_COLUMNS`` prefixed by ``name.``."""
-CREATURE_COLUMNS = ("alive", "can_act", "label", "blows_taken", "died")
-DAMAGE_BANDS = ((1, 2, "1-2"), (3, 4, "3-4"), (5, 8, "5-8"), (9, 10**9, "9+"))
-"""How a point model's ``DamageDealt`` is banded for the injury mix (its own units)."""
-
-
-class LabError(ValueError):
-    """A lab request that cannot run: an unknown model, a bad scenario, an unwritable folder, bad numbers."""
+RunKey = tuple[str, str, int]
+"""(variant, model, run index): a run's identity in every file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,66 +39,13 @@ class Cast:
         names: Creature names.
         teams: Creature name -> team.
         team_order: Teams in order of first appearance.
-        first_body: Body id of the first creature (the hit-location map is drawn on it).
+        first_body: Body id of the first creature.
     """
 
     names: tuple[str, ...]
     teams: dict[str, str]
     team_order: tuple[str, ...]
     first_body: str
-
-
-@dataclass(frozen=True, slots=True)
-class LabPlan:
-    """What to run.
-
-    Attributes:
-        scenario: Shipped scenario id or scenario TOML path.
-        models: Damage models, sorted (records sort by (model, run)).
-        runs: Runs per model.
-        seed: Root seed.
-        chunk: Run indices per chunk of work (never depends on the worker count: it sets where
-            ``target_error`` can stop).
-        target_error: Stop after a chunk once every win rate's 95% half-width is below this.
-    """
-
-    scenario: str
-    models: tuple[str, ...]
-    runs: int
-    seed: int = 0
-    chunk: int = 25
-    target_error: float | None = None
-
-    def chunks(self) -> Iterator[tuple[str, range]]:
-        """(model, run indices) in submission order: chunk by chunk, every model in turn, so a ``target_error``
-        stop leaves every model with the same number of runs."""
-        for start in range(0, self.runs, self.chunk):
-            for model in self.models:
-                yield model, range(start, min(start + self.chunk, self.runs))
-
-
-@dataclass(slots=True)
-class LabResult:
-    """How a lab ended.
-
-    Attributes:
-        tallies: Model -> its tally.
-        runs_done: Records written.
-        stopped_early: ``target_error`` was met before every run.
-        interrupted: Ctrl-C stopped it (``runs.csv`` keeps the runs already finished).
-        elapsed: Wall seconds.
-    """
-
-    tallies: dict[str, ModelTally]
-    runs_done: int = 0
-    stopped_early: bool = False
-    interrupted: bool = False
-    elapsed: float = 0.0
-    files: list[str] = field(default_factory=list)
-
-
-RunOutput = tuple[dict[str, Any], dict[str, int], dict[str, int]]
-"""(flat record, hit parts on the first creature's body, injury mix) of one run."""
 
 
 def parse_models(text: str) -> tuple[str, ...]:
@@ -128,22 +62,26 @@ def parse_models(text: str) -> tuple[str, ...]:
     wanted = sorted({m.strip() for m in text.split(",") if m.strip()})
     unknown = [m for m in wanted if m not in known]
     if unknown or not wanted:
-        raise LabError(f"unknown damage model {', '.join(map(repr, unknown)) or repr(text)}; "
-                       f"known: {', '.join(known)} (or all)")
+        shown = ", ".join(repr(m[:40]) for m in unknown) or repr(text[:40])
+        raise LabError(f"unknown damage model {shown}; known: {', '.join(known)} (or all)")
     return tuple(wanted)
 
 
-def cast_of(scenario: str) -> Cast:
-    """Check the scenario (its file and a world built from it) and read who fights.
+def cast_of(scenario: str, variant: Variant | None = None) -> Cast:
+    """Check the scenario (its file and a world built from it, under a variant's patches) and read who fights.
 
     Raises:
-        ConfigError: The scenario is invalid or unknown.
-        LabError: It names a creature, weapon or armour the world cannot spawn.
+        ConfigError: The scenario (or the variant's content) is invalid or unknown.
+        LabError: It names a creature, weapon or armour the world cannot spawn, or has no combatants.
     """
+    from .variants import variant_content
+
+    content = variant_content(variant or Variant("baseline"), scenario)
     try:
-        world = Sandbox.from_scenario(scenario)
+        world = Sandbox.from_spec(content.scenario, catalog=content.catalog)
     except SandboxError as exc:
-        raise LabError(f"scenario {scenario!r}: {exc}") from None
+        where = f" (variant {variant.name!r})" if variant is not None and variant.patches else ""
+        raise LabError(f"scenario {scenario!r}{where}: {exc}") from None
     try:
         names = tuple(world.names[e] for e in sorted(world.names))
         teams, bodies = {}, {}
@@ -158,201 +96,241 @@ def cast_of(scenario: str) -> Cast:
     return Cast(names, teams, order, bodies[names[0]])
 
 
-def columns(cast: Cast) -> list[str]:
-    """The ``runs.csv`` columns for this cast."""
-    return [*RUN_COLUMNS, *(f"{name}.{col}" for name in cast.names for col in CREATURE_COLUMNS)]
+class Sink(Protocol):
+    """Where finished runs go (the lab's folder, or nowhere)."""
+
+    def write(self, records: Sequence[RunRecord]) -> None:
+        """Keep the records of a consumed chunk (whole)."""
 
 
-@lru_cache(maxsize=8)
-def _scenario(scenario: str) -> ScenarioDef:
-    # A scenario file is parsed once per worker process, not once per run.
-    return load_scenario(scenario, default_catalog())
+class NoSink:
+    """A sink that keeps nothing (the solver's probes before the folder exists keep their records in memory)."""
+
+    def write(self, records: Sequence[RunRecord]) -> None:
+        """Keep nothing."""
 
 
-def _world(scenario: str, seed: int, model: str, run: int) -> Sandbox:
-    """``Sandbox.from_scenario`` with the scenario parsed once per process."""
-    return Sandbox.from_spec(_scenario(scenario), seed, model, run=run, catalog=default_catalog())
+@dataclass(slots=True)
+class LabRun:
+    """How a lab went.
+
+    Attributes:
+        plan: What was asked.
+        teams: Teams in order of first appearance.
+        tallies: (variant, model) -> its tally.
+        order: Variant name -> its place in the records (the baseline first, then as first run).
+        variants: Variant name -> the variant.
+        runs_done: Runs consumed (finished runs of a resumed lab included).
+        stopped_early: ``target_error`` was met before every run.
+        interrupted: Ctrl-C or SIGTERM stopped it.
+        stopped: Why the lab stopped on its own (a cluster that went away), or ``None``.
+        elapsed: Wall seconds.
+        files: The files written beside the records.
+        solve: The solver's result, as JSON-ready data.
+        notes: Lines the summary adds (odds cards skipped ...).
+    """
+
+    plan: LabPlan
+    teams: list[str]
+    tallies: dict[tuple[str, str], ModelTally] = field(default_factory=dict)
+    order: dict[str, int] = field(default_factory=dict)
+    variants: dict[str, Variant] = field(default_factory=dict)
+    runs_done: int = 0
+    stopped_early: bool = False
+    interrupted: bool = False
+    stopped: str | None = None
+    elapsed: float = 0.0
+    files: list[str] = field(default_factory=list)
+    solve: dict[str, Any] | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def tally(self, variant: str, model: str) -> ModelTally:
+        """The tally of a variant under a model (empty before its first run)."""
+        return self.tallies.setdefault((variant, model), ModelTally(outcomes=self._paired()))
+
+    def _paired(self) -> dict[int, RunOutcome] | None:
+        plan = self.plan
+        return {} if len(plan.points) > 1 or plan.solve is not None else None
+
+    @property
+    def complete(self) -> bool:
+        """Nothing stopped the lab before its end."""
+        return not self.interrupted and self.stopped is None
 
 
-def _band(dealt: int) -> str:
-    for low, high, label in DAMAGE_BANDS:
-        if low <= dealt <= high:
-            return f"dealt {label}"
-    return "dealt 0"
-
-
-def run_one(scenario: str, seed: int, model: str, run: int, first_body: str) -> RunOutput:
-    """Run one skirmish to its end and flatten it.
+class Engine:
+    """Runs chunks of a plan on an executor and tallies what they give.
 
     Args:
-        scenario: Scenario id or path.
-        seed: Root seed.
-        model: Damage model.
-        run: Run index under the seed.
-        first_body: Body id whose landed blows are counted by part.
-
-    Returns:
-        (record, hit parts, injury mix).
-    """
-    world = _world(scenario, seed, model, run)
-    try:
-        outcome = world.run()
-        names = world.names
-        blows = dict.fromkeys(names, 0)
-        creatures = world.creatures()
-        body_of = {e: c.anatomy.body.id for e, c in creatures.items()}
-        hits: Counter[str] = Counter()
-        injuries: Counter[str] = Counter()
-        for event in world.events:
-            if isinstance(event, BlowLanded):
-                blows[event.target] = blows.get(event.target, 0) + 1
-                if body_of.get(event.target) == first_body:
-                    hits[event.part] += 1
-            elif isinstance(event, DamageDealt) and event.dealt > 0:
-                injuries[_band(event.dealt)] += 1
-                if event.attacker >= 0:
-                    blows[event.target] = blows.get(event.target, 0) + 1
-            elif isinstance(event, Injured) and event.level > 0:
-                injuries[event.level_code] += 1
-        record: dict[str, Any] = {"model": model, "run": run, "seed": seed, "scenario": scenario,
-                                  "winner": outcome.winner or "", "reason": outcome.reason, "ticks": outcome.ticks}
-        for entity in sorted(names):
-            name = names[entity]
-            readout = world.readout(entity)
-            cond = creatures[entity].condition
-            record |= {f"{name}.alive": int(readout.alive), f"{name}.can_act": int(readout.can_act),
-                       f"{name}.label": readout.label, f"{name}.blows_taken": blows[entity],
-                       f"{name}.died": (cond.cause or "died") if cond.dead else ""}
-        return record, dict(hits), dict(injuries)
-    finally:
-        world.close()
-
-
-def run_chunk(scenario: str, seed: int, model: str, runs: range, first_body: str) -> list[RunOutput]:
-    """Run a chunk of run indices under one model (what a worker is sent)."""
-    return [run_one(scenario, seed, model, i, first_body) for i in runs]
-
-
-def ignore_interrupts() -> None:
-    """Worker initializer: Ctrl-C is the parent's to handle (it cancels the rest and keeps what finished)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def prepare_out(out: Path) -> None:
-    """Create the output folder and prove it is writable.
-
-    Raises:
-        LabError: It cannot be created or written.
-    """
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        # An anonymous temporary file: a lab killed at this very moment leaves nothing behind.
-        with tempfile.TemporaryFile(dir=out) as probe:
-            probe.write(b"probe")
-    except OSError as exc:
-        raise LabError(f"cannot write to {out}: {exc.strerror or exc}") from None
-
-
-def run_lab(plan: LabPlan, cast: Cast, executor: Executor, out: Path, *, window: int = 4,
-            progress: Callable[[int], None] | None = None) -> LabResult:
-    """Run the plan on ``executor``, streaming records to ``out/runs.csv``; returns the tallies.
-
-    Each finished chunk's rows are written and flushed whole, so an interrupted lab (Ctrl-C) leaves a file of
-    complete rows. At the end the file is rewritten sorted by (model, run), atomically.
-
-    Args:
-        plan: What to run.
-        cast: The scenario's creatures (``cast_of``).
+        lab: The lab's state (tallies, order), updated as chunks are consumed.
         executor: Where chunks run.
-        out: Output folder (exists and is writable: ``prepare_out``).
+        sink: Where records go.
         window: Chunks in flight at once (about twice the workers).
         progress: Called with the runs each consumed chunk added.
+        health: Called about once a second while the lab waits for a chunk; raises ``LabStopped`` when the
+            executor can no longer finish it (a Dask cluster with no worker).
+        finished: Records of an earlier, interrupted lab (``--resume``): consumed in their turn, not run again.
     """
-    started = time.perf_counter()
-    tallies = {m: ModelTally() for m in plan.models}
-    result = LabResult(tallies)
-    fields = columns(cast)
-    tasks = plan.chunks()
-    pending: deque[Future[list[RunOutput]]] = deque()
 
-    def top_up() -> None:
-        while len(pending) < max(1, window):
-            task = next(tasks, None)
-            if task is None:
-                return
-            model, runs = task
-            pending.append(executor.submit(run_chunk, plan.scenario, plan.seed, model, runs, cast.first_body))
+    def __init__(self, lab: LabRun, executor: Executor, sink: Sink, *, window: int = 4,
+                 progress: Callable[[int], None] | None = None, health: Callable[[], None] | None = None,
+                 finished: Mapping[RunKey, RunRecord] | None = None) -> None:
+        self.lab = lab
+        self.executor = executor
+        self.sink = sink
+        self.window = max(1, window)
+        self.progress = progress
+        self.health = health
+        self.finished = dict(finished or {})
+        self.seen: set[RunKey] = set()
 
-    path = out / RUNS_FILE
-    try:
-        with path.open("w", encoding="utf-8", newline="") as fh:
-            with interrupts_deferred():
-                csv.writer(fh).writerow(fields)
-                fh.flush()
+    def evaluate(self, chunks: Iterable[tuple[Variant, str, Sequence[int]]],
+                 enough: Callable[[], bool] | None = None) -> bool:
+        """Run the chunks (those of runs not consumed yet), consuming them in order.
+
+        Args:
+            chunks: (variant, model, run indices), in submission order.
+            enough: Asked after each consumed chunk; ``True`` stops (``target_error``).
+
+        Returns:
+            ``True`` when ``enough`` stopped it.
+
+        Raises:
+            KeyboardInterrupt: Ctrl-C or SIGTERM (the consumed chunks are kept).
+            LabStopped: The executor cannot go on (the consumed chunks are kept).
+        """
+        plan = self.lab.plan
+        tasks = iter(chunks)
+        pending: deque[tuple[Variant, str, list[int], Future[list[RunRecord]] | None]] = deque()
+
+        def top_up() -> None:
+            while len(pending) < self.window:
+                task = next(tasks, None)
+                if task is None:
+                    return
+                variant, model, runs = task
+                self.lab.variants.setdefault(variant.name, variant)
+                self.lab.order.setdefault(variant.name, len(self.lab.order))
+                wanted = [r for r in runs if (variant.name, model, r) not in self.seen]
+                missing = [r for r in wanted if (variant.name, model, r) not in self.finished]
+                future = (self.executor.submit(run_chunk, plan.scenario, plan.seed, model, missing, variant)
+                          if missing else None)
+                pending.append((variant, model, wanted, future))
+
+        try:
             top_up()
             while pending:
-                outputs = pending.popleft().result()
-                buffer = io.StringIO()
-                writer = csv.DictWriter(buffer, fieldnames=fields, lineterminator="\r\n")
-                for record, _, _ in outputs:
-                    writer.writerow(record)
+                variant, model, wanted, future = pending[0]
+                fresh = self._result(future) if future is not None else []
+                pending.popleft()
+                by_run = {r.run[2]: r for r in fresh}
+                records = [by_run.get(run) or self.finished[(variant.name, model, run)] for run in wanted]
                 with interrupts_deferred():
-                    fh.write(buffer.getvalue())
-                    fh.flush()
-                    for record, hits, injuries in outputs:
-                        _count(tallies[record["model"]], record, hits, injuries, cast)
-                    result.runs_done += len(outputs)
-                if progress is not None:
-                    progress(len(outputs))
-                if plan.target_error is not None and _precise_enough(tallies, cast, plan.target_error):
-                    result.stopped_early = result.runs_done < plan.runs * len(plan.models)
-                    break
+                    if fresh:
+                        self.sink.write(fresh)
+                    for record in records:
+                        self._count(record)
+                if self.progress is not None and records:
+                    self.progress(len(records))
+                if enough is not None and enough():
+                    return True
                 top_up()
-    except KeyboardInterrupt:
-        result.interrupted = True
-    finally:
-        for future in pending:
-            future.cancel()
-    if not result.interrupted:
+        finally:
+            for *_, future in pending:
+                if future is not None:
+                    future.cancel()
+        return False
+
+    def _result(self, future: Future[list[RunRecord]]) -> list[RunRecord]:
+        while True:
+            done, _ = cf.wait([future], timeout=1.0)
+            if done:
+                break
+            if self.health is not None:
+                self.health()
         try:
-            with interrupts_deferred():
-                _sort_runs(path, plan.models)
-        except KeyboardInterrupt:
-            result.interrupted = True  # sorted and whole: the interrupt came while it was being rewritten
-    result.elapsed = time.perf_counter() - started
-    return result
+            return future.result()
+        except cf.CancelledError:
+            raise LabStopped("the work was cancelled: the executor (a Dask scheduler?) went away") from None
+        except (LabError, SandboxError) as exc:
+            raise LabError(str(exc)) from None
+        except OSError as exc:  # a Dask connection lost (CommClosedError is an OSError)
+            raise LabStopped(f"the executor went away: {exc}") from None
+        except Exception as exc:
+            name = type(exc).__name__
+            if name in ("CommClosedError", "FutureCancelledError", "KilledWorker", "TimeoutError",
+                        "StreamClosedError"):
+                raise LabStopped(f"the Dask cluster failed the work ({name}: {exc})") from None
+            raise
+
+    def _count(self, record: RunRecord) -> None:
+        variant, model, run = record.run[0], record.run[1], int(record.run[2])
+        key = (variant, model, run)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        lab = self.lab
+        tally = lab.tally(variant, model)
+        winner, reason, ticks = str(record.run[4]), str(record.run[5]), int(record.run[6])
+        tally.runs += 1
+        if winner:
+            tally.wins[winner] += 1
+            if winner not in lab.teams:
+                lab.teams.append(winner)
+        tally.reasons[reason] += 1
+        tally.ticks[ticks] += 1
+        deaths: dict[str, int] = {}
+        for row in record.combatants:
+            team = str(row[KEYS + 2])
+            if team not in lab.teams:
+                lab.teams.append(team)
+            if not int(row[KEYS + 3]):
+                tally.deaths[team] += 1
+                deaths[team] = deaths.get(team, 0) + 1
+            elif not int(row[KEYS + 4]):
+                tally.out[team] += 1
+        for row in record.blows:
+            body, location, wound, count = str(row[KEYS + 1]), str(row[KEYS + 2]), str(row[KEYS + 3]), int(row[-1])
+            if location:
+                tally.hits[body, location] += count
+            if wound not in ("NA", "none"):
+                tally.injuries[wound] += count
+        if tally.outcomes is not None:
+            tally.outcomes[run] = RunOutcome(winner, ticks, deaths)
+        lab.runs_done += 1
 
 
-def _count(tally: ModelTally, record: dict[str, Any], hits: dict[str, int], injuries: dict[str, int],
-           cast: Cast) -> None:
-    tally.runs += 1
-    if record["winner"]:
-        tally.wins[record["winner"]] += 1
-    tally.reasons[record["reason"]] += 1
-    tally.ticks[int(record["ticks"])] += 1
-    for name in cast.names:
-        team = cast.teams[name]
-        if not record[f"{name}.alive"]:
-            tally.deaths[team] += 1
-        elif not record[f"{name}.can_act"]:
-            tally.out[team] += 1
-    tally.hits.update(hits)
-    tally.injuries.update(injuries)
+def precise_enough(lab: LabRun, target: float) -> bool:
+    """Every variant's every team's win-rate interval under every model is narrower than ``target`` (half-width)."""
+    plan = lab.plan
+    return all((p.name, m) in lab.tallies and lab.tallies[(p.name, m)].widest_half_width(lab.teams) < target
+               for p in plan.points for m in plan.models)
 
 
-def _precise_enough(tallies: dict[str, ModelTally], cast: Cast, target: float) -> bool:
-    return all(t.widest_half_width(cast.team_order) < target for t in tallies.values())
+def run_plan(lab: LabRun, engine: Engine) -> None:
+    """Run the variants and scale points of a plan (the solver runs its own probes: ``sandbox.lab.solver``).
 
+    Stops early at ``target_error``; records an interruption or a stop in ``lab``.
+    """
+    plan = lab.plan
+    started = time.perf_counter()
+    enough = None
+    if plan.target_error is not None:
+        target = plan.target_error
 
-def _sort_runs(path: Path, models: Sequence[str]) -> None:
-    """Rewrite ``runs.csv`` sorted by (model, run), atomically. Each model's rows are already in run order (chunks
-    are consumed in order), so one pass per model keeps memory flat."""
-    with atomic_text(path, newline="") as dst:
-        writer = csv.writer(dst, lineterminator="\r\n")
-        for n, model in enumerate(sorted(models)):
-            with path.open(encoding="utf-8", newline="") as src:
-                reader = csv.reader(src)
-                header = next(reader)
-                if n == 0:
-                    writer.writerow(header)
-                writer.writerows(row for row in reader if row[0] == model)
+        def enough() -> bool:
+            if precise_enough(lab, target):
+                lab.stopped_early = lab.runs_done < plan.runs * len(plan.points) * len(plan.models)
+                return True
+            return False
+
+    try:
+        for point in plan.points:
+            lab.order.setdefault(point.name, len(lab.order))
+            lab.variants.setdefault(point.name, point)
+        engine.evaluate(((p, m, r) for p, m, r in plan.chunks()), enough)
+    except KeyboardInterrupt:
+        lab.interrupted = True
+    except LabStopped as exc:
+        lab.stopped = str(exc)
+    lab.elapsed += time.perf_counter() - started

@@ -67,9 +67,25 @@ def counted_quantile(counts: Mapping[int, int], q: float) -> float:
     return low_value + (high_value - low_value) * (position - lower)
 
 
+@dataclass(frozen=True, slots=True)
+class RunOutcome:
+    """What the paired comparisons keep of one run.
+
+    Attributes:
+        winner: The winning team ("" for none).
+        ticks: Fight length.
+        deaths: Team -> its creatures dead at the end.
+    """
+
+    winner: str
+    ticks: int
+    deaths: Mapping[str, int]
+
+
 @dataclass(slots=True)
 class ModelTally:
-    """What the lab keeps of one model's runs: counts only, so memory stays flat however many runs.
+    """What the lab keeps of one variant's runs under one model: counts, so memory stays flat however many runs,
+    and (for paired comparisons) each run's outcome.
 
     Attributes:
         runs: Runs counted.
@@ -78,8 +94,9 @@ class ModelTally:
         ticks: Fight length in ticks -> runs.
         deaths: Team -> creatures dead at the end, over all runs.
         out: Team -> creatures alive but unable to act at the end, over all runs.
-        hits: Part of the first creature's body -> landed blows on a creature with that body.
-        injuries: Injury level (anatomy) or damage band (point models) -> wounds.
+        hits: (body, location) -> landed blows there (the models that place blows on the anatomy).
+        injuries: Injury level (anatomy), depth tier (depth) or damage band (point models) -> wounds.
+        outcomes: Run index -> its outcome (``None``: not kept, a lab with nothing to pair).
     """
 
     runs: int = 0
@@ -88,12 +105,22 @@ class ModelTally:
     ticks: Counter[int] = field(default_factory=Counter)
     deaths: Counter[str] = field(default_factory=Counter)
     out: Counter[str] = field(default_factory=Counter)
-    hits: Counter[str] = field(default_factory=Counter)
+    hits: Counter[tuple[str, str]] = field(default_factory=Counter)
     injuries: Counter[str] = field(default_factory=Counter)
+    outcomes: dict[int, RunOutcome] | None = None
 
     def interval(self, team: str) -> tuple[float, float]:
         """The 95% Wilson interval of ``team``'s win rate."""
         return wilson(self.wins[team], self.runs)
+
+    def rate(self, team: str) -> float:
+        """``team``'s win rate (0 before any run)."""
+        return self.wins[team] / self.runs if self.runs else 0.0
+
+    @property
+    def no_winner(self) -> int:
+        """Runs no team won."""
+        return self.runs - sum(self.wins.values())
 
     def widest_half_width(self, teams: Sequence[str]) -> float:
         """The largest half-width among the teams' win-rate intervals (1.0 before any run)."""
@@ -102,7 +129,7 @@ class ModelTally:
         return max((high - low) / 2 for low, high in (self.interval(t) for t in teams))
 
     def summary(self, teams: Sequence[str]) -> dict[str, object]:
-        """This model's figures as JSON-ready data."""
+        """These runs' figures as JSON-ready data."""
         wins = {}
         for team in teams:
             low, high = self.interval(team)
@@ -113,14 +140,18 @@ class ModelTally:
             length = {"median": counted_quantile(self.ticks, 0.5), "q1": counted_quantile(self.ticks, 0.25),
                       "q3": counted_quantile(self.ticks, 0.75),
                       "mean": sum(t * c for t, c in self.ticks.items()) / self.runs}
+        hits: dict[str, dict[str, int]] = {}
+        for (body, location), count in sorted(self.hits.items()):
+            hits.setdefault(body, {})[location] = count
         return {
             "runs": self.runs,
             "wins": wins,
-            "no_winner": self.runs - sum(self.wins[t] for t in teams),
+            "no_winner": self.no_winner,
+            "no_winner_rate": self.no_winner / self.runs if self.runs else None,
             "reasons": dict(sorted(self.reasons.items())),
             "ticks": length,
             "deaths": {t: self.deaths[t] for t in teams},
             "incapacitated": {t: self.out[t] for t in teams},
-            "hit_parts": dict(sorted(self.hits.items())),
+            "hit_locations": hits,
             "injury_mix": dict(sorted(self.injuries.items())),
         }

@@ -1,0 +1,140 @@
+"""One run of a lab -> its records: a row of ``runs.csv``, a row of ``combatants.csv`` per creature, and a row of
+``blows.csv`` per kind of landed blow (tidy tables: one observation a row, the same columns whatever the cast).
+
+A run depends only on (scenario, seed, run index, model, variant): run i of every variant uses the same seed and
+streams (common random numbers), so what differs between two variants' run i is what the patches changed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from components.depth import TIERS
+from components.events import DamageDealt
+from components.rules import LEVEL_CODES
+from sandbox.world import Sandbox
+from systems.models.anatomy_attack import AttackRecord
+from systems.models.depth import DepthAttackRecord
+
+from .variants import Variant, variant_content
+
+RUNS_FILE = "runs.csv"
+COMBATANTS_FILE = "combatants.csv"
+BLOWS_FILE = "blows.csv"
+RUN_COLUMNS = ("variant", "model", "run", "seed", "winner", "reason", "ticks", "survivors", "deaths", "blows")
+"""``runs.csv``: one row per run (``survivors`` and ``deaths`` count creatures; ``blows``: blows landed)."""
+COMBATANT_COLUMNS = ("variant", "model", "run", "name", "creature", "team", "alive", "can_act", "label",
+                     "blows_taken", "died")
+"""``combatants.csv``: one row per run and creature."""
+BLOW_COLUMNS = ("variant", "model", "run", "target", "body", "location", "wound", "blows")
+"""``blows.csv``: landed blows of a run by target, location (empty under a model that places no blows on the
+anatomy) and wound (an injury level code under anatomy, a depth tier under depth, a band of damage dealt under the
+point models), counted."""
+KEYS = 3
+"""Every file's rows start with (variant, model, run): the key of the run."""
+DAMAGE_BANDS = ((1, 2, "1-2"), (3, 4, "3-4"), (5, 8, "5-8"), (9, 10**9, "9+"))
+"""How a point model's ``DamageDealt`` is banded (its own units)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    """What one run leaves: its rows in the three tables (values as written, in the columns' order).
+
+    Attributes:
+        run: The ``runs.csv`` row.
+        combatants: The ``combatants.csv`` rows, in spawn order.
+        blows: The ``blows.csv`` rows.
+    """
+
+    run: tuple[Any, ...]
+    combatants: tuple[tuple[Any, ...], ...]
+    blows: tuple[tuple[Any, ...], ...]
+
+
+def _band(dealt: int) -> str:
+    for low, high, label in DAMAGE_BANDS:
+        if low <= dealt <= high:
+            return f"dealt {label}"
+    return "dealt 0"
+
+
+def landed_blows(log: Iterable[Any], bodies: dict[int, str]) -> Counter[tuple[int, str, str]]:
+    """(target, location, wound) -> blows, from a world's raw log.
+
+    The anatomy model's attack records and the depth model's place their blow at a location of the target's
+    anatomy (read from the record, without expanding it into events); the other models' blows are their damage
+    events (no location).
+    """
+    found: Counter[tuple[int, str, str]] = Counter()
+    for entry in log:
+        if isinstance(entry, AttackRecord):
+            blow = entry.blow
+            if blow is not None and not blow.missed:
+                found[entry.target, entry.body.locations[blow.location].name, LEVEL_CODES[blow.level]] += 1
+        elif isinstance(entry, DepthAttackRecord):
+            if entry.struck and not entry.direct and entry.target in bodies:
+                found[entry.target, entry.location, TIERS[entry.tier]] += 1
+        else:
+            for event in entry.events():
+                if isinstance(event, DamageDealt) and event.dealt > 0 and event.attacker >= 0:
+                    found[event.target, "", _band(event.dealt)] += 1
+    return found
+
+
+def run_one(scenario: str, seed: int, model: str, run: int, variant: Variant | None = None) -> RunRecord:
+    """Run one skirmish of a variant to its end and flatten it into its records.
+
+    Args:
+        scenario: Scenario id or path.
+        seed: Root seed.
+        model: Damage model.
+        run: Run index under the seed.
+        variant: The patches (default: none).
+    """
+    variant = variant or Variant("baseline")
+    content = variant_content(variant, scenario)
+    world = Sandbox.from_spec(content.scenario, seed, model, run=run, catalog=content.catalog)
+    try:
+        outcome = world.run()
+        creatures = world.creatures()
+        bodies = {e: c.anatomy.body.id for e, c in creatures.items()}
+        blows = landed_blows(world.log, bodies)
+        taken: Counter[int] = Counter()
+        for (target, _, _), count in blows.items():
+            taken[target] += count
+        key = (variant.name, model, run)
+        combatants = []
+        deaths = 0
+        for entity, c in creatures.items():
+            readout = world.readout(entity)
+            deaths += c.condition.dead
+            combatants.append((*key, c.name, c.identity.creature, c.team, int(readout.alive),
+                               int(readout.can_act), readout.label, taken[entity],
+                               (c.condition.cause or "died") if c.condition.dead else ""))
+        names = {e: c.name for e, c in creatures.items()}
+        blow_rows = tuple((*key, names.get(target, str(target)), bodies.get(target, ""), location, wound, count)
+                          for (target, location, wound), count in sorted(
+                              blows.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])))
+        row = (*key, seed, outcome.winner or "", outcome.reason, outcome.ticks, len(outcome.survivors), deaths,
+               sum(taken.values()))
+        return RunRecord(row, tuple(combatants), blow_rows)
+    finally:
+        world.close()
+
+
+def run_chunk(scenario: str, seed: int, model: str, runs: Iterable[int], variant: Variant) -> list[RunRecord]:
+    """Run a chunk of run indices of one variant under one model (what a worker is sent)."""
+    return [run_one(scenario, seed, model, i, variant) for i in runs]
+
+
+def world_of(scenario: str, seed: int, model: str, run: int, patches: Iterable[tuple[str, Any]] = (),
+             name: str = "variant") -> Sandbox:
+    """The world of one run of a lab, to replay or inspect it: run ``run`` of the variant with ``patches`` (from
+    ``summary.json``'s ``variants``) under ``model``, before its first tick. ``world.run()`` then gives the
+    run's records.
+    """
+    content = variant_content(Variant(name, tuple((k, v) for k, v in patches)), scenario)
+    return Sandbox.from_spec(content.scenario, seed, model, run=run, catalog=content.catalog)
