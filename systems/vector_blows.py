@@ -352,10 +352,11 @@ class TargetTables:
         when every table has a single outcome)."""
         zns, rows, cum, sizes = self._flattened()
         n = locator.shape[0]
+        u = rng.random(n)  # drawn even when unused: a blow's draws never depend on the other blows' tables
         if int(sizes[locator].max(initial=1)) <= 1:
             first = np.concatenate(([0], np.cumsum(sizes)[:-1]))[locator]
             return zns[first], rows[first]
-        pick = np.searchsorted(cum, locator + rng.random(n), side="right")  # in table t: cum[t] < t + u < t + 1
+        pick = np.searchsorted(cum, locator + u, side="right")  # in table t: cum[t] < t + u < t + 1
         return zns[pick], rows[pick]
 
 
@@ -387,27 +388,32 @@ def build_target_tables(targets: tuple[TargetProfile, ...]) -> TargetTables:
     )
 
 
-def _tests(tables: TargetTables, rules: AnatomyRules, ml: IntArray | int, rng: np.random.Generator,
-           n: int) -> IntArray:
+def _tests(tables: TargetTables, rules: AnatomyRules, ml: IntArray | int, rolls: IntArray) -> IntArray:
     """``n`` d100 tests against ``ml`` (one ML, or one per test; ``NO_ML``: a critical failure with no roll, as
     ``skill_test(None)``), read through the lookup table. Only the tests that can succeed draw a roll."""
     tests = rules.tests
+    n = rolls.shape[0]
     mls = np.broadcast_to(np.asarray(ml, dtype=np.int64), (n,))
     results = np.full(n, int(TestResult.CF), dtype=np.int64)
     rolling = np.flatnonzero(mls > NO_ML // 2)
     if rolling.size:
-        rolls = rng.integers(0, 100, size=rolling.size, dtype=np.int64)
         row = np.clip(mls[rolling], tests.ml_min, tests.ml_max) - tests.ml_min
-        results[rolling] = tables.test_lut[row * 100 + rolls]
+        results[rolling] = tables.test_lut[row * 100 + rolls[rolling]]
     return results
 
 
+def _d100(rng: np.random.Generator, n: int) -> IntArray:
+    """``n`` d100 rolls, 0..99."""
+    rolls: IntArray = rng.integers(0, 100, size=n, dtype=np.int64)
+    return rolls
+
+
 def _keep_control(tables: TargetTables, rules: AnatomyRules, disposition: IntArray, ml: IntArray,
-                  rng: np.random.Generator) -> IntArray:
+                  rolls: IntArray) -> IntArray:
     result = np.full(disposition.shape[0], NO_TEST, dtype=np.int64)
     rolling = np.flatnonzero(disposition == 1)
     if rolling.size:
-        result[rolling] = _tests(tables, rules, ml[rolling], rng, rolling.size)
+        result[rolling] = _tests(tables, rules, ml[rolling], rolls[rolling])
     return result
 
 
@@ -504,6 +510,9 @@ def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, 
         row = tables.offset[kind] + location
         zone_number = tables.zone_first[row]
         missed = np.zeros(n, dtype=np.bool_)
+    # Every blow's four d100 rolls (amputation, shock, keep grip, keep footing) drawn whole, used where a test is
+    # made: what one blow draws never depends on the other blows of the batch.
+    amp_rolls, shock_rolls, fumble_rolls, stumble_rolls = (_d100(rng, n) for _ in range(4))
     loc = np.where(missed, MISS, row - tables.offset[kind])
 
     prot = tables.protection[row, aspect]
@@ -531,7 +540,7 @@ def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, 
     if checked.size:
         at = row[checked]
         ml = strength_ml[checked]
-        results = _tests(tables, rules, np.where(ml > NO_ML // 2, ml + tables.amp_mod[at], NO_ML), rng, checked.size)
+        results = _tests(tables, rules, np.where(ml > NO_ML // 2, ml + tables.amp_mod[at], NO_ML), amp_rolls[checked])
         amp_test[checked] = results
         outcomes = [rules.amputation_outcomes[r] for r in TestResult]
         cut = np.asarray([o.severed for o in outcomes], dtype=np.bool_)[results]
@@ -546,7 +555,7 @@ def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, 
     tested = np.flatnonzero((index > rules.shock_no_test_max) & (index <= rules.shock_death_above))
     if tested.size:
         ml = shock_ml[tested]
-        results = _tests(tables, rules, np.where(ml > NO_ML // 2, ml + roll_mod[tested], NO_ML), rng, tested.size)
+        results = _tests(tables, rules, np.where(ml > NO_ML // 2, ml + roll_mod[tested], NO_ML), shock_rolls[tested])
         shock_test[tested] = results
         change = np.asarray([rules.shock_index_change[r] for r in TestResult], dtype=np.int64)
         final[tested] += change[results]
@@ -556,9 +565,9 @@ def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, 
     state[index <= rules.shock_no_test_max] = int(ShockState.NONE)
 
     fumble = tables.fumble.reshape(-1)[cell]
-    fumble_test = _keep_control(tables, rules, fumble, fumble_ml, rng)
+    fumble_test = _keep_control(tables, rules, fumble, fumble_ml, fumble_rolls)
     stumble = tables.stumble.reshape(-1)[cell]
-    stumble_test = _keep_control(tables, rules, stumble, stumble_ml, rng)
+    stumble_test = _keep_control(tables, rules, stumble, stumble_ml, stumble_rolls)
     # fumble: none -> none, auto -> dropped, roll -> kept (MS/CS), dropped (MF), flung (CF)
     f_out = np.asarray([3, 2, 1, 1], dtype=np.int64)[np.maximum(fumble_test, 0)]
     f_out = np.where(fumble == 0, 0, np.where(fumble == 2, 2, f_out))

@@ -6,6 +6,7 @@ batches of independent fights (see ``docs/array-engine.md``).
 - the shared loop: ``intent`` (targets, the engagement cap, modes, aims), ``spatial`` (enemy queries),
   ``loadout`` (what each creature can strike with), ``movement``, ``attack`` (gathering the phase's attacks);
 - ``models``: the array damage-model interface and its registry; ``anatomy``: the anatomy model over arrays;
+- ``fight_streams``: each fight's own counter-based random streams (a fight is the same in any batch);
 - ``trace``: full records of the traced creatures' blows; ``errors``: ``EngineError``.
 
 Pure rules and numpy (and scipy's k-d tree); nothing here imports the sandbox.

@@ -2,8 +2,9 @@
 effects, recovery, status, cleanup) with the esper engine's rules, for battles of tens of thousands and for
 batches of independent fights.
 
-It is deterministic for a seed: a run is ``(seed, run index)``, and each purpose draws from its own numpy
-generator (``SeedSequence(seed, spawn_key=(run,))``), whole arrays at a time. Its stream layout is its own: the
+It is deterministic for a seed: a fight is ``(seed, run index)``, and each fight and purpose draws from its own
+counter-based stream (``systems.arrays.fight_streams``), whole arrays at a time, so a fight is the same whichever
+other fights share the world. Its stream layout is its own: the
 same seed gives the same fight every time, but not the esper engine's fight event for event (the rules and so the
 distributions are the same: ``tests/test_engines_agree.py``).
 """
@@ -21,6 +22,7 @@ from systems.ai import choose_aim
 from systems.arrays import intent, movement
 from systems.arrays.attack import gather
 from systems.arrays.errors import EngineError
+from systems.arrays.fight_streams import FightStreams
 from systems.arrays.loadout import Loadout, part_states
 from systems.arrays.models import ArrayModel, get_array_model
 from systems.arrays.spawn import Built, Recruit, build_recruits
@@ -46,7 +48,8 @@ class ArrayEngine:
         per_event_model: The damage model as the esper engine runs it (the array model reads its tables, and it
             reads the array world's creatures for readouts).
         seed: Root seed.
-        run: Run index under the seed.
+        run: Run index under the seed (of fight 0; fight ``f`` is run ``run + f`` unless ``runs`` says).
+        runs: Per fight, its run index (a lab's batch of runs).
         trace: Names of the creatures whose landed blows and what followed are logged in full.
 
     Raises:
@@ -55,7 +58,8 @@ class ArrayEngine:
     """
 
     def __init__(self, content: Content, recruits: Sequence[Recruit] | Sequence[tuple[int, Recruit]],
-                 per_event_model: DamageModel, *, seed: int = 0, run: int = 0, trace: Sequence[str] = ()) -> None:
+                 per_event_model: DamageModel, *, seed: int = 0, run: int = 0, runs: Sequence[int] | None = None,
+                 trace: Sequence[str] = ()) -> None:
         model_class = get_array_model(per_event_model.name)
         pairs: list[tuple[int, Recruit]] = [r if isinstance(r, tuple) else (0, r) for r in recruits]
         self.content = content
@@ -88,8 +92,11 @@ class ArrayEngine:
         self.aim_zones = self._aim_zones()
         self.loadout = Loadout.empty(len(self.creatures))
         self.option: IntArray = np.zeros(len(self.creatures), dtype=np.int64)
-        children = np.random.SeedSequence(seed, spawn_key=(run,)).spawn(len(PURPOSES))
-        self.streams = {name: np.random.default_rng(child) for name, child in zip(PURPOSES, children, strict=True)}
+        fights = int(self.creatures.fight.max(initial=0)) + 1
+        self.runs = list(runs) if runs is not None else [run + f for f in range(fights)]
+        if len(self.runs) < fights:
+            raise EngineError(f"{fights} fights but {len(self.runs)} run indices")
+        self.streams = FightStreams(seed, self.runs, PURPOSES)
         self.reading = TickContext(self.combat, content.modes, content.weapons, content.skills, {}, per_event_model)
         names = {name: i for i, name in enumerate(self.creatures.names)}
         unknown = [n for n in trace if n not in names]
@@ -99,6 +106,10 @@ class ArrayEngine:
         self.tick = 0
         self.clock_time = 0.0
         self._gear = np.asarray([bool(e.dropped or e.weapons) for e in self.creatures.equipment], dtype=np.bool_)
+        self.hands_version: IntArray = np.zeros(len(self.creatures), dtype=np.int64)
+        """Per creature, how often its hands let go or took up (``sync_hands``)."""
+        self.cannot_rearm: IntArray = np.full((len(self.creatures), 2), -1, dtype=np.int64)
+        """Per creature, the (hands version, unusable-part mask) at which it last found nothing to take up."""
         self.model: ArrayModel = model_class(self)
         self._locator: dict[tuple[int, int, int], int] = {}
 
@@ -159,6 +170,7 @@ class ArrayEngine:
         cr.hold_mask[i] = sum(1 << p for p in equip.holding)
         cr.armed[i] = bool(equip.natural or any(w not in equip.lost for w in equip.weapons))
         self._gear[i] = bool(equip.dropped or equip.weapons)
+        self.hands_version[i] += 1
 
     def grip_states(self, i: int) -> tuple[Impairment, ...]:
         """Creature ``i``'s parts as the grip rules read them (usable or not)."""

@@ -46,6 +46,10 @@ def decide(engine: ArrayEngine) -> None:
     cr.action[stand] = STAND_UP
     acting &= ~stand
     empty = np.flatnonzero(acting & (cr.held < 0) & engine.has_gear())
+    if empty.size:
+        # Nothing to take up stays so until the hands or the usable parts change: asked again only then.
+        key = np.stack([engine.hands_version[empty], engine.model.unusable_mask()[empty]], axis=1)
+        empty = empty[(engine.cannot_rearm[empty] != key).any(axis=1)]
     for i in empty.tolist():
         equip = cr.equipment[i]
         if not equip.dropped and not equip.weapons:
@@ -55,6 +59,8 @@ def decide(engine: ArrayEngine) -> None:
         if action:
             cr.action[i] = PICK_UP if action == "pick up" else DRAW
             acting[i] = False
+        else:
+            engine.cannot_rearm[i] = (engine.hands_version[i], engine.model.unusable_mask()[i])
 
     # Engagement: how many able creatures are on each foe with a melee mode (as the tick began).
     engaged = np.bincount(cr.target[able & (cr.target >= 0) & _is_melee(engine, cr.mode)],
@@ -103,7 +109,7 @@ def _aim(engine: ArrayEngine, idx: IntArray, foes: IntArray) -> None:
     rnd = np.flatnonzero(aim == RANDOM_AIM)
     if rnd.size:
         count = bodies.aimable_count[body[rnd]]
-        u = engine.streams["ai"].random(rnd.size)
+        u = engine.streams.random("ai", cr.fight[idx[rnd]])
         pick = np.minimum((u * count).astype(np.int64), np.maximum(count - 1, 0))
         zone = bodies.aimable_zone[body[rnd], pick]
         cr.aim_zone[idx[rnd]] = np.where(count > 0, zone, 0)
@@ -163,7 +169,7 @@ def _pick(engine: ArrayEngine, finder: Finder, seekers: IntArray, accept: BoolAr
             policy = cr.policy[seekers[looking]]
             rnd = np.flatnonzero((policy == RANDOM) & (counts > 0))
             if rnd.size:
-                u = engine.streams["ai"].random(rnd.size)
+                u = engine.streams.random("ai", cr.fight[seekers[looking[rnd]]])
                 k = np.minimum((u * counts[rnd]).astype(np.int64), counts[rnd] - 1)
                 chosen[looking[rnd]] = enemy[starts[rnd] + k]
             weak = np.flatnonzero((policy == WEAKEST) & (counts > 0))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +19,9 @@ from components.creature import SkillDef
 from components.gear import StrikeMode
 from systems.ai import aimable_parts, mean_impact
 from systems.hit_location import target_zone_number
+
+if TYPE_CHECKING:
+    from systems.arrays.fight_streams import FightStreams
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -157,14 +161,16 @@ class ModeTables:
         limit = np.where(self.kind[m] == MELEE, self.reach[m], self.range[m])
         return (mode >= 0) & (distance <= limit + 1e-9)
 
-    def roll_impacts(self, mode: IntArray, rng: np.random.Generator) -> IntArray:
-        """One roll of each entry's impact dice (``NdX+M``; a one-faced die counts 1)."""
+    def roll_impacts(self, mode: IntArray, streams: FightStreams, fights: IntArray) -> IntArray:
+        """One roll of each entry's impact dice (``NdX+M``; a one-faced die counts 1), from the ``injury`` stream
+        of each entry's fight: an entry's ``N`` dice are ``N`` consecutive draws of its fight's stream."""
         total = self.dice_modifier[mode].copy()
         count = self.dice_count[mode]
-        sides = self.dice_sides[mode]
-        for k in range(int(count.max(initial=0))):
-            rolling = np.flatnonzero(count > k)
-            total[rolling] += rng.integers(1, np.maximum(sides[rolling], 1) + 1)
+        sides = np.maximum(self.dice_sides[mode], 1)
+        die = np.repeat(np.arange(mode.shape[0]), count)
+        if die.size:
+            faces = streams.integers("injury", fights[die], 1, sides[die] + 1)
+            np.add.at(total, die, faces)
         return total
 
 

@@ -59,6 +59,14 @@ class Tracer:
         self.traced[list(traced)] = True
         self.any = bool(self.traced.any())
         self.log: list[LogEntry] = []
+        self.tally = False
+        self.landed: list[tuple[IntArray, IntArray, IntArray]] = []
+
+    def count(self, hits: Attacks, blows: BlowArrays) -> None:
+        """With ``tally`` on, keep every landed blow's (target, location, level), for a lab's records."""
+        if self.tally:
+            struck = ~blows.missed
+            self.landed.append((hits.target[struck], blows.location[struck], blows.level[struck]))
 
     def emit(self, event: LogEntry) -> None:
         """Append an entry."""

@@ -41,7 +41,7 @@ def bleed(model: AnatomyArrayModel) -> None:
     start = np.maximum.accumulate(np.where(first, np.arange(len(owner)), 0))
     turn = np.arange(len(owner)) - start
     points_of = np.asarray([aftercare.blood_loss[r] for r in TestResult], dtype=np.int64)
-    rng = engine.streams["bleeding"]
+    rng = engine.streams
     died = []
     for r in range(int(turn.max()) + 1):
         sel = turn == r
@@ -51,7 +51,7 @@ def bleed(model: AnatomyArrayModel) -> None:
         if not w.size:
             continue
         ml = st.effective_ml(who, model.skill["strength"], cr.mls, engine.skills)
-        result = read_tests(model, ml, rng.integers(0, 100, size=w.size, dtype=np.int64))
+        result = read_tests(model, ml, rng.integers("bleeding", cr.fight[who], 0, 100))
         points = points_of[result]
         st.blood_loss[who] += points
         st.fatigue[who] = st.blood_loss[who] * aftercare.anemia_per_point
@@ -91,7 +91,7 @@ def retest(model: AnatomyArrayModel) -> None:
     if not due.size:
         return
     ml = st.effective_ml(due, model.skill["shock"], cr.mls, engine.skills, aftercare.retest_modifier)
-    result = read_tests(model, ml, engine.streams["shock"].integers(0, 100, size=due.size, dtype=np.int64))
+    result = read_tests(model, ml, engine.streams.integers("shock", cr.fight[due], 0, 100))
     before = st.shock[due].copy()
     success = result >= int(TestResult.MS)
     cs, ms, cf = result == int(TestResult.CS), result == int(TestResult.MS), result == int(TestResult.CF)

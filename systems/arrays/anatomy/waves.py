@@ -12,7 +12,7 @@ as the longest chain of attacks that wait on one another.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -47,8 +47,8 @@ def resolve(model: AnatomyArrayModel, attacks: Attacks) -> None:
     n = len(attacks)
     if not n:
         return
-    rng = engine.streams["attack"]
-    rolls = rng.integers(0, 100, size=(2, n), dtype=np.int64)
+    fights = cr.fight[attacks.attacker]
+    rolls = [engine.streams.integers("attack", fights, 0, 100) for _ in range(2)]
     attack_raw = read_tests(model, model.attack_ml(attacks), rolls[0])
     potential = attack_raw >= int(TestResult.MS)
     attacks = attacks.take(potential)
@@ -77,6 +77,7 @@ def resolve(model: AnatomyArrayModel, attacks: Attacks) -> None:
             continue
         hits = attacks.take(wave[landed])
         blows = _blows(model, hits)
+        engine.tracer.count(hits, blows)
         reeled, disarmed, follows = apply_blows(model, hits, blows)
         np.minimum.at(reeled_at, hits.target[reeled], hits.rank[reeled])
         np.minimum.at(disarmed_at, hits.target[disarmed], hits.rank[disarmed])
@@ -89,8 +90,9 @@ def _blows(model: AnatomyArrayModel, hits: Attacks):  # type: ignore[no-untyped-
     """Resolve the landed blows of a wave (each against its own target, as it is now)."""
     engine, st = model.engine, model.state
     cr, modes = engine.creatures, engine.modes
-    rng = engine.streams["injury"]
-    impacts = modes.roll_impacts(hits.mode, rng)
+    fights = cr.fight[hits.target]
+    impacts = modes.roll_impacts(hits.mode, engine.streams, fights)
+    rng = cast(np.random.Generator, engine.streams.bound("injury", fights))  # a Generator's calls, per fight
     takes = modes.strength_modifier[hits.mode] & (cr.strength[hits.attacker] > NO_ML // 2)
     thrown = modes.kind[hits.mode] == 1
     bonus = engine.strength_bonus[hits.attacker, hits.off_hand.astype(np.int64), thrown.astype(np.int64)]
