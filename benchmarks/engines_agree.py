@@ -12,10 +12,17 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import stats
+
+if TYPE_CHECKING:
+    from components.readout import Readout
+    from sandbox.world import Outcome
+    from systems.creatures import Creature
 
 SCENARIOS: tuple[str, ...] = ("duel", "skirmish", "wolf_pack", "bestiary", "battle")
 """The shipped scenarios the array engine runs."""
@@ -44,17 +51,36 @@ class Sample:
     cpu: float = 0.0
 
 
-def sample(scenario: str, engine: str, runs: int, seed: int = 0) -> Sample:
-    """``runs`` fights of ``scenario`` on ``engine`` (fight i: ``seed``, run index i)."""
-    from sandbox.array_world import ArrayWorld
+def _fights(scenario: str, engine: str, runs: int, seed: int) -> Iterator[tuple[Outcome, list[tuple[Creature,
+                                                                                                 Readout]]]]:
+    """Each fight's outcome and its creatures at the end: esper worlds one by one, or the array engine's batches
+    of ``BATCH`` fights (``run_fights``, as the lab runs them; a fight is the same alone or in a batch)."""
+    from sandbox.array_world import run_fights
+    from sandbox.config.scenarios import resolve_scenario
     from sandbox.world import Sandbox
 
+    if engine == "esper":
+        for i in range(runs):
+            world = Sandbox.from_scenario(scenario, seed=seed, run=i)
+            outcome = world.run()
+            yield outcome, [(c, world.readout(e)) for e, c in world.creatures().items()]
+            world.close()
+        return
+    catalog, spec = resolve_scenario(scenario)
+    for start in range(0, runs, BATCH):
+        for fight in run_fights(spec, catalog, seed, range(start, min(start + BATCH, runs))):
+            yield fight.outcome, list(fight.creatures)
+
+
+BATCH = 500
+"""Fights per array world."""
+
+
+def sample(scenario: str, engine: str, runs: int, seed: int = 0) -> Sample:
+    """``runs`` fights of ``scenario`` on ``engine`` (fight i: ``seed``, run index i)."""
     out = Sample()
     start = time.process_time()
-    for i in range(runs):
-        world: Sandbox | ArrayWorld = (Sandbox.from_scenario(scenario, seed=seed, run=i) if engine == "esper"
-                                       else ArrayWorld.from_scenario(scenario, seed=seed, run=i))
-        outcome = world.run()
+    for outcome, creatures in _fights(scenario, engine, runs, seed):
         out.winners.append(outcome.winner or "")
         out.ticks.append(outcome.ticks)
         dead: Counter[str] = Counter()
@@ -62,8 +88,7 @@ def sample(scenario: str, engine: str, runs: int, seed: int = 0) -> Sample:
         teams = set()
         levels: Counter[str] = Counter()
         locations: Counter[str] = Counter()
-        for entity, c in world.creatures().items():
-            r = world.readout(entity)
+        for c, r in creatures:
             teams.add(c.team)
             dead[c.team] += not r.alive
             down[c.team] += r.alive and not r.can_act
@@ -75,7 +100,6 @@ def sample(scenario: str, engine: str, runs: int, seed: int = 0) -> Sample:
         for team in teams:
             out.dead.setdefault(team, []).append(dead[team])
             out.out.setdefault(team, []).append(down[team])
-        world.close()
     out.cpu = time.process_time() - start
     return out
 
@@ -117,7 +141,7 @@ def _mix(a: list[Counter[str]], b: list[Counter[str]], least: int = 20) -> float
         return out
 
     keys: list[str | None] = [*common, None] if len(common) < len(total) else list(common)
-    ps = [_numeric(shares(a, k), shares(b, k)) for k in keys]  # type: ignore[arg-type]
+    ps = [_numeric(shares(a, k), shares(b, k)) for k in keys]
     return min(1.0, min(ps) * len(ps))
 
 

@@ -1,5 +1,6 @@
 """``ArrayWorld``: a scenario on the array engine (``systems.arrays``) behind the ``Sandbox`` methods a run needs:
-``step``, ``run``, ``readout``, ``events``, ``log``, ``names``, ``creatures``.
+``step``, ``run``, ``readout``, ``events``, ``log``, ``names``, ``creatures``; and ``run_fights``: many runs of a
+scenario as one array world of independent fights (the lab's batch), each run's fight its own.
 
 ``Sandbox.from_scenario(path, engine="array")`` builds one. What the engine cannot run is refused before any
 work, as a ``SandboxError`` naming it: a damage model with no array implementation (and the engines that run it),
@@ -8,12 +9,17 @@ a scenario feature it does not run (parts held fast), a fight longer than it run
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from components.events import Event
 from components.log import LogEntry
 from components.readout import Readout
+from components.rules import LEVEL_CODES
 from sandbox.config import Catalog
 from sandbox.config.scenarios import resolve_scenario
 from sandbox.eventlog import expand_log
@@ -22,6 +28,7 @@ from sandbox.world import Outcome, SandboxError
 from systems.arrays import ENGINES, ArrayEngine, EngineError
 from systems.creatures import Creature
 from systems.models import DEFAULT_MODEL
+from systems.models.base import DamageModel
 
 TRACE_ALL = "all"
 """``trace=TRACE_ALL`` traces every creature."""
@@ -190,3 +197,128 @@ class ArrayWorld:
 
     def __exit__(self, *_: object) -> None:
         self.close()
+
+
+@dataclass(frozen=True, slots=True)
+class FightResult:
+    """How one run of a batch ended, read when its fight ended.
+
+    Attributes:
+        run: Its run index.
+        outcome: Winner, ticks, survivors, reason (as ``Sandbox.run`` gives them).
+        creatures: Its creatures in spawn order, each as a per-event record and its readout.
+        blows: ``(creature position in the fight, location name, injury level code)`` -> landed blows.
+    """
+
+    run: int
+    outcome: Outcome
+    creatures: tuple[tuple[Creature, Readout], ...]
+    blows: Counter[tuple[int, str, str]]
+
+
+def run_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[int], model: str | None = None
+               ) -> list[FightResult]:
+    """Runs ``runs`` of a scenario as one array world, each run its own fight (its creatures, its streams: run
+    ``i`` is the same fight alone or in any batch), each to its end as ``ArrayWorld.run`` ends it, its state read
+    the tick its fight ended.
+
+    The fights of a batch end at different ticks, and a world's tick costs what all its creatures cost: once
+    fewer than ``1 / SHRINK`` of a world's fights are still going, they start again from the beginning in a world
+    of their own (the same fights, since a fight is its own), so a few long fights do not drag the whole batch.
+
+    Raises:
+        SandboxError: What the array engine cannot run (the message says which).
+    """
+    from sandbox.models import build_model
+    from systems.arrays.models import get_array_model
+
+    name = model or spec.model or DEFAULT_MODEL
+    try:
+        get_array_model(name)
+    except EngineError as exc:
+        raise SandboxError(str(exc)) from None
+    per_event = build_model(name, catalog)
+    done: dict[int, FightResult] = {}
+    todo = list(runs)
+    while todo:
+        finished, todo = _batch(spec, catalog, seed, todo, per_event, shrink=len(todo) >= SHRINK_FROM)
+        done.update((r.run, r) for r in finished)
+    return [done[r] for r in runs]
+
+
+SHRINK = 4
+"""A batch's unfinished fights start again in a world of their own once fewer than a quarter are left."""
+SHRINK_FROM = 256
+"""Worlds of fewer fights run to the end (a tick of a small world costs about its fixed overhead)."""
+
+
+def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_event: DamageModel, *,
+           shrink: bool) -> tuple[list[FightResult], list[int]]:
+    """One world of ``runs``: the fights that ended, and (``shrink``) the runs left unfinished when few were."""
+    try:
+        engine = ArrayEngine(catalog, [(f, c) for f in range(len(runs)) for c in spec.combatants], per_event,
+                             seed=seed, runs=runs)
+    except EngineError as exc:
+        raise SandboxError(str(exc)) from None
+    limit = spec.max_ticks
+    if limit > engine.max_ticks():
+        raise SandboxError(f"the array engine runs at most {engine.max_ticks()} ticks; the scenario's max_ticks is "
+                           f"{limit}: run it with --engine esper")
+    engine.tracer.tally = True
+    size = len(spec.combatants)
+    ended: list[tuple[Outcome, tuple[tuple[Creature, Readout], ...]] | None] = [None] * len(runs)
+    marks = np.zeros(len(runs), dtype=np.int64)  # per fight, the landed-blow batches logged when it ended
+    pending = np.ones(len(runs), dtype=np.bool_)
+    while True:
+        left = engine.teams_left()
+        over = pending & ((left <= 1) | (engine.tick >= limit))
+        for f in np.flatnonzero(over).tolist():
+            ended[f] = _ending(engine, f, size, int(left[f]))
+            marks[f] = len(engine.tracer.landed)
+        pending &= ~over
+        if not pending.any() or (shrink and SHRINK * int(pending.sum()) < len(runs)):
+            break
+        try:
+            engine.step()
+        except EngineError as exc:
+            raise SandboxError(str(exc)) from None
+    blows = _landed(engine, marks, size)
+    results = [FightResult(run, *end, blows[f]) for f, (run, end) in enumerate(zip(runs, ended, strict=True))
+               if end is not None]
+    return results, [runs[f] for f in np.flatnonzero(pending).tolist()]
+
+
+def _ending(engine: ArrayEngine, fight: int, size: int, teams_left: int
+            ) -> tuple[Outcome, tuple[tuple[Creature, Readout], ...]]:
+    """Fight ``fight`` (creatures ``fight * size`` on) as it stands now: its outcome and its creatures."""
+    start = fight * size
+    model = engine.model
+    records = [model.record(i) for i in range(start, start + size)]
+    creatures = tuple((r, model.readout(start + k, r)) for k, r in enumerate(records))
+    if teams_left == 1:
+        winner: str | None = engine.fighting_teams(fight)[0]
+        reason = "one team left"
+    else:
+        winner, reason = None, "no team left" if teams_left == 0 else "tick limit"
+    survivors = tuple(c.name for c, _ in creatures if not c.condition.dead)
+    return Outcome(winner, engine.tick, survivors, reason), creatures
+
+
+def _landed(engine: ArrayEngine, marks: np.ndarray, size: int) -> list[Counter[tuple[int, str, str]]]:
+    """Per fight, its landed blows before it ended: (creature position in the fight, location, level code)."""
+    out: list[Counter[tuple[int, str, str]]] = [Counter() for _ in range(len(marks))]
+    landed = engine.tracer.landed
+    if not landed:
+        return out
+    batch = np.concatenate([np.full(t.shape[0], k, dtype=np.int64) for k, (t, _, _) in enumerate(landed)])
+    target = np.concatenate([t for t, _, _ in landed])
+    location = np.concatenate([loc for _, loc, _ in landed])
+    level = np.concatenate([lev for _, _, lev in landed])
+    fight = target // size
+    keep = batch < marks[fight]
+    cr = engine.creatures
+    keys, counts = np.unique(np.stack([target[keep], location[keep], level[keep]], axis=1), axis=0,
+                             return_counts=True)
+    for (t, loc, lev), n in zip(keys.tolist(), counts.tolist(), strict=True):
+        out[t // size][t % size, cr.anatomy[t].body.locations[loc].name, LEVEL_CODES[lev]] += n
+    return out

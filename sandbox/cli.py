@@ -379,6 +379,10 @@ def lab(
         help="Blows per odds card (one card per distinct strike, body, armour and aim, vectorised); 0: no cards.",
         min=0, max=1_000_000)] = 100_000,
     content: ContentOption = None,
+    engine: Annotated[str, typer.Option(
+        help="The engine that runs the fights: esper (every model and feature) or array (the anatomy model; each "
+             "chunk of runs one numpy world of independent fights: give it a --chunk of hundreds or thousands).")]
+    = "esper",
 ) -> None:
     """Run many seeded skirmishes per damage model and variant: win rates with 95% intervals, paired differences
     between variants (common random numbers), scale factors, a solve for a target; tidy records (runs.csv,
@@ -388,13 +392,13 @@ def lab(
     _import_before_interrupts()
     with _friendly(content, [scenario]), sigterm_as_interrupt():  # the workers inherit the content
         _lab(scenario, runs, models, seed, jobs, out, resume, force, variants, vary or [], scale, solve, between,
-             target, target_error, chunk, scheduler, worker_timeout, odds_blows)
+             target, target_error, chunk, scheduler, worker_timeout, odds_blows, engine)
 
 
 def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | None, out: Path, resume: bool,
          force: bool, variants: Path | None, vary: list[str], scale: str | None, solve: str | None,
          between: tuple[float, float] | None, target: str | None, target_error: float | None, chunk: int,
-         scheduler: str | None, worker_timeout: float, odds_blows: int) -> None:
+         scheduler: str | None, worker_timeout: float, odds_blows: int, engine: str = "esper") -> None:
     """The body of ``sandbox lab``."""
     import os
     import signal
@@ -403,7 +407,7 @@ def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | No
     from sandbox.lab.errors import LabError
     from sandbox.lab.executors import check_jobs, check_scheduler, dask_executor, make_executor
     from sandbox.lab.folder import LabFolder
-    from sandbox.lab.plan import LabPlan, read_variants, scale_keys, solve_spec, vary_variants
+    from sandbox.lab.plan import LabPlan, check_engine, read_variants, scale_keys, solve_spec, vary_variants
     from sandbox.lab.runner import cast_of, parse_models
     from sandbox.lab.session import run_session
     from sandbox.lab.summary import differences_table, scale_table, solve_lines, summary_table
@@ -429,12 +433,13 @@ def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | No
         if models is None:
             from sandbox.config.scenarios import resolve_scenario
 
-            models = resolve_scenario(scenario)[1].model if asks else "all"
+            models = resolve_scenario(scenario)[1].model if asks or engine != "esper" else "all"
         keys = scale_keys(scale, scenario, chosen[0]) if scale is not None else ()
         spec = (solve_spec(solve, between, target, cast.team_order, target_error, scenario, chosen[0])
                 if solve is not None and between is not None and target is not None else None)
         plan = LabPlan(scenario, parse_models(models), runs, seed, chunk, None if spec else target_error, chosen,
-                       keys, spec)
+                       keys, spec, engine)
+        check_engine(plan)
         folder = LabFolder(out, resume=resume, force=force)
         folder.check(plan.as_json())
     except LabError as exc:

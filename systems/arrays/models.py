@@ -93,8 +93,9 @@ class ArrayModel:
         """Creature ``i`` as a per-event ``Creature`` record (fresh components, for reading)."""
         raise NotImplementedError
 
-    def readout(self, i: int) -> Readout:
-        """What creature ``i``'s state reads as (``DamageModel.readout``)."""
+    def readout(self, i: int, record: Creature | None = None) -> Readout:
+        """What creature ``i``'s state reads as (``DamageModel.readout``); ``record``: its ``record(i)``, when the
+        caller has it already."""
         raise NotImplementedError
 
 

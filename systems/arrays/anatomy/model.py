@@ -116,6 +116,6 @@ class AnatomyArrayModel(ArrayModel):
         """Creature ``i`` as per-event records."""
         return creature_record(self, i)
 
-    def readout(self, i: int) -> Readout:
-        """The anatomy model's own readout of creature ``i``."""
-        return self.per_event.readout(self.record(i), self.engine.reading)
+    def readout(self, i: int, record: Creature | None = None) -> Readout:
+        """The anatomy model's own readout of creature ``i`` (of ``record``, its record now, when given)."""
+        return self.per_event.readout(record or self.record(i), self.engine.reading)
