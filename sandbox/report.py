@@ -11,7 +11,9 @@ import io
 import os
 import sys
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from rich import box
 from rich.console import Console
@@ -29,8 +31,24 @@ MAX_WORD = 24
 """A word longer than this may be folded across lines (a column keeps at least this many characters for it)."""
 
 
+_FILE_OUTPUT: ContextVar[bool] = ContextVar("file_output", default=False)
+
+
+@contextmanager
+def drawn_for_a_file() -> Iterator[None]:
+    """Inside this block tables and prose are drawn for a file (the lab's report): plain and unbounded, whatever
+    the terminal or ``COLUMNS`` say."""
+    token = _FILE_OUTPUT.set(True)
+    try:
+        yield
+    finally:
+        _FILE_OUTPUT.reset(token)
+
+
 def output_width() -> tuple[int, bool]:
     """The width to draw in, and whether the output is a terminal."""
+    if _FILE_OUTPUT.get():
+        return UNBOUNDED, False
     terminal = sys.stdout.isatty()
     if terminal:
         return os.get_terminal_size(sys.stdout.fileno()).columns, True

@@ -218,3 +218,15 @@ def test_the_python_api_returns_dataframes(tmp_path: Path) -> None:
     assert len(result.combatants) == 80 and set(result.combatants["team"]) == {"Red", "Blue"}
     assert "mace" in result.summary["differences"]
     assert result.report(tmp_path / "r.html").read_text(encoding="utf-8").startswith("<!doctype html>")
+
+
+def test_the_reports_tables_keep_a_row_to_a_line_whatever_the_terminal(balance: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbox.lab.report import report_html
+
+    monkeypatch.setenv("COLUMNS", "40")  # a narrow terminal wraps the CLI's tables, never the report's
+    data = json.loads((balance / "summary.json").read_text())
+    text = report_html(data, {})
+    (row,) = [line for line in text.splitlines() if line.startswith("Red wins (95% CI)")]
+    columns = [v for v in data["by_variant"] if not v.startswith(("scale:", "solve:"))]
+    assert row.count("%") == 1 + 3 * len(columns)  # "95% CI", then a rate and its bounds per column, on one line

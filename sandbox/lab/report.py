@@ -38,6 +38,13 @@ def _pre(text: str) -> str:
 
 def report_html(data: Mapping[str, Any], plots: Mapping[str, bytes]) -> str:
     """The report of a lab from its summary data and its plots (file name -> PNG bytes)."""
+    from sandbox.report import drawn_for_a_file
+
+    with drawn_for_a_file():  # the report's tables are one line a row, whatever the terminal's width
+        return _report_html(data, plots)
+
+
+def _report_html(data: Mapping[str, Any], plots: Mapping[str, bytes]) -> str:
     plan = data["plan"]
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Lab: {_esc(data['scenario'])}"
              f"</title><style>{_STYLE}</style></head><body>",

@@ -89,7 +89,7 @@ def differences_table(data: dict[str, Any]) -> str:
                 lo, hi = w["ci95_paired"]
                 ulo, uhi = w["ci95_unpaired"]
                 rows.append([variant + (f" ({model})" if several else ""), team, f"{w['difference']:+.1%}",
-                             f"[{lo:+.1%}, {hi:+.1%}]", f"[{ulo:+.1%}, {uhi:+.1%}]",
+                             f"[{lo:+.1%},{hi:+.1%}]", f"[{ulo:+.1%},{uhi:+.1%}]",
                              f"{w['paired_narrower_by']:.0%}", str(w["runs"])])
     return table([f"vs {data['baseline']}", "team", "difference", "paired 95% CI", "unpaired 95% CI",
                   "narrower", "runs"], rows)
@@ -105,7 +105,7 @@ def scale_table(data: dict[str, Any]) -> str:
                 lo, hi = w["ci95"]
                 rows.append([str(f["rank"]), f["key"] + (f" ({model})" if len(data["models"]) > 1 else ""),
                              f"{f['value']:g} +/- {f['step']:g}" if f["central"] else f"{f['value']:g} + {f['step']:g}",
-                             team, f"{w['per_unit']:+.2%}", f"[{lo:+.2%}, {hi:+.2%}]",
+                             team, f"{w['per_unit']:+.2%}", f"[{lo:+.2%},{hi:+.2%}]",
                              f"{f['ticks']['per_unit']:+.2f}"])
     return table(["rank", "parameter", "at", "team", "win rate / unit", "95% CI", "ticks / unit"], rows)
 
