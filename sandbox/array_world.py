@@ -24,7 +24,7 @@ from sandbox.config import Catalog
 from sandbox.config.scenarios import resolve_scenario
 from sandbox.eventlog import expand_log
 from sandbox.scenario_def import ScenarioDef
-from sandbox.world import Outcome, SandboxError
+from sandbox.world import Outcome, SandboxError, verdict
 from systems.arrays import ENGINES, ArrayEngine, EngineError
 from systems.creatures import Creature
 from systems.models import DEFAULT_MODEL
@@ -165,12 +165,7 @@ class ArrayWorld:
             self.step()
             ran += 1
             teams = self.able_teams()
-        if len(teams) == 1:
-            winner, reason = teams[0], "one team left"
-        elif not teams:
-            winner, reason = None, "no team left"
-        else:
-            winner, reason = None, "tick limit"
+        winner, reason = verdict(teams)
         cr = self.engine.creatures
         survivors = tuple(n for n, dead in zip(cr.names, cr.dead.tolist(), strict=True) if not dead)
         return Outcome(winner, self.tick, survivors, reason)
@@ -273,7 +268,7 @@ def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_
         left = engine.teams_left()
         over = pending & ((left <= 1) | (engine.tick >= limit))
         for f in np.flatnonzero(over).tolist():
-            ended[f] = _ending(engine, f, size, int(left[f]))
+            ended[f] = _ending(engine, f, size)
             marks[f] = len(engine.tracer.landed)
         pending &= ~over
         if not pending.any() or (shrink and SHRINK * int(pending.sum()) < len(runs)):
@@ -288,18 +283,13 @@ def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_
     return results, [runs[f] for f in np.flatnonzero(pending).tolist()]
 
 
-def _ending(engine: ArrayEngine, fight: int, size: int, teams_left: int
-            ) -> tuple[Outcome, tuple[tuple[Creature, Readout], ...]]:
+def _ending(engine: ArrayEngine, fight: int, size: int) -> tuple[Outcome, tuple[tuple[Creature, Readout], ...]]:
     """Fight ``fight`` (creatures ``fight * size`` on) as it stands now: its outcome and its creatures."""
     start = fight * size
     model = engine.model
     records = [model.record(i) for i in range(start, start + size)]
     creatures = tuple((r, model.readout(start + k, r)) for k, r in enumerate(records))
-    if teams_left == 1:
-        winner: str | None = engine.fighting_teams(fight)[0]
-        reason = "one team left"
-    else:
-        winner, reason = None, "no team left" if teams_left == 0 else "tick limit"
+    winner, reason = verdict(engine.fighting_teams(fight))
     survivors = tuple(c.name for c, _ in creatures if not c.condition.dead)
     return Outcome(winner, engine.tick, survivors, reason), creatures
 

@@ -113,6 +113,13 @@ class Outcome:
     reason: str
 
 
+def verdict(teams: Sequence[str]) -> tuple[str | None, str]:
+    """``(winner, reason)`` of a run that stopped with ``teams`` still able to fight."""
+    if len(teams) == 1:
+        return teams[0], "one team left"
+    return None, "no team left" if not teams else "tick limit"
+
+
 class Sandbox:
     """A world of creatures that fight, tick by tick.
 
@@ -420,12 +427,7 @@ class Sandbox:
             # The STATUS phase has just counted the teams; nothing has touched the world since.
             teams = list(tick.fighting_teams) if tick is not None and tick.fighting_teams is not None \
                 else self.able_teams()
-        if len(teams) == 1:
-            winner, reason = teams[0], "one team left"
-        elif not teams:
-            winner, reason = None, "no team left"
-        else:
-            winner, reason = None, "tick limit"
+        winner, reason = verdict(teams)
         survivors = tuple(c.name for c in self.creatures().values() if not c.condition.dead)
         return Outcome(winner, self.tick, survivors, reason)
 
