@@ -66,3 +66,19 @@ class AttackEntry(LogEntry, Protocol):
     def struck(self) -> bool:
         """The blow reached the target's body (it may still have done nothing to it)."""
         ...
+
+
+@runtime_checkable
+class PlacedBlowEntry(Protocol):
+    """A log entry that can say, without expanding into events, where its blow landed on the target's anatomy.
+
+    The lab counts landed blows per location from these; an entry that is not one is read through its events
+    (its ``DamageDealt``, which has no location).
+    """
+
+    target: int
+
+    def placed_blow(self) -> tuple[str, str] | None:
+        """(location name, wound code) of the blow on the target's anatomy, or ``None`` when none landed."""
+        ...
+

@@ -521,38 +521,129 @@ def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | No
 
 @app.command()
 def view(
-    scenario: Annotated[str, typer.Argument(help=SCENARIO_HELP)],
-    model: Annotated[str | None, typer.Option(help="Damage model (default: the scenario's).")] = None,
-    seed: Annotated[int, typer.Option(help="Root seed.", min=0)] = 0,
-    frames: Annotated[int | None, typer.Option(help="Render this many frames headless, with no window.",
-                                               min=1)] = None,
+    scenario: Annotated[str | None, typer.Argument(
+        help=SCENARIO_HELP + " With --replay: the scenario the log was run from (default: the content's scenario "
+                             "whose creatures the log names).", show_default=False)] = None,
+    model: Annotated[str | None, typer.Option(
+        help="Damage model (default: the scenario's); several, comma-separated (anatomy,severity), or 'all': the same "
+             "fight side by side, one pane each, at most five.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Root seed (default 0).", min=0, show_default=False)] = None,
+    load: Annotated[Path | None, typer.Option(help="Watch a saved world (a save of Sandbox.save) from its tick on "
+                                                   "(with the --content it was made from).")] = None,
+    replay: Annotated[Path | None, typer.Option(help="Replay a `sandbox run --log` file (no simulation).")] = None,
+    frames: Annotated[int | None, typer.Option(help="Render this many frames headless, with no window.", min=1,
+                                               max=MAX_FRAMES)] = None,
     screenshot: Annotated[Path | None, typer.Option(help="With --frames: save the last frame here (PNG).")]
     = None,
-    speed: Annotated[float | None, typer.Option(help="Ticks per second of wall time (0.5 to 32).")] = None,
+    speed: Annotated[float, typer.Option(help="Ticks per second of wall time (0.5 to 32).")] = 2.0,
     select: Annotated[str | None, typer.Option(help="Select this creature for the body panel.")] = None,
+    attacker: Annotated[str | None, typer.Option(help="The attacker whose exact odds the location card shows.")]
+    = None,
+    size: Annotated[str | None, typer.Option(help="The window's (or the frames') size, WIDTHxHEIGHT (default "
+                                                  "1280x800; 1600x900 side by side).", show_default=False)] = None,
+    echo: Annotated[bool, typer.Option("--echo", help="Print a line for each thing the viewer does (ready, tick, "
+                                                      "select, hover, seek, zoom, resize, quit), for scripts that "
+                                                      "drive the window.")] = False,
     content: ContentOption = None,
 ) -> None:
-    """Watch a skirmish in a window (or render it headless with --frames)."""
+    """Watch a fight in a window: a scenario, a saved world or a replayed log (or render it headless with --frames)."""
+    from sandbox.persistence import SaveError
     from sandbox.world import SandboxError
 
-    with _friendly(content, [scenario]):
+    with _friendly(content, [scenario] if scenario and replay is None else []):
+        if screenshot is not None and frames is None:
+            raise SetupError("--screenshot goes with --frames (in a window, press S)")
+        if (scenario is None or replay is not None) and load is None and replay is None:
+            raise SetupError("give a SCENARIO to watch, --load SAVE or --replay LOG")
+        if load is not None and (scenario is not None or replay is not None):
+            raise SetupError("--load watches a saved world: give no SCENARIO and no --replay with it")
+        if (load is not None or replay is not None) and (model is not None or seed is not None):
+            raise SetupError(f"{'--load' if load is not None else '--replay'} keeps the model and seed its fight "
+                             "had: give no --model and no --seed with it")
+        window = _view_size(size)
+        if not 0.5 <= speed <= 32:  # the viewer's own bounds (SPEEDS), said in the option's words
+            raise SetupError(f"--speed: expected 0.5 to 32 ticks per second, found {speed:g}")
+        if screenshot is not None:
+            _check_writable(screenshot, "the screenshot")
         try:
-            if frames is not None:
-                from sandbox.viewer import run_headless
+            from sandbox.viewer import ReplayError, Viewer, run_headless, run_window
 
-                if screenshot is not None:
-                    _check_writable(screenshot, "the screenshot")
-                viewer = run_headless(scenario, seed, model, frames, screenshot, speed=speed, select=select)
-                typer.echo(f"rendered {frames} frames, tick {viewer.world.tick}"
-                           + (f", saved {screenshot}" if screenshot else ""))
+            say = _echo_line if echo else None
+            options = {"size": window, "threaded": frames is None, "speed": speed, "echo": say}
+            if load is not None:
+                viewer = Viewer.saved(load, **options)
+            elif replay is not None:
+                viewer = Viewer.replay(replay, scenario, **options)
             else:
-                if screenshot is not None:
-                    raise SetupError("--screenshot goes with --frames (in a window, press S)")
-                from sandbox.viewer import run_window
-
-                run_window(scenario, seed, model)
-        except SandboxError as exc:
+                assert scenario is not None
+                viewer = Viewer(scenario, seed=seed or 0, models=_view_models(model), **options)  # type: ignore[arg-type]
+            try:
+                if select is not None:
+                    viewer.select(select)
+                if attacker is not None:
+                    viewer.choose_attacker(attacker)
+            except ValueError:
+                viewer.close()
+                raise
+            if frames is not None:
+                run_headless(viewer, frames=frames, screenshot=screenshot)
+                typer.echo(f"rendered {frames} frames, tick {viewer.tick}" + (f", saved {screenshot}" if screenshot
+                                                                                else ""))
+                viewer.close()
+            else:
+                run_window(viewer)
+        except (SandboxError, SaveError, ReplayError, ValueError) as exc:
             raise SetupError(str(exc)) from None
+
+
+MAX_FRAMES = 1_000_000
+"""The most frames one headless ``sandbox view --frames`` renders (about 4.6 hours of a 60 frames/s window)."""
+
+
+def _echo_line(line: str) -> None:
+    """Print one ``--echo`` line at once (a script reading the pipe waits for it)."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def _view_size(size: str | None) -> tuple[int, int] | None:
+    """``--size WIDTHxHEIGHT`` as pixels.
+
+    Raises:
+        SetupError: Not two whole numbers, or out of 720x480 to 7680x4320.
+    """
+    if size is None:
+        return None
+    parts = size.lower().split("x")
+    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
+        raise SetupError(f"--size: expected WIDTHxHEIGHT (1280x800), found {size!r}")
+    width, height = (int(part) for part in parts)
+    if not (720 <= width <= 7680 and 480 <= height <= 4320):
+        raise SetupError(f"--size: expected 720x480 to 7680x4320, found {width}x{height}")
+    return width, height
+
+
+def _view_models(model: str | None) -> list[str | None] | None:
+    """``--model M`` or ``--model A,B`` or ``--model all`` as the models side by side.
+
+    Raises:
+        SetupError: An unknown model, one given twice, or more than five.
+    """
+    from sandbox.models import available_models
+
+    if model is None:
+        return None
+    known = list(available_models())
+    names = known if model == "all" else [name.strip() for name in model.split(",")]
+    unknown = [name for name in names if name not in known]
+    if unknown or not names:
+        raise SetupError(f"--model: unknown damage model {', '.join(map(repr, unknown)) or repr(model)}; known: "
+                         f"{', '.join(known)}, or all")
+    if len(set(names)) != len(names):
+        raise SetupError(f"--model: each model once, not {model!r}")
+    if len(names) > 5:
+        raise SetupError(f"--model: at most five side by side, not {len(names)}")
+    return list(names)
 
 
 @app.command()

@@ -63,6 +63,15 @@ def _entity_dict(c: Creature, model: DamageModel) -> dict[str, Any]:
 
 def save_world(world: Sandbox, path: Path) -> None:
     """Write ``world`` to ``path`` atomically."""
+    text = json.dumps(world_document(world), separators=(",", ":"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_text(path) as fh:
+        fh.write(text)
+
+
+def world_document(world: Sandbox, *, events: bool = True) -> dict[str, Any]:
+    """What a save holds, as JSON-ready data (``events=False`` leaves the log out: the viewer's in-memory
+    snapshots keep the log themselves)."""
     model = world.damage_model
     entities = [_entity_dict(c, model) for c in world.creatures().values()]
     doc = {
@@ -81,12 +90,9 @@ def save_world(world: Sandbox, path: Path) -> None:
                   "seconds": world.ctx.clock.seconds},
         "streams": {name: _stream_state(rng) for name, rng in world.ctx.streams.items()},
         "entities": entities,
-        "events": [e.to_dict() for e in expand_log(world.ctx.log)],
+        "events": [e.to_dict() for e in expand_log(world.ctx.log)] if events else [],
     }
-    text = json.dumps(doc, separators=(",", ":"))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_text(path) as fh:
-        fh.write(text)
+    return doc
 
 
 def _no_constant(name: str) -> Any:
@@ -120,7 +126,16 @@ def _read(path: Path) -> dict[str, Any]:
 
 def load_world(path: Path, catalog: Catalog, world_type: type[Sandbox]) -> Sandbox:
     """Rebuild a world of ``world_type`` from a save (see ``Sandbox.load``)."""
-    doc = _read(path)
+    return world_from_document(_read(path), catalog, world_type, path)
+
+
+def world_from_document(doc: dict[str, Any], catalog: Catalog, world_type: type[Sandbox],
+                        path: Path | str = "snapshot") -> Sandbox:
+    """Rebuild a world of ``world_type`` from what ``world_document`` gave (``path`` names it in errors).
+
+    Raises:
+        SaveError: The document does not describe a world (nothing is half-built).
+    """
     world: Sandbox | None = None
     at = ["the header"]  # the part of the save being restored, named in errors
     try:

@@ -42,7 +42,8 @@ def test_every_shipped_body_draws_every_location_inside_its_part() -> None:
     assert len(location_layout(default_catalog().bodies["human"])) == 32
 
 
-def test_a_location_hint_places_it_in_its_part() -> None:
+def hinted_human() -> tuple[BodyStructure, int, int]:
+    """The human body with its Head's first two locations hinted into one row, swapped: (body, first, second)."""
     import dataclasses
 
     human = default_catalog().bodies["human"]
@@ -51,7 +52,11 @@ def test_a_location_hint_places_it_in_its_part() -> None:
     locations = list(human.locations)
     locations[first] = dataclasses.replace(locations[first], layout=(0.0, 1.0))
     locations[second] = dataclasses.replace(locations[second], layout=(0.0, 0.0))
-    hinted = dataclasses.replace(human, locations=tuple(locations))
+    return dataclasses.replace(human, locations=tuple(locations)), first, second
+
+
+def test_a_location_hint_places_it_in_its_part() -> None:
+    hinted, first, second = hinted_human()
     boxes = location_layout(hinted)
     assert boxes[second][0] < boxes[first][0] and boxes[second][1] == boxes[first][1]  # side by side, as hinted
     check(hinted)

@@ -12,14 +12,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from components.depth import TIERS
 from components.events import DamageDealt
 from components.readout import Readout
-from components.rules import LEVEL_CODES
 from sandbox.world import Outcome, Sandbox
 from systems.creatures import Creature
-from systems.models.anatomy_attack import AttackRecord
-from systems.models.depth import DepthAttackRecord
 
 from .variants import Variant, variant_content
 
@@ -63,22 +59,20 @@ def _band(dealt: int) -> str:
     return "dealt 0"
 
 
-def landed_blows(log: Iterable[Any], bodies: dict[int, str]) -> Counter[tuple[int, str, str]]:
+def landed_blows(log: Iterable[Any]) -> Counter[tuple[int, str, str]]:
     """(target, location, wound) -> blows, from a world's raw log.
 
-    The anatomy model's attack records and the depth model's place their blow at a location of the target's
-    anatomy (read from the record, without expanding it into events); the other models' blows are their damage
+    An entry that places its blow on the target's anatomy (``components.log.PlacedBlowEntry``: the anatomy and depth
+    models' attack records) says where, without expanding into events; the other models' blows are their damage
     events (no location).
     """
     found: Counter[tuple[int, str, str]] = Counter()
     for entry in log:
-        if isinstance(entry, AttackRecord):
-            blow = entry.blow
-            if blow is not None and not blow.missed:
-                found[entry.target, entry.body.locations[blow.location].name, LEVEL_CODES[blow.level]] += 1
-        elif isinstance(entry, DepthAttackRecord):
-            if entry.struck and not entry.direct and entry.target in bodies:
-                found[entry.target, entry.location, TIERS[entry.tier]] += 1
+        placed = getattr(entry, "placed_blow", None)  # a PlacedBlowEntry (faster than the protocol's isinstance)
+        if placed is not None:
+            where = placed()
+            if where is not None:
+                found[entry.target, where[0], where[1]] += 1
         else:
             for event in entry.events():
                 if isinstance(event, DamageDealt) and event.dealt > 0 and event.attacker >= 0:
@@ -102,8 +96,7 @@ def run_one(scenario: str, seed: int, model: str, run: int, variant: Variant | N
     try:
         outcome = world.run()
         creatures = world.creatures()
-        bodies = {e: c.anatomy.body.id for e, c in creatures.items()}
-        blows = landed_blows(world.log, bodies)
+        blows = landed_blows(world.log)
         return flatten((variant.name, model, run), seed, outcome,
                        [(e, c, world.readout(e)) for e, c in creatures.items()], blows)
     finally:

@@ -151,11 +151,11 @@ def target_of(parts: Sequence[str], catalog: Catalog, point_models: Sequence[str
         if len(parts) < 2:
             raise LabError("a models key names the model: models.<model>.<key> (models.severity.creatures.human.brawn)")
         name = parts[1]
-        if name == "anatomy":
-            return Target(SINGLE_FILES["anatomy_rules"], "anatomy_rules", tuple(parts[2:]), "models.anatomy")
+        if f"{MODELS_DIR}/{name}.toml" == SINGLE_FILES["anatomy_rules"]:  # the rules file, not a model's tables
+            return Target(SINGLE_FILES["anatomy_rules"], "anatomy_rules", tuple(parts[2:]), f"models.{name}")
         if name not in point_models:
             raise LabError(_names_nothing(".".join(parts[:2]), f"a damage model's tables (models.{name})",
-                                          ["anatomy", *point_models], name))
+                                          [Path(SINGLE_FILES["anatomy_rules"]).stem, *point_models], name))
         return Target(f"{MODELS_DIR}/{name}.toml", f"{name}_model", tuple(parts[2:]), f"models.{name}")
     if head in KIND_DIRS and head != "scenarios":
         if len(parts) < 2:
@@ -419,7 +419,9 @@ class VariantContent:
 def _point_models() -> list[str]:
     from sandbox.models import available_models, loaders
 
-    return [m for m in available_models() if m in loaders() and m != "anatomy"]
+    # A model whose file is the anatomy rules' reads no tables of its own (models.<it> names the rules).
+    rules = SINGLE_FILES["anatomy_rules"]
+    return [m for m in available_models() if m in loaders() and f"{MODELS_DIR}/{m}.toml" != rules]
 
 
 def _schema(kind: str) -> type[Any] | None:

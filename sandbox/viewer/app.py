@@ -1,576 +1,837 @@
-"""The Pygame viewer: a skirmish on the field, the selected creature's body and wounds, and the combat trace.
+"""The viewer: one fight or several side by side, a timeline to go back and forth, and the controls.
 
-The simulation runs on a fixed timestep (``speed`` ticks of game time per wall second), decoupled from the frame
-rate: each frame adds its wall time to an accumulator and runs whole ticks from it. Everything is drawn onto one
-surface, which a window shows (``run_window``) or a headless run saves (``run_headless``).
+``Viewer`` takes what to watch (a ``Sandbox`` you built, a function of seed and model that builds one, a scenario,
+a save or a replayed log), keeps the time (a fixed timestep: ``speed`` ticks of game time per wall second, apart
+from the frame rate) and turns input into what it does. The worlds are ticked by a ``Worker`` (in a thread of its
+own in a window); frames draw what the feeds publish. ``run_window`` opens a window, ``run_headless`` renders
+frames with no window (the dummy video driver).
 """
 
 from __future__ import annotations
 
-import math
 import os
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import pygame
 
-from components.events import DamageDealt, Injured
-from components.impairment import Impairment
-from components.log import AttackEntry, LogEntry
-from components.readout import Readout
-from sandbox.bodymap import body_layout
-from sandbox.files import atomic_path
-from sandbox.models import available_models
+from sandbox.viewer.budget import Budget
+from sandbox.viewer.camera import Camera
+from sandbox.viewer.entries import Attack
+from sandbox.viewer.feeds import Feed, LiveFeed, WorldFactory
+from sandbox.viewer.field_view import LABEL_LIFE
+from sandbox.viewer.files import save_png
+from sandbox.viewer.fonts import Typeset
+from sandbox.viewer.pane import Pane
+from sandbox.viewer.replay import ReplayFeed, find_cast, log_model, log_names
+from sandbox.viewer.scene import team_order
+from sandbox.viewer.theme import BACKGROUND, DIM, TEAM_COLOURS, TEXT, Colour
+from sandbox.viewer.timeline_view import Span, Timeline
+from sandbox.viewer.worker import Worker
 from sandbox.world import Sandbox
-from systems.creatures import Creature
 
 SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
-"""Ticks of game time per wall second, by speed step."""
+"""The speed steps (ticks of game time per wall second) that + and - go through."""
+MIN_SPEED, MAX_SPEED = SPEEDS[0], SPEEDS[-1]
+MAX_PANES = 5
+"""The most models side by side."""
+DEFAULT_SIZE = (1280, 800)
+"""The window of one fight."""
+SPLIT_SIZE = (1600, 900)
+"""The window of fights side by side."""
+MIN_SIZE = (720, 480)
+"""The smallest the layout goes."""
+HEADER = 30
+KEYS_ROW = 18
+MAX_TICKS_A_FRAME = 8
+"""Ticks one frame may ask for: a slow world falls behind rather than spiralling."""
 
-TEAM_COLOURS = [(220, 72, 60), (70, 130, 235), (90, 190, 90), (235, 180, 60), (185, 95, 225), (60, 200, 200),
-                (235, 120, 180), (170, 170, 170)]
-BACKGROUND = (24, 26, 30)
-PANEL = (34, 37, 43)
-TEXT = (225, 228, 232)
-DIM = (140, 145, 150)
-DEAD = (95, 95, 100)
-SHOCK_RING = {"stunned": (250, 220, 80), "incapacitated": (250, 140, 40), "unconscious": (170, 90, 230),
-              "dying": (170, 90, 230)}
-"""Ring colour by the readout's shock word."""
+KEYS = ("Space pause  ←/→ tick  Home/End  drag the timeline  wheel zoom/scroll  drag pan  C fit  F follow  "
+        "N names  Tab creature  A or right-click: attacker  +/- speed  R restart  M model  S shot  Esc quit")
 
-WHOLE = (88, 168, 96)
-MINOR = (214, 200, 72)
-SERIOUS = (232, 138, 48)
-GRIEVOUS = (200, 92, 40)
-UNUSABLE = (200, 48, 48)
-SEVERED = (70, 22, 92)
-IMPAIRMENT_LEGEND = (("whole", WHOLE), ("-5", MINOR), ("-10", SERIOUS), ("worse", GRIEVOUS),
-                     ("unusable", UNUSABLE), ("severed", SEVERED))
-
-KEYS = ("Space pause   Right arrow: one tick   +/- speed   Tab: next creature   click: select   "
-        "Up/Down: explain a blow   R restart (new seed)   M model   S screenshot   Esc quit")
+Source = Sandbox | WorldFactory | str | Feed
 
 
-def part_colour(imp: Impairment, severed: bool) -> tuple[int, int, int]:
-    """The colour of a part in the body panel by its state."""
-    if severed:
-        return SEVERED
-    if imp.unusable:
-        return UNUSABLE
-    if imp.penalty >= 0:
-        return WHOLE
-    if imp.penalty >= -5:
-        return MINOR
-    if imp.penalty >= -10:
-        return SERIOUS
-    return GRIEVOUS
-
-
-def blow_label(entry: LogEntry) -> tuple[str, tuple[int, int, int]] | None:
-    """The floating label of an attack that reached the body (level and location, or damage), from its events."""
-    for event in entry.events():
-        if isinstance(event, Injured):
-            if event.glancing:
-                return "glances", TEXT
-            if event.level <= 0:
-                return "no wound", TEXT
-            colour = (255, 90, 80) if event.level >= 4 else (255, 200, 90) if event.level >= 2 else TEXT
-            return f"{event.level_code} {event.location}", colour
-        if isinstance(event, DamageDealt) and event.dealt > 0:
-            return f"{event.dealt} damage", (255, 200, 90)
-    return None
-
-
-@dataclass(slots=True)
-class Label:
-    """A floating label over a creature (a landed blow): it rises and fades."""
-
-    entity: int
-    text: str
-    colour: tuple[int, int, int]
-    age: float = 0.0
+def _is_feed(source: object) -> bool:
+    return isinstance(source, LiveFeed | ReplayFeed)
 
 
 class Viewer:
-    """A skirmish and how it is shown.
+    """A fight, or the same fight under several models side by side, as it is shown.
 
     Args:
-        scenario: Shipped scenario id or path.
-        seed: Root seed.
-        model: Damage model (default: the scenario's).
-        size: Surface size in pixels.
+        source: What to watch: a ``Sandbox`` you built (watched and ticked as it is), a function of
+            ``(seed, model)`` that builds one (then R restarts with a new seed and M changes the model), a
+            scenario id or path, or a feed (``Viewer.saved``, ``Viewer.replay``).
+        seed: The root seed a function or a scenario builds with.
+        models: The damage models side by side (one pane each, at most five; a function or a scenario only).
+            Default: one pane, the world's own model.
+        size: The surface's size in pixels (default: 1280x800, 1600x900 for panes side by side).
+        title: What to call the fight (default: its scenario's name).
+        threaded: Tick the worlds in a thread of their own (a window does; tests and headless frames do not,
+            so the same frames give the same ticks).
+        speed: Ticks of game time per wall second (0.5 to 32).
+        echo: Called with a line for each thing the viewer does (ready, tick, select, hover, seek, zoom,
+            resize, quit ...), for scripts that drive it (``sandbox view --echo``).
+
+    Raises:
+        ValueError: Too many models, models for a world handed in, or a speed out of range.
     """
 
-    LABEL_LIFE = 1.6
-
-    def __init__(self, scenario: str, seed: int = 0, model: str | None = None,
-                 size: tuple[int, int] = (1280, 800)) -> None:
-        pygame.font.init()
-        self.scenario = scenario
+    def __init__(self, source: Source, *, seed: int = 0, models: Sequence[str | None] | None = None,
+                 size: tuple[int, int] | None = None, title: str | None = None, threaded: bool = False,
+                 speed: float = 2.0, echo: Callable[[str], None] | None = None) -> None:
+        if not MIN_SPEED <= speed <= MAX_SPEED:
+            raise ValueError(f"speed must be {MIN_SPEED:g} to {MAX_SPEED:g} ticks per second, not {speed:g}")
+        chosen: list[str | None] = list(models) if models else [None]
+        if len(chosen) > MAX_PANES:
+            raise ValueError(f"at most {MAX_PANES} models side by side, not {len(chosen)}")
+        self.worker = Worker(threaded)
+        self.echo = echo
         self.seed = seed
-        self.model = model
-        self.size = size
-        self.surface = pygame.Surface(size)
-        self.font = pygame.font.Font(None, 18)
-        self.small = pygame.font.Font(None, 15)
-        self.big = pygame.font.Font(None, 24)
-        self.speed_index = 2
+        self.factory: WorldFactory | None = None
+        feeds = self._feeds(source, seed, chosen, title)
+        self.panes = [Pane(feed) for feed in feeds]
+        self.size = size or (SPLIT_SIZE if len(self.panes) > 1 else DEFAULT_SIZE)
+        self.surface = pygame.Surface(self.size)
+        self.type_ = Typeset()
+        self.timeline = Timeline()
+        self.camera = Camera()
+        self.camera_moved = False
+        self._fitted = False
+        self.speed = speed
         self.paused = False
         self.quit = False
         self.accumulator = 0.0
         self.status = ""
-        self.part_rects: dict[int, pygame.Rect] = {}
-        self.creature_pos: dict[int, tuple[int, int]] = {}
-        self.trace_rows: list[tuple[pygame.Rect, int]] = []
-        self.world = self._build()
+        self.all_names = False
+        first = self.panes[0].shown.scene.figures
+        self.selected_name: str | None = next((f.name for f in first.values()), None)
+        self.attacker_name: str | None = None
+        self.hover: tuple[int, int | None, int | None] | None = None  # pane, creature, location
+        self.pinned: tuple[int, int] | None = None  # pane, location
+        self.mouse = (0, 0)
+        self._drag: str | None = None  # "field" or "timeline"
+        self._span: Span | None = None
+        self._echo_layout = True
+        self._last_tick = self.tick
+        self.teams: dict[str, Colour] = {}
+        self._colour_teams()
+        self._layout()
 
-    # ------------------------------------------------------------------ the simulation
+    # ------------------------------------------------------------------ sources
 
-    def _build(self) -> Sandbox:
-        world = Sandbox.from_scenario(self.scenario, seed=self.seed, model=self.model)
-        self.model = world.model
-        self.labels: list[Label] = []
-        self.records: list[AttackEntry] = []
-        self.recent: list[AttackEntry] = []
-        self._readouts: dict[int, Readout] = {}
-        self._readouts_at = -1
-        self.trace_index: int | None = None
-        self.seen = 0
-        creatures = world.creatures()
-        self.selected: int | None = next(iter(creatures), None)
-        self.teams = {t: TEAM_COLOURS[i % len(TEAM_COLOURS)] for i, t in enumerate(
-            dict.fromkeys(c.team for c in creatures.values()))}
-        self.finished = False
-        return world
+    def _feeds(self, source: Source, seed: int, models: list[str | None], title: str | None) -> list[Feed]:
+        if _is_feed(source):
+            if models != [None]:
+                raise ValueError("a saved world or a replay keeps its own model: no models side by side")
+            return [source]  # type: ignore[list-item]
+        if isinstance(source, Sandbox):
+            if models != [None]:
+                raise ValueError("a world handed in keeps its own model; hand in a function of (seed, model) to "
+                                 "see models side by side")
+            return [LiveFeed(source, title=title, quiet=self.worker.quiet)]
+        if isinstance(source, str | Path):
+            scenario = source
 
-    def restart(self, seed: int | None = None) -> None:
-        """Start the scenario again (a new seed by default)."""
-        self.world.close()
-        self.seed = self.seed + 1 if seed is None else seed
-        self.world = self._build()
-        self.status = f"restarted with seed {self.seed}"
+            def build(seed: int, model: str | None) -> Sandbox:
+                return Sandbox.from_scenario(scenario, seed=seed, model=model)
 
-    def cycle_model(self) -> None:
-        """The next damage model on the same scenario and seed."""
-        models = list(available_models())
-        current = models.index(self.model) if self.model in models else -1
-        self.model = models[(current + 1) % len(models)]
-        self.world.close()
-        self.world = self._build()
-        self.status = f"model {self.model} ({models.index(self.model) + 1} of {len(models)})"
+            factory: WorldFactory = build
+        else:
+            factory = source  # type: ignore[assignment]
+        self.factory = factory
+        feeds: list[Feed] = []
+        try:
+            for model in models:
+                feeds.append(LiveFeed(factory(seed, model), factory, title=title, owned=True,
+                                      quiet=self.worker.quiet))
+        except BaseException:
+            for feed in feeds:
+                feed.close()
+            raise
+        return feeds
 
-    def tick(self) -> None:
-        """Run one tick of the simulation and pick up what it did."""
-        if len(self.world.able_teams()) <= 1:
-            self.finished = True
-            return
-        self.world.step()
-        log = self.world.log
-        self.recent = []
-        for entry in log[self.seen:]:
-            if not isinstance(entry, AttackEntry) or not entry.headline:
-                continue
-            self.records.append(entry)
-            self.recent.append(entry)
-            label = blow_label(entry)
-            if label is not None:
-                self.labels.append(Label(entry.target, label[0], label[1]))
-        self.seen = len(log)
+    @classmethod
+    def saved(cls, path: str | Path, **options: object) -> Viewer:
+        """Watch a saved world from its tick on (``Sandbox.load``), with the ``Viewer`` options.
 
-    def readout(self, entity: int) -> Readout:
-        """A creature's readout as of this tick (read once a tick, not once a frame)."""
-        if self._readouts_at != self.world.tick:
-            self._readouts = {}
-            self._readouts_at = self.world.tick
-        found = self._readouts.get(entity)
-        if found is None:
-            found = self._readouts[entity] = self.world.readout(entity)
-        return found
+        Raises:
+            SaveError: The file is not a save this sandbox reads.
+        """
+        world = Sandbox.load(path)
+        title = options.pop("title", None) or (world.scenario.name if world.scenario else Path(path).stem)
+        feed = LiveFeed(world, title=f"{title} (from {Path(path).name})", owned=True)
+        return cls(feed, **options)  # type: ignore[arg-type]
+
+    @classmethod
+    def replay(cls, path: str | Path, scenario: str | None = None, **options: object) -> Viewer:
+        """Replay a ``sandbox run --log`` file (no simulation), with the ``Viewer`` options. The creatures' bodies,
+        teams and places come from ``scenario``, else from the content's scenario that has the log's creatures.
+
+        Raises:
+            ReplayError: The file is not a log, or its creatures are not the scenario's.
+            ConfigError: The scenario cannot be loaded.
+        """
+        from sandbox.config import default_catalog
+        from sandbox.eventlog import read_jsonl
+
+        log = Path(path)
+        cast: Sandbox | None = None
+        if scenario is None:
+            try:
+                spec = find_cast(default_catalog(), log_names(log).values())
+            except (OSError, ValueError):
+                spec = None  # ReplayFeed says what is wrong with the file
+            scenario = spec.id if spec is not None else None
+        if scenario is not None:
+            try:
+                model = log_model(read_jsonl(log))
+            except (OSError, ValueError):
+                model = None
+            cast = Sandbox.from_scenario(scenario, model=model)
+        try:
+            feed = ReplayFeed(log, cast)
+        finally:
+            if cast is not None:
+                cast.close()
+        return cls(feed, **options)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------ what is shown
+
+    @property
+    def world(self) -> Sandbox | None:
+        """The world the first pane shows (``None`` for a replay)."""
+        feed = self.panes[0].feed
+        return feed.world if isinstance(feed, LiveFeed) else None
+
+    @property
+    def tick(self) -> int:
+        """The tick the first pane shows."""
+        return self.panes[0].shown.scene.tick
+
+    @property
+    def records(self) -> list[Attack]:
+        """The first pane's attacks up to the tick shown."""
+        return list(self.panes[0].shown.attacks)
+
+    @property
+    def selected(self) -> int | None:
+        """The selected creature's entity in the first pane."""
+        return self.panes[0].entity(self.selected_name)
+
+    @property
+    def finished(self) -> bool:
+        """Every pane's fight is over and shown to its end."""
+        return all(p.shown.scene.finished and p.shown.scene.tick >= p.shown.played for p in self.panes)
+
+    def select(self, name: str | None) -> None:
+        """Select the creature called ``name`` (its body panel), in every pane.
+
+        Raises:
+            ValueError: No creature of that name.
+        """
+        if name is not None and self.panes[0].entity(name) is None:
+            raise ValueError(f"no creature called {name!r}; known: {', '.join(self.panes[0].feed.names.values())}")
+        if name != self.selected_name:
+            self.selected_name = name
+            for pane in self.panes:
+                pane.wound_scroll = 0
+            self.pinned = None
+            self._say(f"select {name}")
+            self._echo_layout = True
+
+    def choose_attacker(self, name: str | None) -> None:
+        """Choose the attacker whose odds the location card shows (``None``: none).
+
+        Raises:
+            ValueError: No creature of that name.
+        """
+        if name is not None and self.panes[0].entity(name) is None:
+            raise ValueError(f"no creature called {name!r}; known: {', '.join(self.panes[0].feed.names.values())}")
+        self.attacker_name = name
+        self._say(f"attacker {name}")
+        self._want_card_odds()
+
+    def _want_card_odds(self) -> None:
+        """Ask for the odds of the card on screen (pinned, else hovered), if an attacker is chosen."""
+        if self.pinned is not None:
+            self._want_odds(*self.pinned)
+        elif self.hover is not None and self.hover[2] is not None:
+            self._want_odds(self.hover[0], self.hover[2])
+
+    def _colour_teams(self) -> None:
+        teams = team_order(self.panes[0].shown.scene.figures)
+        self.teams = {team: TEAM_COLOURS[k % len(TEAM_COLOURS)] for k, team in enumerate(teams)}
+
+    def _say(self, line: str) -> None:
+        if self.echo is not None:
+            self.echo(line)
+
+    # ------------------------------------------------------------------ time
 
     def update(self, dt: float) -> None:
-        """Advance wall time by ``dt`` seconds: labels age; whole ticks run at the current speed."""
-        for label in self.labels:
-            label.age += dt
-        self.labels = [label for label in self.labels if label.age < self.LABEL_LIFE]
+        """Advance wall time by ``dt`` seconds: labels age; whole ticks are asked for at the current speed."""
+        self.worker.check()
+        for pane in self.panes:
+            pane.age(dt, LABEL_LIFE)
         if self.paused:
             return
         self.accumulator += dt
-        step = 1.0 / SPEEDS[self.speed_index]
-        ran = 0
-        while self.accumulator >= step and ran < 8:  # never more than 8 ticks a frame: no spiral of death
+        step = 1.0 / self.speed
+        due = 0
+        while self.accumulator >= step - 1e-9 and due < MAX_TICKS_A_FRAME:  # 30 frames of 1/60 s are 0.5 s
             self.accumulator -= step
-            self.tick()
-            ran += 1
-        if ran == 8:
+            due += 1
+        if due == MAX_TICKS_A_FRAME:
             self.accumulator = 0.0
+        for _ in range(due):
+            self._request_step()
+        self._sync()
+
+    def _request_step(self) -> None:
+        if all(p.feed.shown.scene.finished and p.feed.shown.scene.tick >= p.feed.shown.played for p in self.panes):
+            return
+        if self.worker.threaded and self.worker.pending("step") >= 2:
+            return  # the worlds are behind: this tick is dropped, not queued
+        self.worker.submit(self._step_all, "step")
+
+    def _step_all(self) -> None:
+        for pane in self.panes:
+            pane.feed.step()
+
+    def step(self, ticks: int = 1) -> None:
+        """Pause and go ``ticks`` ticks on (back, when negative)."""
+        self.paused = True
+        if ticks > 0:
+            for _ in range(ticks):
+                self.worker.submit(self._step_all, "step")
+        else:
+            self.seek(self.tick + ticks)
+        self._sync()
+
+    def seek(self, tick: int) -> None:
+        """Show ``tick`` in every pane (clamped to the ticks played)."""
+        self._say(f"seek {tick}")
+
+        def job() -> None:
+            for pane in self.panes:
+                pane.feed.seek(tick)
+
+        self.worker.submit(job, "seek", replace=True)
+        self._sync()
+
+    def tick_once(self) -> None:
+        """Run one tick now, whatever the speed (tests and scripts)."""
+        self.worker.submit(self._step_all, "step")
+        self.worker.drain()
+        self._sync()
+
+    def _sync(self) -> None:
+        """Take what the feeds publish: new labels, the tick echoed, the camera following."""
+        moved = False
+        for pane in self.panes:
+            shown = pane.feed.shown
+            if shown is not pane.seen:
+                pane.take(shown)
+                moved = True
+        if moved:
+            self._want_card_odds()  # a card up at the new tick needs that tick's odds
+        if self.tick != self._last_tick:
+            self._last_tick = self.tick
+            self._say(f"tick {self.tick}")
+        if self.camera.follow:
+            figure = self.panes[0].shown.scene.figures.get(self.selected or -1)
+            if figure is not None:
+                self.camera.centre_on(figure.x, figure.y)
+
+    def refresh(self) -> None:
+        """Show the worlds as they are now, after you changed them by hand (``inflict``, ``strike``, a component):
+        the ticks played after the one on screen are forgotten, since the worlds no longer lead there."""
+
+        def job() -> None:
+            for pane in self.panes:
+                if isinstance(pane.feed, LiveFeed):
+                    pane.feed.refresh()
+
+        self.worker.submit(job, "refresh")
+        self.worker.drain()
+        self._sync()
+
+    def set_speed(self, speed: float) -> None:
+        """Ticks per wall second.
+
+        Raises:
+            ValueError: Out of range.
+        """
+        if not MIN_SPEED <= speed <= MAX_SPEED:
+            raise ValueError(f"speed must be {MIN_SPEED:g} to {MAX_SPEED:g} ticks per second, not {speed:g}")
+        self.speed = speed
+        self._say(f"speed {speed:g}")
+
+    def restart(self) -> None:
+        """Start again with the next seed (a world handed in goes back to its first tick instead)."""
+        if self.factory is None:
+            self.seek(min(p.shown.start for p in self.panes))
+            self.status = "back to the start (a world handed in has no seed to change)"
+            return
+        self.seed += 1
+        self._rebuild([p.feed.model for p in self.panes])
+        self.status = f"restarted with seed {self.seed}"
+
+    def cycle_model(self) -> None:
+        """The next damage model on the same fight and seed (one pane of a world that can be built again)."""
+        from sandbox.models import available_models
+
+        if self.factory is None or len(self.panes) > 1:
+            self.status = ("the panes already show models side by side" if len(self.panes) > 1 else
+                           "a world handed in keeps its model")
+            return
+        models = list(available_models())
+        current = self.panes[0].feed.model
+        at = models.index(current) if current in models else -1
+        model = models[(at + 1) % len(models)]
+        self._rebuild([model])
+        self.status = f"model {model} ({models.index(model) + 1} of {len(models)})"
+
+    def _rebuild(self, models: list[str]) -> None:
+        seed = self.seed
+
+        def job() -> None:
+            for pane, model in zip(self.panes, models, strict=True):
+                pane.feed.rebuild(seed, model)  # type: ignore[attr-defined]
+
+        self.worker.submit(job, "rebuild")
+        self.worker.drain()
+        for pane in self.panes:
+            pane.seen, pane.labels, pane.chosen, pane.log_first = None, [], None, None
+        self.pinned = None
+        self._colour_teams()
+        if self.panes[0].entity(self.selected_name) is None:
+            self.selected_name = next((f.name for f in self.panes[0].shown.scene.figures.values()), None)
+        self._sync()
 
     # ------------------------------------------------------------------ input
 
     def handle(self, event: pygame.event.Event) -> None:
-        """React to a key press or a click."""
-        if event.type == pygame.QUIT:
-            self.quit = True
-        elif event.type == pygame.KEYDOWN:
-            self._key(event.key)
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self._click(event.pos)
+        """React to one input event."""
+        kind = event.type
+        if kind == pygame.QUIT:
+            self._quit()
+        elif kind == pygame.VIDEORESIZE:
+            self.resize((event.w, event.h))
+        elif kind == pygame.KEYDOWN:
+            self._key(event.key, event.mod if hasattr(event, "mod") else 0)
+        elif kind == pygame.MOUSEMOTION:
+            self._motion(event.pos, getattr(event, "rel", (0, 0)), getattr(event, "buttons", (0, 0, 0)))
+        elif kind == pygame.MOUSEBUTTONDOWN:
+            self.mouse = event.pos
+            if event.button == 1:
+                self._press(event.pos)
+            elif event.button == 3:
+                self._right_click(event.pos)
+        elif kind == pygame.MOUSEBUTTONUP and event.button == 1:
+            self._drag = None
+        elif kind == pygame.MOUSEWHEEL:
+            self._wheel(int(event.y))
 
-    def _key(self, key: int) -> None:
+    def _quit(self) -> None:
+        self.quit = True
+        self._say("quit")
+
+    def _key(self, key: int, mod: int) -> None:
+        shift = bool(mod & pygame.KMOD_SHIFT)
         if key == pygame.K_ESCAPE:
-            self.quit = True
+            self._quit()
         elif key == pygame.K_SPACE:
             self.paused = not self.paused
+            self._say("paused" if self.paused else "playing")
         elif key == pygame.K_RIGHT:
+            self.step(10 if shift else 1)
+        elif key == pygame.K_LEFT:
+            self.step(-10 if shift else -1)
+        elif key == pygame.K_HOME:
             self.paused = True
-            self.tick()
+            self.seek(min(p.shown.start for p in self.panes))
+        elif key == pygame.K_END:
+            self.seek(max(p.shown.played for p in self.panes))
         elif key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
-            self.speed_index = min(self.speed_index + 1, len(SPEEDS) - 1)
+            self.set_speed(next((s for s in SPEEDS if s > self.speed), MAX_SPEED))
         elif key in (pygame.K_MINUS, pygame.K_KP_MINUS):
-            self.speed_index = max(self.speed_index - 1, 0)
+            self.set_speed(next((s for s in reversed(SPEEDS) if s < self.speed), MIN_SPEED))
         elif key == pygame.K_TAB:
-            entities = list(self.world.creatures())
-            if entities:
-                at = entities.index(self.selected) if self.selected in entities else -1
-                self.selected = entities[(at + 1) % len(entities)]
+            self._cycle_selection(-1 if shift else 1)
+        elif key == pygame.K_a:
+            self._cycle_attacker()
+        elif key == pygame.K_n:
+            self.all_names = not self.all_names
+        elif key == pygame.K_f:
+            self.camera.follow = not self.camera.follow
+            self.status = "following the selected creature" if self.camera.follow else "camera free"
+            self._sync()
+        elif key == pygame.K_c:
+            self.fit()
+        elif key in (pygame.K_UP, pygame.K_DOWN):
+            self._walk_log(-1 if key == pygame.K_UP else 1)
         elif key == pygame.K_r:
             self.restart()
         elif key == pygame.K_m:
             self.cycle_model()
         elif key == pygame.K_s:
-            path = Path(f"screenshot-{self.scenario_name()}-{self.world.tick:04d}.png")
+            path = Path(f"screenshot-{self.slug()}-{self.tick:04d}.png")
             self.save(path)
             self.status = f"saved {path}"
-        elif key == pygame.K_UP and self.records:
-            self.trace_index = len(self.records) - 1 if self.trace_index is None else max(self.trace_index - 1, 0)
-        elif key == pygame.K_DOWN and self.records and self.trace_index is not None:
-            self.trace_index = min(self.trace_index + 1, len(self.records) - 1)
 
-    def _click(self, pos: tuple[int, int]) -> None:
-        for rect, index in self.trace_rows:
-            if rect.collidepoint(pos):
-                self.trace_index = index
-                return
-        if not self.layout()[0].collidepoint(pos):
-            return  # a click on a panel never selects a creature drawn (clipped) behind it
-        best, best_d = None, 14.0
-        for entity, (x, y) in self.creature_pos.items():
-            d = math.hypot(x - pos[0], y - pos[1])
-            if d <= best_d:
-                best, best_d = entity, d
-        if best is not None:
-            self.selected = best
+    def _pane_at(self, pos: tuple[int, int]) -> int | None:
+        return next((k for k, p in enumerate(self.panes) if p.rects.whole.collidepoint(pos)), None)
 
-    def scenario_name(self) -> str:
-        """The scenario's file-friendly name."""
-        return Path(self.scenario).stem
+    def _motion(self, pos: tuple[int, int], rel: tuple[int, int], buttons: Sequence[int]) -> None:
+        self.mouse = pos
+        if self._drag == "field" and buttons and buttons[0]:
+            self.camera.pan(*rel)
+            self.camera_moved = True
+            if self.camera.follow:
+                self.camera.follow = False
+            return
+        if self._drag == "timeline" and buttons and buttons[0]:
+            self._seek_at(pos)
+            return
+        k = self._pane_at(pos)
+        if k is None:
+            self.hover = None
+            return
+        pane = self.panes[k]
+        creature = pane.creature_at(pos)
+        location = pane.location_at(pos)
+        before = self.hover
+        self.hover = (k, creature, location)
+        if location is not None and (before is None or before[2] != location):
+            name = self._location_name(k, location)
+            self._say(f"hover {self.selected_name} {name}")
+            self._want_odds(k, location)
 
-    def save(self, path: Path) -> None:
+    def _location_name(self, k: int, location: int) -> str:
+        figure = self.panes[k].shown.scene.figures.get(self.panes[k].entity(self.selected_name) or -1)
+        if figure is None or figure.body is None:
+            return str(location)
+        return figure.body.locations[location].name
+
+    def _want_odds(self, k: int, location: int) -> None:
+        pane = self.panes[k]
+        attacker, defender = pane.entity(self.attacker_name), pane.entity(self.selected_name)
+        if attacker is None or defender is None or attacker == defender:
+            return
+        key = (attacker, defender, location, pane.shown.scene.tick)
+        if key not in pane.feed.odds:
+            self.worker.submit(lambda: pane.feed.compute_odds(attacker, defender, location), "odds")
+
+    def _press(self, pos: tuple[int, int]) -> None:
+        if self._span is not None and self._timeline_rect().collidepoint(pos):
+            self._drag = "timeline"
+            self.paused = True
+            self._seek_at(pos)
+            return
+        k = self._pane_at(pos)
+        if k is None:
+            return
+        pane = self.panes[k]
+        location = pane.location_at(pos)
+        if location is not None:
+            if self.pinned == (k, location):
+                self.pinned = None
+            else:
+                self.pinned = (k, location)
+                self._say(f"pin {self.selected_name} {self._location_name(k, location)}")
+                self._want_odds(k, location)
+            return
+        row = pane.log_row_at(pos)
+        if row is not None:
+            pane.chosen = row
+            return
+        if pane.rects.field.collidepoint(pos):
+            self._drag = "field"
+            creature = pane.creature_at(pos)
+            if creature is not None:
+                self.select(pane.feed.names[creature])
+            return
+        if not pane.rects.body.collidepoint(pos):
+            self.pinned = None
+
+    def _right_click(self, pos: tuple[int, int]) -> None:
+        k = self._pane_at(pos)
+        if k is None:
+            return
+        creature = self.panes[k].creature_at(pos)
+        if creature is not None:
+            name = self.panes[k].feed.names[creature]
+            self.choose_attacker(None if name == self.attacker_name else name)
+
+    def _wheel(self, clicks: int) -> None:
+        if not clicks:
+            return
+        pos = self.mouse
+        k = self._pane_at(pos)
+        if k is None:
+            return
+        pane = self.panes[k]
+        if pane.rects.field.collidepoint(pos):
+            field = pane.rects.field
+            self.camera.zoom(1.2 ** clicks, pos, (field.x, field.y, field.width, field.height))
+            self.camera_moved = True
+            self._echo_layout = True
+            self._say(f"zoom {self.camera.scale:.2f}")
+        elif pane.drawn_body is not None and pane.drawn_body.wounds.collidepoint(pos):
+            pane.wound_scroll = max(0, pane.wound_scroll - 3 * clicks)
+        elif pane.rects.lower.collidepoint(pos) and pane.drawn_log is not None:
+            first = pane.drawn_log.first - 3 * clicks
+            newest = max(0, len(pane.shown.attacks) - pane.drawn_log.room)
+            pane.log_first = None if first >= newest else max(first, 0)
+
+    def _seek_at(self, pos: tuple[int, int]) -> None:
+        if self._span is not None:
+            self.seek(self._span.tick(pos[0]))
+
+    def _cycle_selection(self, direction: int) -> None:
+        names = list(self.panes[0].feed.names.values())
+        if not names:
+            return
+        at = names.index(self.selected_name) if self.selected_name in names else -1
+        self.select(names[(at + direction) % len(names)])
+
+    def _cycle_attacker(self) -> None:
+        """The next attacker: those fighting the selected creature first, then every other creature."""
+        scene = self.panes[0].shown.scene
+        me = self.selected
+        foes = [f.name for f in scene.figures.values() if f.target == me and f.entity != me]
+        others = [f.name for f in scene.figures.values() if f.name not in foes and f.entity != me]
+        order = foes + others
+        if not order:
+            return
+        at = order.index(self.attacker_name) if self.attacker_name in order else -1
+        self.choose_attacker(order[(at + 1) % len(order)])
+
+    def _walk_log(self, direction: int) -> None:
+        k = self._pane_at(self.mouse)
+        pane = self.panes[k if k is not None else 0]
+        count = len(pane.shown.attacks)
+        if not count:
+            return
+        if pane.chosen is None:
+            if direction < 0:
+                pane.chosen = count - 1
+            return
+        pane.chosen = min(max(pane.chosen + direction, 0), count - 1)
+
+    # ------------------------------------------------------------------ the camera and the layout
+
+    def fit(self) -> None:
+        """Fit the camera to the fight: every living creature with a body (else every creature)."""
+        pane = self.panes[0]
+        figures = pane.shown.scene.figures.values()
+        points = [(f.x, f.y) for f in figures if f.has_body and not f.dead] or [(f.x, f.y) for f in figures]
+        field = pane.rects.field
+        self.camera.fit(points, (field.x, field.y, field.width, field.height))
+        self.camera_moved = False
+        self._echo_layout = True
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """The window's new size: the layout follows it (and the camera's fit, until it was moved by hand)."""
+        size = (max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1]))
+        if size == self.size:
+            return
+        self.size = size
+        self.surface = pygame.Surface(size)
+        self._layout()
+        if not self.camera_moved:
+            self.fit()
+        self._echo_layout = True
+        self._say(f"resize {size[0]}x{size[1]}")
+
+    def _timeline_rect(self) -> pygame.Rect:
+        w, h = self.size
+        height = 26 + 18 * len(self.panes)
+        return pygame.Rect(0, h - KEYS_ROW - height, w, height)
+
+    def _layout(self) -> None:
+        w, _ = self.size
+        timeline = self._timeline_rect()
+        main = pygame.Rect(0, HEADER, w, timeline.top - HEADER)
+        n = len(self.panes)
+        for k, pane in enumerate(self.panes):
+            x0, x1 = main.x + main.width * k // n, main.x + main.width * (k + 1) // n
+            pane.layout(pygame.Rect(x0, main.y, x1 - x0, main.height), stacked=n > 1)
+
+    def slug(self) -> str:
+        """The fight's file-friendly name (for screenshots)."""
+        text = "".join(ch if ch.isalnum() else "-" for ch in self.panes[0].feed.title.lower())
+        return "-".join(part for part in text.split("-") if part)[:40] or "fight"
+
+    # ------------------------------------------------------------------ drawing
+
+    def draw(self) -> pygame.Surface:
+        """Draw everything onto ``self.surface`` and return it."""
+        self._sync()
+        if not self._fitted:
+            self.fit()
+            self._fitted = True
+        s = self.surface
+        s.fill(BACKGROUND, pygame.Rect(0, 0, self.size[0], HEADER))  # the panes, the timeline fill their own
+        s.fill(BACKGROUND, pygame.Rect(0, self.size[1] - KEYS_ROW, self.size[0], KEYS_ROW))
+        self._header()
+        hover_pane, hover_creature, hover_location = self.hover if self.hover else (None, None, None)
+        pinned_pane, pinned_location = self.pinned if self.pinned else (None, None)
+        budget = Budget(1 if self.worker.threaded else None)  # a window spreads its redraws over frames
+        for k, pane in enumerate(self.panes):
+            scene = pane.shown.scene
+            verdict = f"   over: {scene.verdict}" if scene.finished else ""
+            pane.draw(s, self.type_, self.camera, self.teams, selected=self.selected_name,
+                      hovered=hover_creature if hover_pane == k else None, attacker=self.attacker_name,
+                      all_names=self.all_names, location=hover_location if hover_pane == k else None,
+                      pinned=pinned_location if pinned_pane == k else None,
+                      title=f"{pane.feed.model}   tick {scene.tick}{verdict}", budget=budget)
+        labels = [p.feed.model for p in self.panes]
+        self._span = self.timeline.draw(s, self._timeline_rect(), [p.shown for p in self.panes], labels,
+                                        self.type_, self.paused, budget)
+        keys = self.type_.clip(KEYS, "small", self.size[0] - 16)
+        s.blit(self.type_.render(keys, "small", DIM), (8, self.size[1] - KEYS_ROW + 2))
+        if self._echo_layout:
+            self._echo_layout = False
+            self._say_layout()
+        return s
+
+    def _header(self) -> None:
+        scene = self.panes[0].shown.scene
+        feed = self.panes[0].feed
+        if self.finished:
+            state = "over: " + ", ".join(dict.fromkeys(p.shown.scene.verdict for p in self.panes))
+        elif self.paused:
+            state = "PAUSED"
+        else:
+            state = f"{self.speed:g} ticks/s"
+        models = " | ".join(p.feed.model for p in self.panes)
+        seed = f"   seed {feed.seed}" if feed.seed is not None else ""
+        text = (f"{feed.title}   model {models}{seed}   tick {scene.tick} ({scene.time:g} s)   {state}"
+                f"   {self.status}")
+        self.surface.blit(self.type_.render(self.type_.clip(text, "title", self.size[0] - 16), "title", TEXT),
+                          (8, 7))
+
+    def _say_layout(self) -> None:
+        if self.echo is None:
+            return
+        pane = self.panes[0]
+        for what, rect in (("field", pane.rects.field), ("body", pane.rects.body),
+                           ("timeline", self._timeline_rect())):
+            self._say(f"layout {what} {rect.x} {rect.y} {rect.width} {rect.height}")
+        if self._span is not None:
+            self._say(f"span {self._span.first} {self._span.last} {self._span.left} {self._span.right}")
+        self._say(f"camera {self.camera.x:.3f} {self.camera.y:.3f} {self.camera.scale:.4f}")
+        if pane.drawn_field is not None:
+            for entity, (x, y) in pane.drawn_field.positions.items():
+                self._say(f"at {pane.feed.names[entity]} {x} {y}")
+        if pane.drawn_body is not None:
+            figure = pane.shown.scene.figures.get(pane.entity(self.selected_name) or -1)
+            if figure is not None and figure.body is not None:
+                for li, rect in pane.drawn_body.locations.items():
+                    self._say(f"location {figure.body.locations[li].name} {rect.x} {rect.y} {rect.width} "
+                              f"{rect.height}")
+        self._say("drawn")
+
+    def invalidate(self) -> None:
+        """Forget every panel as last drawn: the next frame draws them all afresh."""
+        for pane in self.panes:
+            pane.invalidate()
+        self.timeline.invalidate()
+
+    def save(self, path: str | Path) -> None:
         """Save what is on screen as a PNG."""
         self.draw()
         save_png(self.surface, path)
 
-    # ------------------------------------------------------------------ drawing
+    def close(self) -> None:
+        """Stop the worker and release the worlds the viewer built."""
+        self.worker.close()
+        for pane in self.panes:
+            pane.feed.close()
 
-    def layout(self) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
-        """Field, body panel and trace panel rectangles."""
-        w, h = self.size
-        side = max(360, w * 36 // 100)
-        field = pygame.Rect(0, 28, w - side, h - 28 - 22)
-        panel = pygame.Rect(w - side, 28, side, (h - 50) * 58 // 100)
-        trace = pygame.Rect(w - side, panel.bottom, side, h - 22 - panel.bottom)
-        return field, panel, trace
-
-    def draw(self) -> pygame.Surface:
-        """Draw everything onto ``self.surface`` and return it."""
-        s = self.surface
-        s.fill(BACKGROUND)
-        field, panel, trace = self.layout()
-        creatures = self.world.creatures()
-        self._draw_header(creatures)
-        self._draw_field(field, creatures)
-        self._draw_panel(panel, creatures)
-        self._draw_trace(trace)
-        self._text(KEYS, (8, self.size[1] - 18), DIM, self.small)
-        return s
-
-    def _text(self, text: str, pos: tuple[int, int], colour: tuple[int, int, int] = TEXT,
-              font: pygame.font.Font | None = None) -> pygame.Rect:
-        surface = (font or self.font).render(text, True, colour)
-        return self.surface.blit(surface, pos)
-
-    def _draw_header(self, creatures: dict[int, Creature]) -> None:
-        spec = self.world.scenario
-        name = spec.name if spec else self.scenario
-        state = "PAUSED" if self.paused else f"{SPEEDS[self.speed_index]:g} ticks/s"
-        if self.finished:
-            teams = self.world.able_teams()
-            state = f"over: {teams[0] + ' wins' if len(teams) == 1 else 'no winner'}"
-        self._text(f"{name}   model {self.model}   seed {self.seed}   tick {self.world.tick} "
-                   f"({self.world.ctx.clock.time:g} s)   {state}   {self.status}", (8, 7), TEXT, self.big)
-
-    def _field_transform(self, field: pygame.Rect, creatures: dict[int, Creature]) -> tuple[float, float, float]:
-        """Scale and origin that fit every living creature with a body (with a margin, at least 16 m across) in the
-        field rectangle: the camera follows the fight, so a melee in one corner of a large field is readable."""
-        shown = [c.position for c in creatures.values() if c.anatomy.body.locations and not c.condition.dead] or [
-            c.position for c in creatures.values()]
-        xs = [pos.x for pos in shown] or [0.0]
-        ys = [pos.y for pos in shown] or [0.0]
-        span = max(max(xs) - min(xs), max(ys) - min(ys), 16.0) + 6.0
-        cx, cy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
-        scale = min(field.width - 40, field.height - 40) / span
-        ox = field.centerx - cx * scale
-        oy = field.centery - cy * scale
-        return scale, ox, oy
-
-    def _draw_field(self, field: pygame.Rect, creatures: dict[int, Creature]) -> None:
-        s = self.surface
-        s.set_clip(field)
-        try:
-            self._draw_field_clipped(field, creatures)
-        finally:
-            s.set_clip(None)
-
-    def _draw_field_clipped(self, field: pygame.Rect, creatures: dict[int, Creature]) -> None:
-        s = self.surface
-        scale, ox, oy = self._field_transform(field, creatures)
-        spec = self.world.scenario
-        width, height = spec.field if spec else (40.0, 30.0)
-        pygame.draw.rect(s, (40, 44, 40), pygame.Rect(ox, oy, width * scale, height * scale), 1)
-        self._text("1 m", (field.x + 10, field.bottom - 16), DIM, self.small)
-        pygame.draw.line(s, DIM, (field.x + 34, field.bottom - 10), (field.x + 34 + int(scale), field.bottom - 10), 2)
-        self.creature_pos = {}
-        radius = max(4, min(10, int(0.45 * scale)))
-        modes = self.world.catalog.modes
-        for entity, c in creatures.items():
-            pos = c.position
-            self.creature_pos[entity] = (int(ox + pos.x * scale), int(oy + pos.y * scale))
-        for record in self.recent:  # this tick's attacks
-            a, b = self.creature_pos.get(record.attacker), self.creature_pos.get(record.target)
-            if a and b:
-                hit = record.struck
-                pygame.draw.line(s, (255, 230, 120) if hit else (90, 90, 100), a, b, 2 if hit else 1)
-        for entity, c in creatures.items():
-            ident, cond, comb, pos, equip = c.identity, c.condition, c.combatant, c.position, c.equipment
-            reading = self.readout(entity)
-            x, y = self.creature_pos[entity]
-            colour = DEAD if cond.dead else self.teams.get(comb.team, TEXT)
-            target = creatures.get(comb.target)
-            mode = modes.get(comb.mode)
-            if not cond.dead and target is not None:
-                dx, dy = target.position.x - pos.x, target.position.y - pos.y
-                d = math.hypot(dx, dy) or 1.0
-                tip = (x + int(dx / d * (radius + 6)), y + int(dy / d * (radius + 6)))
-                pygame.draw.line(s, colour, (x, y), tip, 2)  # facing
-                if mode is not None and mode.kind == "melee" and entity == self.selected:
-                    pygame.draw.circle(s, (70, 75, 85), (x, y), max(radius + 2, int(mode.reach * scale)), 1)
-            if cond.prone and not cond.dead:
-                pygame.draw.ellipse(s, colour, pygame.Rect(x - radius - 3, y - radius // 2, 2 * radius + 6, radius))
-            else:
-                pygame.draw.circle(s, colour, (x, y), radius)
-            ring = SHOCK_RING.get(reading.shock)
-            if ring and not cond.dead:
-                pygame.draw.circle(s, ring, (x, y), radius + 3, 2)
-            if any(w.bleeding for w in reading.wounds) and not cond.dead:
-                pygame.draw.circle(s, (210, 20, 30), (x + radius, y - radius), 3)
-            for k, _item in enumerate(equip.dropped):
-                cx, cy = x - radius - 6 - 6 * k, y + radius + 2
-                pygame.draw.line(s, (200, 200, 200), (cx - 3, cy - 3), (cx + 3, cy + 3), 2)
-                pygame.draw.line(s, (200, 200, 200), (cx - 3, cy + 3), (cx + 3, cy - 3), 2)
-            if cond.dead:
-                pygame.draw.line(s, (30, 30, 30), (x - radius, y - radius), (x + radius, y + radius), 2)
-            if entity == self.selected:
-                pygame.draw.circle(s, (255, 255, 255), (x, y), radius + 6, 1)
-            if len(creatures) <= 40:
-                self._text(ident.name, (x - 20, y + radius + 4), DIM if cond.dead else TEXT, self.small)
-        # Past a dozen, only the newest labels and those of the selected creature show: a crowd of labels is
-        # unreadable, and the trace panel lists every blow anyway.
-        shown = [lb for lb in self.labels if lb.entity == self.selected] + [
-            lb for lb in self.labels[-12:] if lb.entity != self.selected]
-        for label in shown:
-            at = self.creature_pos.get(label.entity)
-            if at:
-                fade = max(0.0, 1.0 - label.age / self.LABEL_LIFE)
-                red, green, blue = (int(c * fade + BACKGROUND[i] * (1 - fade)) for i, c in enumerate(label.colour))
-                self._text(label.text, (at[0] + 8, at[1] - 18 - int(label.age * 14)), (red, green, blue),
-                           self.small)
-
-    def _draw_panel(self, rect: pygame.Rect, creatures: dict[int, Creature]) -> None:
-        s = self.surface
-        pygame.draw.rect(s, PANEL, rect)
-        self.part_rects = {}
-        if self.selected is None or self.selected not in creatures:
-            self._text("Click a creature (or Tab) to see its body and wounds.", (rect.x + 10, rect.y + 10), DIM)
-            return
-        c = creatures[self.selected]
-        ident, anat, armor, comb, equip = c.identity, c.anatomy, c.armor, c.combatant, c.equipment
-        r = self.readout(self.selected)
-        x, y = rect.x + 10, rect.y + 8
-        self._text(f"{ident.name}  ({anat.kind.name}, team {comb.team})", (x, y), TEXT, self.big)
-        y += 22
-        self._text(f"{r.label}: health {r.health}{r.health_unit} ({r.band})   shock: {r.shock}", (x, y))
-        y += 17
-        held = sorted(set(equip.holding.values())) or ["nothing"]
-        self._text(f"Holds: {', '.join(held)}   worn: {', '.join(p.name for p in armor.pieces) or 'nothing'}",
-                   (x, y), DIM, self.small)
-        y += 14
-        for piece in self._wrap("Conditions: " + (", ".join(r.conditions) or "none"), rect.width - 20):
-            self._text(piece, (x, y), DIM, self.small)
-            y += 14
-        y += 2
-        body = anat.body
-        drawing = pygame.Rect(x, y, min(190, rect.width // 2 - 20), rect.bottom - y - 32)
-        for pi, (ux, uy, uw, uh) in body_layout(body).items():
-            part_rect = pygame.Rect(drawing.x + ux * drawing.width, drawing.y + uy * drawing.height,
-                                    max(6, uw * drawing.width), max(6, uh * drawing.height))
-            self.part_rects[pi] = part_rect
-            reading = r.parts[pi] if pi < len(r.parts) else None
-            imp = Impairment(reading.penalty, reading.unusable) if reading else Impairment()
-            pygame.draw.rect(s, part_colour(imp, bool(reading and reading.severed)), part_rect, border_radius=4)
-            name = body.parts[pi].name
-            for candidate in (name, name.replace("Right ", "R ").replace("Left ", "L "),
-                              "".join(w[0] for w in name.split())):
-                label = self.small.render(candidate, True, (15, 15, 15))
-                if label.get_width() <= part_rect.width - 4:
-                    break
-            s.blit(label, (part_rect.x + 3, part_rect.y + 3))
-        if not body.parts:
-            self._text("no body: incorporeal", (drawing.x, drawing.y), DIM, self.small)
-        lx = drawing.x
-        for label_text, colour in IMPAIRMENT_LEGEND:
-            pygame.draw.rect(s, colour, pygame.Rect(lx, rect.bottom - 20, 10, 10))
-            lx += self._text(label_text, (lx + 13, rect.bottom - 21), DIM, self.small).width + 22
-        wx, wy = drawing.right + 14, drawing.y
-        self._text("Wounds (level, aspect, HR)", (wx, wy), TEXT, self.small)
-        wy += 15
-        rows = self.wound_lines(self.selected)
-        for line in rows[: max(1, (rect.bottom - wy - 30) // 14)]:
-            self._text(line, (wx, wy), TEXT, self.small)
-            wy += 14
-        if not rows:
-            self._text("none", (wx, wy), DIM, self.small)
-
-    def wound_lines(self, entity: int) -> list[str]:
-        """The selected creature's wounds, a line each (what the body panel lists), from its readout."""
-        r = self.world.readout(entity)
-        lines = []
-        for w in r.wounds:
-            extra = [w.aspect] if w.aspect else []
-            if w.bleeding:
-                extra.append("bleeding")
-            if w.location:
-                extra.append(f"HR {w.healing_rate}" if w.healing_rate is not None else "untreated")
-            if w.infection is not None:
-                extra.append(f"infected {w.infection}")
-            where = f"{w.location}: " if w.location else ""
-            lines.append(f"{where}{w.level} {', '.join(extra)}".rstrip())
-        lines += [f"{location}: SEVERED" for location in r.severed]
-        return lines
-
-    def _wrap(self, line: str, width: int) -> list[str]:
-        """Split ``line`` into pieces no wider than ``width`` pixels in the small font."""
-        pieces: list[str] = []
-        current = ""
-        for word in line.split(" "):
-            trial = f"{current} {word}".strip()
-            if current and self.small.size(trial)[0] > width:
-                pieces.append(current)
-                current = "  " + word
-            else:
-                current = trial if not current.startswith("  ") else f"{current} {word}"
-        pieces.append(current)
-        return pieces
-
-    def _draw_trace(self, rect: pygame.Rect) -> None:
-        s = self.surface
-        pygame.draw.rect(s, (28, 30, 35), rect)
-        x, y = rect.x + 10, rect.y + 6
-        names = self.world.names
-        self.trace_rows = []
-        if self.trace_index is not None and self.records:
-            record = self.records[self.trace_index]
-            self._text("Blow explained (Up/Down to move, or click a line below)", (x, y), TEXT, self.small)
-            y += 15
-            for line in record.explain(names):
-                for piece in self._wrap(line, rect.width - 24):
-                    self._text(piece, (x, y), (250, 230, 170), self.small)
-                    y += 14
-            y += 4
-        self._text("Combat log", (x, y), TEXT, self.small)
-        y += 15
-        room = max(1, (rect.bottom - y - 4) // 14)
-        start = max(0, len(self.records) - room)
-        for index in range(start, len(self.records)):
-            record = self.records[index]
-            line = f"{record.tick:>3} {trace_line(record, names)}"
-            colour = (255, 255, 255) if index == self.trace_index else (TEXT if record.struck else DIM)
-            self._text(line[:70], (x, y), colour, self.small)
-            self.trace_rows.append((pygame.Rect(rect.x, y, rect.width, 14), index))
-            y += 14
+    def run(self, fps: int = 60) -> None:
+        """Open a window on the fight and run until Esc or the window closes (see ``run_window``)."""
+        run_window(self, fps=fps)
 
 
-def trace_line(record: AttackEntry, names: dict[int, str]) -> str:
-    """An attack in the combat log: who struck whom and what came of it."""
-    who = f"{names.get(record.attacker, '?')} -> {names.get(record.target, '?')}"
-    if not record.struck:
-        return f"{who}: misses"
-    label = blow_label(record)
-    return f"{who}: {label[0] if label else 'no effect'}"
-
-
-def run_window(scenario: str, seed: int = 0, model: str | None = None, size: tuple[int, int] = (1280, 800)) -> None:
-    """Open a window and run the viewer until Esc or the window closes."""
+def run_window(viewer: Viewer, fps: int = 60) -> None:
+    """Open a resizable window on ``viewer`` and run it until Esc or the window closes; the viewer's worlds tick
+    in a thread of their own meanwhile (``Viewer(..., threaded=True)``)."""
     pygame.display.init()
-    screen = pygame.display.set_mode(size)
-    pygame.display.set_caption("Combat sandbox")
-    viewer = Viewer(scenario, seed, model, size)
+    screen = pygame.display.set_mode(viewer.size, pygame.RESIZABLE)
+    pygame.display.set_caption(f"Combat sandbox: {viewer.panes[0].feed.title}")
     clock = pygame.time.Clock()
-    while not viewer.quit:
-        for event in pygame.event.get():
-            viewer.handle(event)
-        viewer.update(clock.tick(60) / 1000.0)
-        screen.blit(viewer.draw(), (0, 0))
-        pygame.display.flip()
-    viewer.world.close()
-    pygame.quit()
+    viewer._say(f"ready {viewer.size[0]}x{viewer.size[1]} speed {viewer.speed:g} selected {viewer.selected_name}")
+    try:
+        while not viewer.quit:
+            viewer.worker.frame_started()
+            for event in pygame.event.get():
+                if event.type == pygame.WINDOWSIZECHANGED:
+                    viewer.resize((event.x, event.y))
+                else:
+                    viewer.handle(event)
+            viewer.update(clock.get_time() / 1000.0)
+            screen = pygame.display.get_surface() or screen
+            screen.blit(viewer.draw(), (0, 0))
+            pygame.display.flip()
+            viewer.worker.frame_done()
+            clock.tick(fps)
+    finally:
+        viewer.close()
+        pygame.display.quit()
 
 
-def run_headless(scenario: str, seed: int = 0, model: str | None = None, frames: int = 120,
-                 screenshot: Path | None = None, size: tuple[int, int] = (1280, 800), speed: float | None = None,
-                 select: str | None = None, events: list[pygame.event.Event] | None = None) -> Viewer:
+def run_headless(source: Source | Viewer, seed: int = 0, model: str | Sequence[str | None] | None = None,
+                 frames: int = 120, screenshot: str | Path | None = None, size: tuple[int, int] | None = None,
+                 speed: float | None = None, select: str | None = None,
+                 events: Iterable[pygame.event.Event] | None = None, attacker: str | None = None) -> Viewer:
     """Render ``frames`` frames at a fixed 1/60 s each, with no window (the dummy video driver), and save the last.
 
     Args:
-        scenario: Scenario id or path.
+        source: What to watch (see ``Viewer``), or a viewer already built.
         seed: Root seed.
-        model: Damage model.
+        model: A damage model, or several side by side.
         frames: Frames to render.
         screenshot: Where to save the last frame (PNG), if anywhere.
         size: Surface size.
-        speed: Ticks per wall second (one of ``SPEEDS``; default 2).
+        speed: Ticks per wall second (default 2).
         select: Name of the creature to select.
-        events: Input events to feed before the first frame.
+        events: Input events to feed before the first frame (after one frame is drawn, so clicks find what is
+            on screen).
+        attacker: Name of the attacker whose odds the location card shows.
+
+    Raises:
+        ValueError: An unknown creature, a speed out of range, too many models.
     """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     pygame.display.init()
-    pygame.display.set_mode((1, 1))
-    viewer = Viewer(scenario, seed, model, size)
-    if speed is not None:
-        viewer.speed_index = min(range(len(SPEEDS)), key=lambda i: abs(SPEEDS[i] - speed))
-    if select is not None:
-        viewer.selected = viewer.world.entity(select)
-    for event in events or ():
-        viewer.handle(event)
-    for _ in range(frames):
-        viewer.update(1 / 60)
+    if pygame.display.get_surface() is None:
+        pygame.display.set_mode((1, 1))
+    if isinstance(source, Viewer):
+        viewer = source
+    else:
+        models = [model] if isinstance(model, str) or model is None else list(model)
+        viewer = Viewer(source, seed=seed, models=models if models != [None] else None, size=size,
+                        speed=speed if speed is not None else 2.0)
+    try:
+        if select is not None:
+            viewer.select(select)
+        if attacker is not None:
+            viewer.choose_attacker(attacker)
         viewer.draw()
-    if screenshot is not None:
-        save_png(viewer.surface, screenshot)
+        for event in events or ():
+            viewer.handle(event)
+        for _ in range(frames):
+            viewer.update(1 / 60)
+            viewer.draw()
+        if screenshot is not None:
+            save_png(viewer.surface, screenshot)
+    except BaseException:
+        viewer.close()
+        raise
     return viewer
-
-
-def save_png(surface: pygame.Surface, path: Path) -> None:
-    """Save a PNG whole or not at all: to a temporary file beside ``path`` (same suffix: pygame picks the format
-    by it), renamed over it."""
-    with atomic_path(path, suffix=f".tmp{path.suffix}") as tmp:
-        pygame.image.save(surface, str(tmp))

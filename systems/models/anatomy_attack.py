@@ -91,6 +91,14 @@ class AttackRecord:
         """The blow landed on the body."""
         return self.blow is not None and not self.blow.missed
 
+    def placed_blow(self) -> tuple[str, str] | None:
+        """Where the blow landed on the anatomy and the wound's code (``"S3"``, ``"NA"``), or ``None`` when it
+        did not reach the body (what the lab's ``blows.csv`` counts, read without expanding the record)."""
+        blow = self.blow
+        if blow is None or blow.missed:
+            return None
+        return self.body.locations[blow.location].name, LEVEL_CODES[blow.level]
+
     def __repr__(self) -> str:
         return f"AttackRecord(tick={self.tick}, {self.attacker} -> {self.target}, {self.mode.id}, landed={self.landed})"
 

@@ -380,6 +380,11 @@ class DepthAttackRecord:
         """The blow hit and found something to strike (it may still have gone no deeper than the hide)."""
         return self.hit and bool(self.location)
 
+    def placed_blow(self) -> tuple[str, str] | None:
+        """The location struck on the anatomy and the depth tier reached, or ``None`` for a miss or damage
+        applied directly (what the lab's ``blows.csv`` counts, read without expanding the record)."""
+        return (self.location, TIERS[self.tier]) if self.struck and not self.direct else None
+
     # ------------------------------------------------------------------ LogEntry
 
     def events(self) -> list[Event]:
