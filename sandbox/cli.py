@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,6 +24,9 @@ from sandbox import __version__
 from sandbox.config.errors import ConfigError, Problem
 from sandbox.config.limits import MAX_SPREAD, MAX_TICKS
 from sandbox.setup_error import SetupError
+
+if TYPE_CHECKING:
+    from sandbox.array_world import ArrayWorld
 
 MAX_BLOWS = 10_000_000
 """The most blows one ``sandbox blows`` samples (more would run for minutes and fill memory)."""
@@ -199,7 +202,7 @@ def run(
     """Run a skirmish headless and print what happened: every landed blow, then each creature's state."""
     from sandbox.interrupts import sigterm_as_interrupt
 
-    _import_before_interrupts()
+    _import_before_interrupts(engine)
     try:
         with _friendly(content, [scenario]), sigterm_as_interrupt():
             _run(scenario, model, seed, ticks, log, quiet, aftermath, plain, engine, trace or [])
@@ -209,7 +212,7 @@ def run(
         raise typer.Exit(130) from None
 
 
-def _import_before_interrupts() -> None:
+def _import_before_interrupts(engine: str = "esper") -> None:
     """Import every damage model, the systems and numpy's generators before SIGTERM becomes an interrupt.
 
     An interrupt raised while a module is being imported is unreliable in CPython 3.11: inside code built by
@@ -219,8 +222,12 @@ def _import_before_interrupts() -> None:
 
     The heavy modules are imported here, when the command starts, not with the CLI, so a Ctrl-C can land in these
     imports: it stops the command as any interrupt does (exit 130, no traceback), as far as CPython lets it.
+    ``engine`` other than ``esper``: the array engine (numpy, scipy) too.
     """
     try:
+        if engine != "esper":
+            import sandbox.array_world  # noqa: F401 (the array engine and scipy's k-d tree)
+
         import numpy.random  # noqa: F401 (numpy loads it lazily, on the first seed)
 
         from sandbox.models import available_models
@@ -236,16 +243,17 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
          aftermath: float | None, plain: bool = False, engine: str = "esper", trace: list[str] | None = None) -> None:
     """The body of ``sandbox run``: the account, then (unless ``plain``) a key to the codes it used."""
     from sandbox.account import account_key, blow_lines, closing_table, outcome_line
-    from sandbox.array_world import TRACE_ALL, ArrayWorld, check_engine
     from sandbox.eventlog import write_jsonl
     from sandbox.files import atomic_text
     from sandbox.world import Sandbox, SandboxError
 
-    try:
-        check_engine(engine)
-    except SandboxError as exc:
-        raise SetupError(str(exc)) from None
     if engine != "esper":
+        from sandbox.array_world import check_engine
+
+        try:
+            check_engine(engine)
+        except SandboxError as exc:
+            raise SetupError(str(exc)) from None
         for given, what in ((model == "all", "--model all (it compares every model)"),
                             (aftermath is not None, "--aftermath")):
             if given:
@@ -267,6 +275,8 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
         if engine == "esper":
             world = Sandbox.from_scenario(scenario, seed=seed, model=model)
         else:
+            from sandbox.array_world import TRACE_ALL, ArrayWorld
+
             world = ArrayWorld.from_scenario(scenario, seed=seed, model=model,
                                              trace=trace or ([] if quiet else TRACE_ALL))
             if ticks is not None:
@@ -389,7 +399,7 @@ def lab(
     combatants.csv, blows.csv), summary.json, plots and one self-contained report.html."""
     from sandbox.interrupts import sigterm_as_interrupt
 
-    _import_before_interrupts()
+    _import_before_interrupts(engine)
     with _friendly(content, [scenario]), sigterm_as_interrupt():  # the workers inherit the content
         _lab(scenario, runs, models, seed, jobs, out, resume, force, variants, vary or [], scale, solve, between,
              target, target_error, chunk, scheduler, worker_timeout, odds_blows, engine)

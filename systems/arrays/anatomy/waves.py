@@ -41,6 +41,7 @@ def read_tests(model: AnatomyArrayModel, ml: IntArray, rolls: IntArray) -> IntAr
 def resolve(model: AnatomyArrayModel, attacks: Attacks) -> None:
     """Resolve and apply this tick's attacks (see the module docstring)."""
     from systems.arrays.anatomy.consequences import apply_blows
+    from systems.arrays.anatomy.records import log_blows
 
     engine, st = model.engine, model.state
     cr, combat = engine.creatures, engine.combat
@@ -81,7 +82,7 @@ def resolve(model: AnatomyArrayModel, attacks: Attacks) -> None:
         reeled, disarmed, follows = apply_blows(model, hits, blows)
         np.minimum.at(reeled_at, hits.target[reeled], hits.rank[reeled])
         np.minimum.at(disarmed_at, hits.target[disarmed], hits.rank[disarmed])
-        engine.tracer.blows(hits, blows, model.attack_ml(hits), result[landed],
+        log_blows(engine.tracer, hits, blows, model.attack_ml(hits), result[landed],
                             np.where(defends[landed], defence[landed], -1),
                             st.effective_ml(hits.target, model.skill["defence"], cr.mls, engine.skills), follows)
 
