@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from components.log import LogEntry
 from components.readout import WoundReading
@@ -15,6 +16,9 @@ from components.rules import LEVEL_CODES
 from sandbox.glossary import BLEEDING_MARK, codes_in, key_line, spell_out
 from sandbox.report import output_width, table, wrapped
 from sandbox.world import Outcome, Sandbox
+
+if TYPE_CHECKING:
+    from sandbox.array_world import ArrayWorld
 
 
 def blow_lines(log: Iterable[LogEntry], names: Mapping[int, str], plain: bool = False) -> Iterator[str]:
@@ -50,7 +54,7 @@ def _finish(current: str, follows: list[str], plain: bool = False) -> str:
     return wrapped(spell_out(line) if plain else line, indent=len("tick 123  "))
 
 
-def closing_table(world: Sandbox, plain: bool = False) -> str:
+def closing_table(world: Sandbox | ArrayWorld, plain: bool = False) -> str:
     """Per creature: team, alive, health and band, shock state, wounds by location, conditions (``plain``: in
     words).
 

@@ -26,6 +26,7 @@ from sandbox.config.limits import MAX_SCORE, MAX_SPREAD, MAX_TICKS
 from sandbox.setup_error import SetupError
 
 if TYPE_CHECKING:
+    from sandbox.array_world import ArrayWorld
     from sandbox.files import Target
 
 MAX_BLOWS = 10_000_000
@@ -204,21 +205,27 @@ def run(
         help="Then carry the survivors through this many days of treatment and healing.", min=0,
         max=MAX_AFTERMATH_DAYS)] = None,
     content: ContentOption = None,
+    engine: Annotated[str, typer.Option(
+        help="The engine that runs the fight: esper (every model, every feature) or array (numpy; the anatomy "
+             "model; battles of 100,000).")] = "esper",
+    trace: Annotated[list[str] | None, typer.Option(
+        "--trace", help="With --engine array: account for this creature's landed blows in full (repeat it for "
+                        "several; default: every creature, none with -q).", show_default=False)] = None,
 ) -> None:
     """Run a skirmish headless and print what happened: every landed blow, then each creature's state."""
     from sandbox.interrupts import sigterm_as_interrupt
 
-    _import_before_interrupts()
+    _import_before_interrupts(engine)
     try:
         with _friendly(content, [scenario]), sigterm_as_interrupt():
-            _run(scenario, model, seed, ticks, log, quiet, aftermath, plain)
+            _run(scenario, model, seed, ticks, log, quiet, aftermath, plain, engine, trace or [])
     except KeyboardInterrupt:
         # Ctrl-C or SIGTERM: the log is whole or absent (written last, through a temporary file).
         typer.echo("interrupted" + (f"; the log {log} is whole or absent" if log is not None else ""), err=True)
         raise typer.Exit(130) from None
 
 
-def _import_before_interrupts() -> None:
+def _import_before_interrupts(engine: str = "esper") -> None:
     """Import every damage model, the systems and numpy's generators before SIGTERM becomes an interrupt.
 
     An interrupt raised while a module is being imported is unreliable in CPython 3.11: inside code built by
@@ -228,8 +235,12 @@ def _import_before_interrupts() -> None:
 
     The heavy modules are imported here, when the command starts, not with the CLI, so a Ctrl-C can land in these
     imports: it stops the command as any interrupt does (exit 130, no traceback), as far as CPython lets it.
+    ``engine`` other than ``esper``: the array engine (numpy, scipy) too.
     """
     try:
+        if engine != "esper":
+            import sandbox.array_world  # noqa: F401 (the array engine and scipy's k-d tree)
+
         import numpy.random  # noqa: F401 (numpy loads it lazily, on the first seed)
 
         from sandbox.models import available_models
@@ -242,7 +253,7 @@ def _import_before_interrupts() -> None:
 
 
 def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Path | None, quiet: bool,
-         aftermath: float | None, plain: bool = False) -> None:
+         aftermath: float | None, plain: bool = False, engine: str = "esper", trace: list[str] | None = None) -> None:
     """The body of ``sandbox run``: the account, then (unless ``plain``) a key to the codes it used."""
     from sandbox.account import account_key, blow_lines, closing_table, outcome_line
     from sandbox.eventlog import write_jsonl
@@ -263,6 +274,19 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
         else:
             typer.echo(text, err=to_stdout)
 
+    if engine != "esper":
+        from sandbox.array_world import check_engine
+
+        try:
+            check_engine(engine)
+        except SandboxError as exc:
+            raise SetupError(str(exc)) from None
+        for given, what in ((model == "all", "--model all (it compares every model)"),
+                            (aftermath is not None, "--aftermath")):
+            if given:
+                raise SetupError(f"{what} runs on the esper engine only, not with --engine {engine}")
+    elif trace:
+        raise SetupError("--trace goes with --engine array (the esper engine accounts for every creature)")
     if model == "all":
         from sandbox.account import comparison_table, run_model
 
@@ -275,8 +299,17 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
         _say(f"{scenario} under every damage model, seed {seed} (the same attack and location draws in each)")
         _echo_account([comparison_table(runs, plain)], plain)
         return
+    world: Sandbox | ArrayWorld
     try:
-        world = Sandbox.from_scenario(scenario, seed=seed, model=model)
+        if engine == "esper":
+            world = Sandbox.from_scenario(scenario, seed=seed, model=model)
+        else:
+            from sandbox.array_world import TRACE_ALL, ArrayWorld
+
+            world = ArrayWorld.from_scenario(scenario, seed=seed, model=model,
+                                             trace=trace or ([] if quiet else TRACE_ALL))
+            if ticks is not None:
+                world.limit_ticks(ticks)
     except SandboxError as exc:
         raise SetupError(str(exc)) from None
     spec = world.scenario
@@ -285,15 +318,16 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
     names = world.names
     printed: list[str] = []
     if not quiet:
-        echo(f"{spec.name}: {spec.description} (model {world.model}, seed {seed})", wrap=True)
-        for line in blow_lines(world.ctx.log, names, plain):
+        on = f", engine {engine}" if engine != "esper" else ""
+        echo(f"{spec.name}: {spec.description} (model {world.model}{on}, seed {seed})", wrap=True)
+        for line in blow_lines(world.log, names, plain):
             echo(line)
             printed.append(line)
         echo("")
     echo(outcome_line(outcome), wrap=True)
     printed.append(closing_table(world, plain))
     echo(printed[-1])
-    if aftermath is not None:
+    if aftermath is not None and isinstance(world, Sandbox):
         from sandbox.account import aftermath_table
 
         start = world.ctx.clock.time
@@ -384,22 +418,26 @@ def lab(
         help="Blows per odds card (one card per distinct strike, body, armour and aim, vectorised); 0: no cards.",
         min=0, max=1_000_000)] = 100_000,
     content: ContentOption = None,
+    engine: Annotated[str, typer.Option(
+        help="The engine that runs the fights: esper (every model and feature) or array (the anatomy model; each "
+             "chunk of runs one numpy world of independent fights: give it a --chunk of hundreds or thousands).")]
+    = "esper",
 ) -> None:
     """Run many seeded skirmishes per damage model and variant: win rates with 95% intervals, paired differences
     between variants (common random numbers), scale factors, a solve for a target; tidy records (runs.csv,
     combatants.csv, blows.csv), summary.json, plots and one self-contained report.html."""
     from sandbox.interrupts import sigterm_as_interrupt
 
-    _import_before_interrupts()
+    _import_before_interrupts(engine)
     with _friendly(content, [scenario]), sigterm_as_interrupt():  # the workers inherit the content
         _lab(scenario, runs, models, seed, jobs, out, resume, force, variants, vary or [], scale, solve, between,
-             target, target_error, chunk, scheduler, worker_timeout, odds_blows)
+             target, target_error, chunk, scheduler, worker_timeout, odds_blows, engine)
 
 
 def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | None, out: Path, resume: bool,
          force: bool, variants: Path | None, vary: list[str], scale: str | None, solve: str | None,
          between: tuple[float, float] | None, target: str | None, target_error: float | None, chunk: int,
-         scheduler: str | None, worker_timeout: float, odds_blows: int) -> None:
+         scheduler: str | None, worker_timeout: float, odds_blows: int, engine: str = "esper") -> None:
     """The body of ``sandbox lab``."""
     import os
     import signal
@@ -408,7 +446,7 @@ def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | No
     from sandbox.lab.errors import LabError
     from sandbox.lab.executors import check_jobs, check_scheduler, dask_executor, make_executor
     from sandbox.lab.folder import LabFolder
-    from sandbox.lab.plan import LabPlan, read_variants, scale_keys, solve_spec, vary_variants
+    from sandbox.lab.plan import LabPlan, check_engine, read_variants, scale_keys, solve_spec, vary_variants
     from sandbox.lab.runner import cast_of, parse_models
     from sandbox.lab.session import run_session
     from sandbox.lab.summary import differences_table, scale_table, solve_lines, summary_table
@@ -434,12 +472,13 @@ def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | No
         if models is None:
             from sandbox.config.scenarios import resolve_scenario
 
-            models = resolve_scenario(scenario)[1].model if asks else "all"
+            models = resolve_scenario(scenario)[1].model if asks or engine != "esper" else "all"
         keys = scale_keys(scale, scenario, chosen[0]) if scale is not None else ()
         spec = (solve_spec(solve, between, target, cast.team_order, target_error, scenario, chosen[0])
                 if solve is not None and between is not None and target is not None else None)
         plan = LabPlan(scenario, parse_models(models), runs, seed, chunk, None if spec else target_error, chosen,
-                       keys, spec)
+                       keys, spec, engine)
+        check_engine(plan)
         folder = LabFolder(out, resume=resume, force=force)
         folder.check(plan.as_json())
     except LabError as exc:

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar, overload
 
 import esper
 
@@ -38,6 +38,9 @@ from systems.models import DEFAULT_MODEL, DamageModel, ModelError
 from systems.phases import priority
 from systems.spawning import SpawnError, creature_components
 from systems.status import fighting_teams
+
+if TYPE_CHECKING:
+    from sandbox.array_world import ArrayWorld
 
 _world_ids = itertools.count(1)
 
@@ -108,6 +111,13 @@ class Outcome:
     ticks: int
     survivors: tuple[str, ...]
     reason: str
+
+
+def verdict(teams: Sequence[str]) -> tuple[str | None, str]:
+    """``(winner, reason)`` of a run that stopped with ``teams`` still able to fight."""
+    if len(teams) == 1:
+        return teams[0], "one team left"
+    return None, "no team left" if not teams else "tick limit"
 
 
 class Sandbox:
@@ -208,15 +218,36 @@ class Sandbox:
 
     # ------------------------------------------------------------------ building a world
 
+    @overload
+    @classmethod
+    def from_scenario(cls, scenario: str | Path, seed: int = ..., model: str | None = ..., *, run: int = ...,
+                      catalog: Catalog | None = ..., check_invariants: bool | None = ...,
+                      engine: Literal["esper"] = ..., trace: Sequence[str] | str = ...) -> Sandbox: ...
+
+    @overload
+    @classmethod
+    def from_scenario(cls, scenario: str | Path, seed: int = ..., model: str | None = ..., *, run: int = ...,
+                      catalog: Catalog | None = ..., check_invariants: bool | None = ..., engine: str,
+                      trace: Sequence[str] | str = ...) -> Sandbox | ArrayWorld: ...
+
     @classmethod
     def from_scenario(cls, scenario: str | Path, seed: int = 0, model: str | None = None, *, run: int = 0,
-                      catalog: Catalog | None = None, check_invariants: bool | None = None) -> Sandbox:
+                      catalog: Catalog | None = None, check_invariants: bool | None = None, engine: str = "esper",
+                      trace: Sequence[str] | str = ()) -> Sandbox | ArrayWorld:
         """Build a world from a scenario: a shipped id (``duel``) or a path to a scenario TOML file.
+
+        ``engine="array"`` builds it on the array engine instead (``sandbox.array_world.ArrayWorld``: ``step``,
+        ``run``, ``readout``, ``events``; ``trace`` names the creatures whose blows it logs in full).
 
         Raises:
             ConfigError: The scenario file is invalid (every problem listed) or unknown.
-            SandboxError: Unknown model.
+            SandboxError: Unknown model or engine, or what the array engine cannot run.
         """
+        if engine != "esper":
+            from sandbox.array_world import ArrayWorld, check_engine
+
+            check_engine(engine)
+            return ArrayWorld.from_scenario(scenario, seed, model, run=run, catalog=catalog, trace=trace)
         catalog, spec = resolve_scenario(scenario, catalog)  # a scenario file inside a content tree uses that tree
         return cls.from_spec(spec, seed, model, run=run, catalog=catalog, check_invariants=check_invariants)
 
@@ -402,12 +433,7 @@ class Sandbox:
             # The STATUS phase has just counted the teams; nothing has touched the world since.
             teams = list(tick.fighting_teams) if tick is not None and tick.fighting_teams is not None \
                 else self.able_teams()
-        if len(teams) == 1:
-            winner, reason = teams[0], "one team left"
-        elif not teams:
-            winner, reason = None, "no team left"
-        else:
-            winner, reason = None, "tick limit"
+        winner, reason = verdict(teams)
         survivors = tuple(c.name for c in self.creatures().values() if not c.condition.dead)
         return Outcome(winner, self.tick, survivors, reason)
 

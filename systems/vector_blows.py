@@ -6,6 +6,10 @@ from a numpy ``Generator`` in whole arrays, so it gives the same distributions a
 same random numbers. The location draw folds the zone-number roll and the location draw into one draw over every
 ``(zone number, location)`` outcome, which has exactly the distribution of ``hit_location.locate``.
 
+``resolve_blow_batch`` is the same pipeline for blows against many targets at once (the array engine's landed
+blows, ``systems.arrays``): the tables of every kind of target stacked (``TargetTables``), and the aim, the
+aspect, the target's test MLs and its wounds given per blow.
+
 ``exact_blow_odds`` sums over the impact distribution (``dice_distribution`` convolves the dice, never enumerating
 their rolls), the locations and every d100 test of a blow (amputation, Shock, keep-grip, keep-footing) and returns
 the exact probabilities the sampler estimates.
@@ -18,10 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from components.anatomy import ASPECTS
 from components.gear import Dice, StrikeMode
 from components.rules import AnatomyRules, ShockState, TestResult
 from systems.blow import TargetProfile
@@ -252,21 +258,179 @@ def roll_impacts(mode: StrikeMode, strength: int | None, rules: AnatomyRules, n:
     return impacts
 
 
-def _tests(vt: VectorTarget, ml: IntArray | int, rng: np.random.Generator, n: int) -> IntArray:
-    """``n`` d100 tests against ``ml`` (one ML, or one per test), read through the lookup table."""
-    tests = vt.profile.rules.tests
-    rolls = rng.integers(0, 100, size=n, dtype=np.int64)
-    row = np.clip(ml, tests.ml_min, tests.ml_max) - tests.ml_min
-    return vt.test_lut[row * 100 + rolls]
+NO_ML = -(1 << 30)
+"""Test ML code of a test the creature cannot make at all (``None`` in the per-event path): it critically fails
+without a roll."""
 
 
-def _keep_control(vt: VectorTarget, disposition: IntArray, ml: int | None, rng: np.random.Generator,
-                  ) -> IntArray:
+def _ml_code(ml: int | None) -> int:
+    return NO_ML if ml is None else ml
+
+
+@dataclass(frozen=True, slots=True)
+class TargetTables:
+    """The per-location tables of several compiled targets stacked into one set of arrays, so blows against
+    different targets (bodies, armour) resolve in one pass: target ``k``'s locations are rows ``offset[k]`` to
+    ``offset[k] + count[k] - 1``, and the last row is the shared sentinel for ``MISS``.
+
+    Every target must share one rule set (the test table and the shock states are read from the first).
+
+    Attributes:
+        targets: The compiled targets, by kind index.
+        offset: Per kind, its first row.
+        count: Per kind, how many locations it has.
+        zone_first: Per row, the first zone number of its location's zone.
+        protection: Per row and aspect, total protection.
+        rigid: Per row, rigid armour covers it.
+        shock_value: Per row, its Shock Value.
+        bleeds: Per row and level, the bitmask of aspects that bleed.
+        amp_mod: Per row, the Strength test modifier of an amputation check.
+        amp_ok: Per row, an amputation check can happen at all.
+        amp_bleed: Per row and test result, a severing bleeds.
+        fumble: Per row and level, the fumble disposition code.
+        stumble: Per row and level, the stumble disposition code.
+        vital: Per row, its part is Vital.
+        thresholds: Per kind, its scaled injury thresholds (padded with infinity: a level no impact reaches).
+        state_by_index: Shock state by final index, clipped to the table.
+        test_lut: d100 result by (clamped ML - ``ml_min``) and roll - 1, flattened.
+        levels: How many levels (5 thresholds: 6).
+    """
+
+    targets: tuple[TargetProfile, ...]
+    offset: IntArray
+    count: IntArray
+    zone_first: IntArray
+    protection: IntArray
+    rigid: BoolArray
+    shock_value: IntArray
+    bleeds: IntArray
+    amp_mod: IntArray
+    amp_ok: BoolArray
+    amp_bleed: BoolArray
+    fumble: IntArray
+    stumble: IntArray
+    vital: BoolArray
+    thresholds: FloatArray
+    state_by_index: IntArray
+    test_lut: IntArray
+    levels: int
+    _locators: dict[tuple[int, int | None, int], int] = field(default_factory=dict)
+    _joint: list[tuple[IntArray, IntArray, FloatArray]] = field(default_factory=list)
+    _flat: list[tuple[IntArray, IntArray, FloatArray, IntArray]] = field(default_factory=list)
+
+    @property
+    def miss_row(self) -> int:
+        """The sentinel row of a blow that finds nothing to strike."""
+        return int(self.rigid.shape[0]) - 1
+
+    def locator(self, kind: int, aim: int | None, spread: int) -> int:
+        """The id of the joint ``(zone number, location)`` table of a blow on ``kind`` with this aim and Spread
+        (``locate_blows`` draws from any mix of them at once)."""
+        key = (kind, aim, spread)
+        found = self._locators.get(key)
+        if found is None:
+            found = len(self._joint)
+            zns, locs, cum = joint_location_table(self.targets[kind].hit, aim, spread)
+            rows = np.where(locs == MISS, self.miss_row, locs + self.offset[kind])
+            self._joint.append((zns, rows, cum))
+            self._locators[key] = found
+            self._flat.clear()
+        return found
+
+    def _flattened(self) -> tuple[IntArray, IntArray, FloatArray, IntArray]:
+        """Every locator's outcomes end to end, with cumulative probabilities shifted by the locator id (table
+        ``t`` spans ``(t, t + 1]``), so one ``searchsorted`` serves blows of every locator."""
+        if not self._flat:
+            zns = np.concatenate([j[0] for j in self._joint])
+            rows = np.concatenate([j[1] for j in self._joint])
+            cum = np.concatenate([j[2] + t for t, j in enumerate(self._joint)])
+            sizes = np.asarray([len(j[2]) for j in self._joint], dtype=np.int64)
+            self._flat.append((zns, rows, cum, sizes))
+        return self._flat[0]
+
+    def locate_blows(self, locator: IntArray, rng: np.random.Generator) -> tuple[IntArray, IntArray]:
+        """Draw each blow's ``(zone number, row)`` from its locator's joint table (one uniform draw per blow; none
+        when every table has a single outcome)."""
+        zns, rows, cum, sizes = self._flattened()
+        n = locator.shape[0]
+        u = rng.random(n)  # drawn even when unused: a blow's draws never depend on the other blows' tables
+        if int(sizes[locator].max(initial=1)) <= 1:
+            first = np.concatenate(([0], np.cumsum(sizes)[:-1]))[locator]
+            return zns[first], rows[first]
+        pick = np.searchsorted(cum, locator + u, side="right")  # in table t: cum[t] < t + u < t + 1
+        return zns[pick], rows[pick]
+
+
+def build_target_tables(targets: tuple[TargetProfile, ...]) -> TargetTables:
+    """Stack compiled targets' tables (``VectorTarget`` each, one sentinel ``MISS`` row at the end)."""
+    vts = [vector_target(t) for t in targets]
+    levels = max(vt.levels for vt in vts)
+    counts = np.asarray([len(t.body.locations) for t in targets], dtype=np.int64)
+    offset = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+
+    def stack(name: str) -> npt.NDArray[Any]:
+        parts = [getattr(vt, name)[:-1] for vt in vts]  # without each one's own sentinel row
+        sentinel = getattr(vts[0], name)[-1:]
+        return np.concatenate([*parts, sentinel])
+
+    def stack_levels(name: str) -> IntArray:
+        rows = [np.pad(getattr(vt, name), ((0, 0), (0, levels - vt.levels))) for vt in vts]
+        return np.concatenate([r[:-1] for r in rows] + [rows[0][-1:]]).astype(np.int64)
+
+    width = max(len(vt.thresholds) for vt in vts)
+    thresholds = np.full((len(vts), width), np.inf)
+    for i, vt in enumerate(vts):
+        thresholds[i, :len(vt.thresholds)] = vt.thresholds
+    return TargetTables(
+        targets=targets, offset=offset, count=counts, zone_first=stack("zone_first"), protection=stack("protection"),
+        rigid=stack("rigid"), shock_value=stack("shock_value"), bleeds=stack_levels("bleeds"),
+        amp_mod=stack("amp_mod"), amp_ok=stack("amp_ok"), amp_bleed=stack("amp_bleed"), fumble=stack_levels("fumble"),
+        stumble=stack_levels("stumble"), vital=stack("vital"), thresholds=thresholds,
+        state_by_index=vts[0].state_by_index, test_lut=vts[0].test_lut, levels=levels,
+    )
+
+
+def _tests(tables: TargetTables, rules: AnatomyRules, ml: IntArray | int, rolls: IntArray) -> IntArray:
+    """``n`` d100 tests against ``ml`` (one ML, or one per test; ``NO_ML``: a critical failure with no roll, as
+    ``skill_test(None)``), read through the lookup table. Only the tests that can succeed draw a roll."""
+    tests = rules.tests
+    n = rolls.shape[0]
+    mls = np.broadcast_to(np.asarray(ml, dtype=np.int64), (n,))
+    results = np.full(n, int(TestResult.CF), dtype=np.int64)
+    rolling = np.flatnonzero(mls > NO_ML // 2)
+    if rolling.size:
+        row = np.clip(mls[rolling], tests.ml_min, tests.ml_max) - tests.ml_min
+        results[rolling] = tables.test_lut[row * 100 + rolls[rolling]]
+    return results
+
+
+def _d100(rng: np.random.Generator, n: int) -> IntArray:
+    """``n`` d100 rolls, 0..99."""
+    rolls: IntArray = rng.integers(0, 100, size=n, dtype=np.int64)
+    return rolls
+
+
+def _keep_control(tables: TargetTables, rules: AnatomyRules, disposition: IntArray, ml: IntArray,
+                  rolls: IntArray) -> IntArray:
     result = np.full(disposition.shape[0], NO_TEST, dtype=np.int64)
     rolling = np.flatnonzero(disposition == 1)
     if rolling.size:
-        result[rolling] = (int(TestResult.CF) if ml is None else _tests(vt, ml, rng, rolling.size))
+        result[rolling] = _tests(tables, rules, ml[rolling], rolls[rolling])
     return result
+
+
+_SINGLE: dict[int, TargetTables] = {}
+
+
+def _single_tables(target: TargetProfile) -> TargetTables:
+    """The one-target tables of ``target`` (cached with its ``VectorTarget``)."""
+    vt = vector_target(target)
+    cached = _SINGLE.get(id(vt))
+    if cached is None or cached.targets[0] is not target:
+        if len(_SINGLE) >= _CACHE_SIZE:
+            _SINGLE.pop(next(iter(_SINGLE)))
+        cached = _SINGLE[id(vt)] = build_target_tables((target,))
+    return cached
 
 
 def resolve_blows(target: TargetProfile, impacts: IntArray, aspect: int, rng: np.random.Generator,
@@ -274,7 +438,8 @@ def resolve_blows(target: TargetProfile, impacts: IntArray, aspect: int, rng: np
     """Resolve ``len(impacts)`` landed blows against a compiled target at once.
 
     The same rules, and the same distributions, as ``resolve_blow`` for each blow; the draws come from
-    ``rng`` in whole arrays (call it in chunks of 10,000-100,000 blows).
+    ``rng`` in whole arrays (call it in chunks of 10,000-100,000 blows). ``resolve_blow_batch`` is the same
+    pipeline for blows against many targets, each with its own aim, test MLs and wounds.
 
     Args:
         target: The compiled target (every blow strikes it as it is: no blow sees another's wound).
@@ -288,91 +453,131 @@ def resolve_blows(target: TargetProfile, impacts: IntArray, aspect: int, rng: np
     Returns:
         One entry per blow.
     """
-    vt = vector_target(target)
-    rules = target.rules
+    tables = _single_tables(target)
+    impacts = np.asarray(impacts, dtype=np.int64)
+    n = impacts.shape[0]
+    existing = target.existing_levels
+    totals = np.zeros((1, tables.miss_row + 1), dtype=np.int64)
+    for li, levels in existing.items():
+        totals[0, li] = sum(levels) if levels else 0
+    zeros = np.zeros(n, dtype=np.int64)
+    return resolve_blow_batch(
+        tables, zeros, impacts, np.full(n, aspect, dtype=np.int64), rng,
+        locator=None if location is not None else np.full(n, tables.locator(0, aim, spread), dtype=np.int64),
+        location=None if location is None else np.full(n, location, dtype=np.int64),
+        shock_ml=np.full(n, _ml_code(target.shock_ml), dtype=np.int64),
+        strength_ml=np.full(n, _ml_code(target.strength_ml), dtype=np.int64),
+        fumble_ml=np.full(n, _ml_code(target.fumble_ml), dtype=np.int64),
+        stumble_ml=np.full(n, _ml_code(target.stumble_ml), dtype=np.int64),
+        existing=(totals, zeros) if existing else None)
+
+
+def _aspect_mask(aspects: frozenset[int]) -> BoolArray:
+    """Per aspect index, whether it is in ``aspects``."""
+    return np.asarray([a in aspects for a in range(len(ASPECTS))], dtype=np.bool_)
+
+
+def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, aspect: IntArray,
+                       rng: np.random.Generator, *, locator: IntArray | None = None, location: IntArray | None = None,
+                       shock_ml: IntArray, strength_ml: IntArray, fumble_ml: IntArray, stumble_ml: IntArray,
+                       existing: tuple[IntArray, IntArray] | None = None) -> BlowArrays:
+    """Resolve landed blows against many targets at once: the ``resolve_blow`` rules with every input per blow.
+
+    Args:
+        tables: The stacked tables of every kind of target (``build_target_tables``).
+        kind: Per blow, the kind of its target (an index into ``tables.targets``).
+        impacts: Per blow, its final impact.
+        aspect: Per blow, its damage aspect index.
+        rng: The numpy generator.
+        locator: Per blow, its location table (``TargetTables.locator``: kind, aim and Spread); or
+        location: Per blow, a forced location index on its target's body.
+        shock_ml: Per blow, the target's Shock ML (``NO_ML``: it cannot test).
+        strength_ml: Per blow, the target's Strength ML for an amputation check.
+        fumble_ml: Per blow, the target's keep-grip ML.
+        stumble_ml: Per blow, the target's keep-footing ML.
+        existing: ``(totals, row)``: per blow, ``totals[row]`` holds the sum of the levels of the open wounds
+            already at each of its target's locations (a last column of zeros for a miss); ``None``: no wounds.
+
+    Returns:
+        One entry per blow; ``location`` is the location index on the target's own body (``MISS``: -1).
+    """
+    rules = tables.targets[0].rules
     impacts = np.asarray(impacts, dtype=np.int64)
     n = impacts.shape[0]
     if location is None:
-        zns, locs, cum = vt.locator(aim, spread)
-        if len(cum) > 1:
-            pick = np.searchsorted(cum, rng.random(n), side="right")  # < len(cum): draws < 1 = cum[-1]
-            zone_number = zns[pick]
-            loc = locs[pick]
-        else:
-            zone_number = np.full(n, zns[0], dtype=np.int64)
-            loc = np.full(n, locs[0], dtype=np.int64)
-        missed = loc == MISS
+        assert locator is not None, "give each blow a locator or a location"
+        zone_number, row = tables.locate_blows(locator, rng)
+        missed = row == tables.miss_row
     else:
-        zone_number = np.full(n, vt.zone_first[location], dtype=np.int64)
-        loc = np.full(n, location, dtype=np.int64)
+        row = tables.offset[kind] + location
+        zone_number = tables.zone_first[row]
         missed = np.zeros(n, dtype=np.bool_)
+    # Every blow's four d100 rolls (amputation, shock, keep grip, keep footing) drawn whole, used where a test is
+    # made: what one blow draws never depends on the other blows of the batch.
+    amp_rolls, shock_rolls, fumble_rolls, stumble_rolls = (_d100(rng, n) for _ in range(4))
+    loc = np.where(missed, MISS, row - tables.offset[kind])
 
-    prot = vt.protection[loc, aspect]
+    prot = tables.protection[row, aspect]
     eff = np.maximum(impacts - prot, 0)
     eff[missed | (impacts <= 0)] = 0  # no impact, no wound, even on a vulnerability (injury.effective_impact)
-    level = np.searchsorted(vt.thresholds, eff, side="right").astype(np.int64)
-    if aspect in rules.glancing_aspects:
-        glancing = vt.rigid[loc] & (level > 0) & (level <= rules.glancing_max_level)
-        level[glancing] = 0
-    else:
-        glancing = np.zeros(n, dtype=np.bool_)
-    existing = target.existing_levels
-    if existing:
-        totals = np.zeros(len(vt.rigid), dtype=np.int64)
-        for li, levels in existing.items():
-            totals[li] = sum(levels) if levels else 0
-        total = totals[loc]
+    # An effective impact's level: how many of its target's thresholds it reaches (never a table the size of the
+    # top threshold: the thresholds' magnitudes cost nothing).
+    level = (tables.thresholds[kind] <= eff[:, None]).sum(axis=1).astype(np.int64)
+    glancing = (_aspect_mask(rules.glancing_aspects)[aspect] & tables.rigid[row] & (level > 0)
+                & (level <= rules.glancing_max_level))
+    level[glancing] = 0
+    if existing is not None:
+        totals, owner = existing
+        total = totals[owner, np.where(missed, totals.shape[1] - 1, loc)]
         compound = (total > 0) & (level > 0) & (level >= total)
     else:
         compound = np.zeros(n, dtype=np.bool_)
-    cell = loc * vt.levels + level
-    bleeder = ((vt.bleeds.reshape(-1)[cell] >> aspect) & 1).astype(np.bool_)
+    cell = row * tables.levels + level
+    bleeder = ((tables.bleeds.reshape(-1)[cell] >> aspect) & 1).astype(np.bool_)
 
     amp_test = np.full(n, NO_TEST, dtype=np.int64)
     severed = np.zeros(n, dtype=np.bool_)
     roll_mod = np.where(glancing, rules.glancing_shock_roll, 0)
-    if aspect in rules.amputation_aspects:
-        checked = np.flatnonzero(vt.amp_ok[loc] & (level >= rules.amputation_level))
-        if checked.size:
-            at = loc[checked]
-            ml = target.strength_ml
-            results = (np.full(checked.size, int(TestResult.CF), dtype=np.int64) if ml is None
-                       else _tests(vt, ml + vt.amp_mod[at], rng, checked.size))
-            amp_test[checked] = results
-            outcomes = [rules.amputation_outcomes[r] for r in TestResult]
-            cut = np.asarray([o.severed for o in outcomes], dtype=np.bool_)[results]
-            severed[checked] = cut
-            roll_mod[checked] += np.asarray([o.shock_roll_modifier for o in outcomes], dtype=np.int64)[results]
-            bleeder[checked] |= cut & vt.amp_bleed[at, results]
+    checked = np.flatnonzero(tables.amp_ok[row] & (level >= rules.amputation_level)
+                             & _aspect_mask(rules.amputation_aspects)[aspect])
+    if checked.size:
+        at = row[checked]
+        ml = strength_ml[checked]
+        results = _tests(tables, rules, np.where(ml > NO_ML // 2, ml + tables.amp_mod[at], NO_ML), amp_rolls[checked])
+        amp_test[checked] = results
+        outcomes = [rules.amputation_outcomes[r] for r in TestResult]
+        cut = np.asarray([o.severed for o in outcomes], dtype=np.bool_)[results]
+        severed[checked] = cut
+        roll_mod[checked] += np.asarray([o.shock_roll_modifier for o in outcomes], dtype=np.int64)[results]
+        bleeder[checked] |= cut & tables.amp_bleed[at, results]
 
-    sv = vt.shock_value[loc]
+    sv = tables.shock_value[row]
     index = np.where(glancing, sv + rules.glancing_shock_index, np.where(level > 0, sv + level, 0))
     shock_test = np.full(n, NO_TEST, dtype=np.int64)
     final = index.copy()
     tested = np.flatnonzero((index > rules.shock_no_test_max) & (index <= rules.shock_death_above))
     if tested.size:
-        ml = target.shock_ml
-        results = (np.full(tested.size, int(TestResult.CF), dtype=np.int64) if ml is None
-                   else _tests(vt, ml + roll_mod[tested], rng, tested.size))
+        ml = shock_ml[tested]
+        results = _tests(tables, rules, np.where(ml > NO_ML // 2, ml + roll_mod[tested], NO_ML), shock_rolls[tested])
         shock_test[tested] = results
         change = np.asarray([rules.shock_index_change[r] for r in TestResult], dtype=np.int64)
         final[tested] += change[results]
-    states = vt.state_by_index
+    states = tables.state_by_index
     state = states[np.clip(final, 0, len(states) - 1)]
     state[index > rules.shock_death_above] = int(ShockState.DEAD)
     state[index <= rules.shock_no_test_max] = int(ShockState.NONE)
 
-    fumble = vt.fumble.reshape(-1)[cell]
-    fumble_test = _keep_control(vt, fumble, target.fumble_ml, rng)
-    stumble = vt.stumble.reshape(-1)[cell]
-    stumble_test = _keep_control(vt, stumble, target.stumble_ml, rng)
+    fumble = tables.fumble.reshape(-1)[cell]
+    fumble_test = _keep_control(tables, rules, fumble, fumble_ml, fumble_rolls)
+    stumble = tables.stumble.reshape(-1)[cell]
+    stumble_test = _keep_control(tables, rules, stumble, stumble_ml, stumble_rolls)
     # fumble: none -> none, auto -> dropped, roll -> kept (MS/CS), dropped (MF), flung (CF)
     f_out = np.asarray([3, 2, 1, 1], dtype=np.int64)[np.maximum(fumble_test, 0)]
     f_out = np.where(fumble == 0, 0, np.where(fumble == 2, 2, f_out))
     s_out = np.asarray([2, 2, 1, 1], dtype=np.int64)[np.maximum(stumble_test, 0)]
     s_out = np.where(stumble == 0, 0, np.where(stumble == 2, 2, s_out))
 
-    dead = (state == int(ShockState.DEAD)) | (severed & vt.vital[loc])
+    dead = (state == int(ShockState.DEAD)) | (severed & tables.vital[row])
     return BlowArrays(
         missed=missed, zone_number=zone_number, location=loc, impact=impacts, protection=prot,
         effective_impact=eff, level=level, glancing=glancing, compound=compound, bleeder=bleeder,

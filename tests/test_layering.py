@@ -27,7 +27,9 @@ def test_components_import_only_the_stdlib() -> None:
 
 def test_systems_import_neither_pygame_nor_sandbox() -> None:
     assert not imports_of("systems") & {"pygame", "sandbox"}
-    assert imports_of("systems") - set(sys.stdlib_module_names) <= {"components", "systems", "numpy", "esper"}
+    # scipy: the array engine's k-d tree (systems/arrays/spatial.py), a declared dependency
+    assert imports_of("systems") - set(sys.stdlib_module_names) <= {"components", "systems", "numpy", "scipy",
+                                                                     "esper"}
 
 
 def test_importing_sandbox_does_not_import_pygame() -> None:

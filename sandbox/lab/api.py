@@ -21,7 +21,7 @@ from typing import Any
 from .errors import LabError
 from .executors import check_jobs, make_executor
 from .folder import LabFolder
-from .plan import LabPlan, read_variants, scale_keys, solve_spec
+from .plan import LabPlan, check_engine, read_variants, scale_keys, solve_spec
 from .records import BLOWS_FILE, COMBATANTS_FILE, RUNS_FILE
 from .report import report_html
 from .runner import cast_of, parse_models
@@ -97,7 +97,7 @@ def _variants(variants: VariantsArg) -> tuple[Variant, ...]:
 def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = None, variants: VariantsArg = None,
         jobs: int = 1, executor: Executor | None = None, seed: int = 0, scale: str | Sequence[str] | None = None,
         solve: tuple[str, float, float, str] | None = None, target_error: float | None = None, chunk: int = 25,
-        out: str | Path | None = None, odds_blows: int = 0) -> LabResult:
+        out: str | Path | None = None, odds_blows: int = 0, engine: str = "esper") -> LabResult:
     """Run a lab and return its result.
 
     Args:
@@ -116,6 +116,8 @@ def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = 
         chunk: Runs per chunk.
         out: A new or empty folder for the files (default: a temporary one).
         odds_blows: Blows per odds card (0: none).
+        engine: ``esper``, or ``array``: each chunk one array world of independent fights (the anatomy model;
+            default models: the scenario's).
 
     Raises:
         LabError: Bad input (unknown model, bad variant key or value, a target out of reach ...).
@@ -130,7 +132,7 @@ def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = 
     asks = len(chosen) > 1 or scale or solve
     if models is None:
         spec_model = _scenario_model(scenario)
-        model_text = spec_model if asks else "all"
+        model_text = spec_model if asks or engine != "esper" else "all"
     else:
         model_text = models if isinstance(models, str) else ",".join(models)
     keys = scale_keys(scale if isinstance(scale, str) else ",".join(scale), scenario, chosen[0]) if scale else ()
@@ -138,7 +140,8 @@ def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = 
                          chosen[0]) \
         if solve else None
     plan = LabPlan(scenario, parse_models(model_text), runs, seed, chunk,
-                   None if solving else target_error, chosen, keys, solving)
+                   None if solving else target_error, chosen, keys, solving, engine)
+    check_engine(plan)
     keep = None
     if out is None:
         keep = tempfile.TemporaryDirectory(prefix="sandbox-lab-")

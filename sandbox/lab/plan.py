@@ -203,6 +203,7 @@ class LabPlan:
         variants: The variants compared, the baseline first.
         scale: The parameters of ``--scale``.
         solve: The ``--solve`` request.
+        engine: The engine that runs the fights (``esper``, or ``array``: each chunk one array world).
     """
 
     scenario: str
@@ -214,6 +215,7 @@ class LabPlan:
     variants: tuple[Variant, ...] = (Variant(BASELINE),)
     scale: tuple[ScaleKey, ...] = ()
     solve: SolveSpec | None = None
+    engine: str = "esper"
     points: tuple[Variant, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -240,7 +242,7 @@ class LabPlan:
         """The plan as JSON (what ``--resume`` compares)."""
         return {
             "scenario": self.scenario, "models": list(self.models), "runs": self.runs, "seed": self.seed,
-            "chunk": self.chunk, "target_error": self.target_error,
+            "chunk": self.chunk, "target_error": self.target_error, "engine": self.engine,
             "variants": [{"name": v.name, "patches": [[k, val] for k, val in v.patches]} for v in self.variants],
             "scale": [{"key": s.key, "value": s.value, "step": s.step, "low": s.low.name, "high": s.high.name}
                       for s in self.scale],
@@ -248,6 +250,30 @@ class LabPlan:
                 "key": self.solve.key, "between": [self.solve.low, self.solve.high],
                 "target": self.solve.target.describe(), "target_error": self.solve.error},
         }
+
+
+def check_engine(plan: LabPlan) -> None:
+    """Refuse, before any work, an engine that cannot run every model and variant of the plan.
+
+    Raises:
+        LabError: An unknown engine, or a model or scenario feature the array engine does not run (it says which).
+    """
+    if plan.engine == "esper":
+        return  # nothing to import: the array engine and scipy stay unloaded
+    from sandbox.array_world import ArrayWorld
+    from sandbox.array_world import check_engine as known_engine
+    from sandbox.world import SandboxError
+
+    from .variants import variant_content
+
+    try:
+        known_engine(plan.engine)
+        for point in plan.points:
+            content = variant_content(point, plan.scenario)
+            for model in plan.models:
+                ArrayWorld(content.scenario, content.catalog, model=model)
+    except SandboxError as exc:
+        raise LabError(f"--engine {plan.engine}: {exc}") from None
 
 
 def read_variants(path: Path) -> tuple[Variant, ...]:

@@ -8,12 +8,14 @@ streams (common random numbers), so what differs between two variants' run i is 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from components.events import DamageDealt
-from sandbox.world import Sandbox
+from components.readout import Readout
+from sandbox.world import Outcome, Sandbox
+from systems.creatures import Creature
 
 from .variants import Variant, variant_content
 
@@ -94,33 +96,56 @@ def run_one(scenario: str, seed: int, model: str, run: int, variant: Variant | N
     try:
         outcome = world.run()
         creatures = world.creatures()
-        bodies = {e: c.anatomy.body.id for e, c in creatures.items()}
         blows = landed_blows(world.log)
-        taken: Counter[int] = Counter()
-        for (target, _, _), count in blows.items():
-            taken[target] += count
-        key = (variant.name, model, run)
-        combatants = []
-        deaths = 0
-        for entity, c in creatures.items():
-            readout = world.readout(entity)
-            deaths += c.condition.dead
-            combatants.append((*key, c.name, c.identity.creature, c.team, int(readout.alive),
-                               int(readout.can_act), readout.label, taken[entity],
-                               (c.condition.cause or "died") if c.condition.dead else ""))
-        names = {e: c.name for e, c in creatures.items()}
-        blow_rows = tuple((*key, names.get(target, str(target)), bodies.get(target, ""), location, wound, count)
-                          for (target, location, wound), count in sorted(
-                              blows.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])))
-        row = (*key, seed, outcome.winner or "", outcome.reason, outcome.ticks, len(outcome.survivors), deaths,
-               sum(taken.values()))
-        return RunRecord(row, tuple(combatants), blow_rows)
+        return flatten((variant.name, model, run), seed, outcome,
+                       [(e, c, world.readout(e)) for e, c in creatures.items()], blows)
     finally:
         world.close()
 
 
-def run_chunk(scenario: str, seed: int, model: str, runs: Iterable[int], variant: Variant) -> list[RunRecord]:
-    """Run a chunk of run indices of one variant under one model (what a worker is sent)."""
+def flatten(key: tuple[str, str, int], seed: int, outcome: Outcome,
+            creatures: Sequence[tuple[int, Creature, Readout]], blows: Counter[tuple[int, str, str]]) -> RunRecord:
+    """A finished run's records: its key, outcome, ``(entity, record, readout)`` per creature in spawn order and
+    ``(target entity, location, wound) -> blows``."""
+    taken: Counter[int] = Counter()
+    for (target, _, _), count in blows.items():
+        taken[target] += count
+    combatants = []
+    deaths = 0
+    for entity, c, readout in creatures:
+        deaths += c.condition.dead
+        combatants.append((*key, c.name, c.identity.creature, c.team, int(readout.alive),
+                           int(readout.can_act), readout.label, taken[entity],
+                           (c.condition.cause or "died") if c.condition.dead else ""))
+    names = {e: c.name for e, c, _ in creatures}
+    bodies = {e: c.anatomy.body.id for e, c, _ in creatures}
+    blow_rows = tuple((*key, names.get(target, str(target)), bodies.get(target, ""), location, wound, count)
+                      for (target, location, wound), count in sorted(
+                          blows.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])))
+    row = (*key, seed, outcome.winner or "", outcome.reason, outcome.ticks, len(outcome.survivors), deaths,
+           sum(taken.values()))
+    return RunRecord(row, tuple(combatants), blow_rows)
+
+
+def array_chunk(scenario: str, seed: int, model: str, runs: Sequence[int], variant: Variant) -> list[RunRecord]:
+    """A chunk of runs on the array engine: one array world of independent fights (``run_fights``; run ``i`` is
+    the same fight in any chunk, so the records are those of any other chunking, worker count or executor)."""
+    from sandbox.array_world import run_fights
+
+    content = variant_content(variant, scenario)
+    out = []
+    for fight in run_fights(content.scenario, content.catalog, seed, runs, model):
+        blows = Counter({(t + 1, loc, wound): n for (t, loc, wound), n in fight.blows.items()})
+        out.append(flatten((variant.name, model, fight.run), seed, fight.outcome,
+                           [(k + 1, c, r) for k, (c, r) in enumerate(fight.creatures)], blows))
+    return out
+
+
+def run_chunk(scenario: str, seed: int, model: str, runs: Iterable[int], variant: Variant,
+              engine: str = "esper") -> list[RunRecord]:
+    """Run a chunk of run indices of one variant under one model on ``engine`` (what a worker is sent)."""
+    if engine == "array":
+        return array_chunk(scenario, seed, model, list(runs), variant)
     return [run_one(scenario, seed, model, i, variant) for i in runs]
 
 

@@ -213,7 +213,8 @@ class Engine:
                 self.lab.order.setdefault(variant.name, len(self.lab.order))
                 wanted = [r for r in runs if (variant.name, model, r) not in self.seen]
                 missing = [r for r in wanted if (variant.name, model, r) not in self.finished]
-                future = (self.executor.submit(run_chunk, plan.scenario, plan.seed, model, missing, variant)
+                future = (self.executor.submit(run_chunk, plan.scenario, plan.seed, model, missing, variant,
+                                               plan.engine)
                           if missing else None)
                 pending.append((variant, model, wanted, future))
 

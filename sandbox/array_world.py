@@ -1,0 +1,314 @@
+"""``ArrayWorld``: a scenario on the array engine (``systems.arrays``) behind the ``Sandbox`` methods a run needs:
+``step``, ``run``, ``readout``, ``events``, ``log``, ``names``, ``creatures``; and ``run_fights``: many runs of a
+scenario as one array world of independent fights (the lab's batch), each run's fight its own.
+
+``Sandbox.from_scenario(path, engine="array")`` builds one. What the engine cannot run is refused before any
+work, as a ``SandboxError`` naming it: a damage model with no array implementation (and the engines that run it),
+a scenario feature it does not run (parts held fast), a fight longer than it runs, an unknown creature to trace.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from components.events import Event
+from components.log import LogEntry
+from components.readout import Readout
+from components.rules import LEVEL_CODES
+from sandbox.config import Catalog
+from sandbox.config.scenarios import resolve_scenario
+from sandbox.eventlog import expand_log
+from sandbox.scenario_def import ScenarioDef
+from sandbox.world import Outcome, SandboxError, verdict
+from systems.arrays import ENGINES, ArrayEngine, EngineError
+from systems.creatures import Creature
+from systems.models import DEFAULT_MODEL
+from systems.models.base import DamageModel
+
+TRACE_ALL = "all"
+"""``trace=TRACE_ALL`` traces every creature."""
+
+
+def check_engine(engine: str) -> None:
+    """Raise ``SandboxError`` for an engine name that is not one of ``ENGINES``."""
+    if engine not in ENGINES:
+        raise SandboxError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+
+
+class ArrayWorld:
+    """A scenario's fight on the array engine.
+
+    Args:
+        spec: The scenario.
+        catalog: The content.
+        seed: Root seed; the same seed gives the same fight (the engine's own streams: not the esper fight).
+        model: Damage model (default: the scenario's).
+        run: Run index under the seed.
+        trace: Names of the creatures whose landed blows are logged in full (``TRACE_ALL``: every one).
+
+    Raises:
+        SandboxError: A model, feature or name the array engine cannot run (the message says which).
+    """
+
+    engine_name = "array"
+
+    def __init__(self, spec: ScenarioDef, catalog: Catalog, seed: int = 0, model: str | None = None, *,
+                 run: int = 0, trace: Sequence[str] | str = ()) -> None:
+        from sandbox.models import available_models, build_model
+
+        self.model = model or spec.model or DEFAULT_MODEL
+        if self.model not in available_models():
+            raise SandboxError(f"unknown damage model {self.model!r}; known: {', '.join(available_models())}")
+        self.scenario = spec
+        self.catalog = catalog
+        self.seed = seed
+        self.run_index = run
+        self.max_ticks = spec.max_ticks
+        names = [c.name for c in spec.combatants] if trace == TRACE_ALL else list(trace)
+        try:
+            from systems.arrays.models import get_array_model
+
+            get_array_model(self.model)  # before building the model's tables: refuse first
+            self.engine = ArrayEngine(catalog, spec.combatants, build_model(self.model, catalog), seed=seed, run=run,
+                                      trace=names)
+        except EngineError as exc:
+            raise SandboxError(str(exc)) from None
+        self.limit_ticks(spec.max_ticks)
+        self._names = {name: i + 1 for i, name in enumerate(self.engine.creatures.names)}
+        self._expanded: list[Event] = []
+        self._expanded_upto = 0
+
+    @classmethod
+    def from_scenario(cls, scenario: str | Path, seed: int = 0, model: str | None = None, *, run: int = 0,
+                      catalog: Catalog | None = None, trace: Sequence[str] | str = ()) -> ArrayWorld:
+        """The array world of a scenario: a shipped id or a path to a scenario TOML file.
+
+        Raises:
+            ConfigError: The scenario file is invalid or unknown.
+            SandboxError: What the array engine cannot run.
+        """
+        catalog, spec = resolve_scenario(scenario, catalog)
+        return cls(spec, catalog, seed, model, run=run, trace=trace)
+
+    def limit_ticks(self, ticks: int) -> None:
+        """Refuse (``SandboxError``) a tick limit past the longest fight the engine runs."""
+        if ticks > self.engine.max_ticks():
+            raise SandboxError(f"the array engine runs at most {self.engine.max_ticks()} ticks (less than the first "
+                               f"Extended Shock course test, {self.catalog.rules.aftercare.extended_shock_interval:g} "  # type: ignore[union-attr]
+                               f"s of game time); {ticks} asked: run it with --engine esper")
+
+    # ------------------------------------------------------------------ finding creatures
+
+    @property
+    def names(self) -> dict[int, str]:
+        """Entity -> name, for every creature."""
+        return {e: n for n, e in self._names.items()}
+
+    def entity(self, name: str) -> int:
+        """The entity of the creature called ``name``; raises ``SandboxError`` naming the known ones."""
+        try:
+            return self._names[name]
+        except KeyError:
+            raise SandboxError(f"no creature called {name!r}; known: {', '.join(self._names)}") from None
+
+    def _index(self, ref: int | str) -> int:
+        entity = self.entity(ref) if isinstance(ref, str) else ref
+        if not 1 <= entity <= len(self._names):
+            raise SandboxError(f"no creature with entity {ref!r} in this world")
+        return entity - 1
+
+    def creatures(self) -> dict[int, Creature]:
+        """Every creature as a per-event record, by entity (fresh copies: reading them changes nothing)."""
+        return {i + 1: self.engine.model.record(i) for i in range(len(self._names))}
+
+    def readout(self, creature: int | str) -> Readout:
+        """What the creature's state reads as under the world's damage model."""
+        return self.engine.model.readout(self._index(creature))
+
+    # ------------------------------------------------------------------ running
+
+    @property
+    def tick(self) -> int:
+        """Ticks run so far."""
+        return self.engine.tick
+
+    def step(self) -> list[Event]:
+        """Run one tick; returns that tick's events (of the traced creatures).
+
+        Raises:
+            SandboxError: The fight would run past the longest the engine runs.
+        """
+        start = len(self.engine.tracer.log)
+        try:
+            self.engine.step()
+        except EngineError as exc:
+            raise SandboxError(str(exc)) from None
+        return list(expand_log(self.engine.tracer.log[start:]))
+
+    def able_teams(self) -> list[str]:
+        """Teams with a creature still able to fight."""
+        return self.engine.fighting_teams()
+
+    def run(self, max_ticks: int | None = None) -> Outcome:
+        """Run until one team (or none) is left able to fight, or ``max_ticks`` more ticks have run (default: the
+        scenario's limit)."""
+        limit = max_ticks if max_ticks is not None else self.max_ticks
+        self.limit_ticks(self.tick + limit)
+        teams = self.able_teams()
+        ran = 0
+        while len(teams) > 1 and ran < limit:
+            self.step()
+            ran += 1
+            teams = self.able_teams()
+        winner, reason = verdict(teams)
+        cr = self.engine.creatures
+        survivors = tuple(n for n, dead in zip(cr.names, cr.dead.tolist(), strict=True) if not dead)
+        return Outcome(winner, self.tick, survivors, reason)
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """The raw log: the traced creatures' attack records and events (each explains itself)."""
+        return self.engine.tracer.log
+
+    @property
+    def events(self) -> list[Event]:
+        """The traced creatures' events, typed, in order."""
+        log = self.engine.tracer.log
+        if self._expanded_upto < len(log):
+            self._expanded.extend(expand_log(log[self._expanded_upto:]))
+            self._expanded_upto = len(log)
+        return self._expanded
+
+    def close(self) -> None:
+        """Nothing to release (the arrays go with the object); for symmetry with ``Sandbox``."""
+
+    def __enter__(self) -> ArrayWorld:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+@dataclass(frozen=True, slots=True)
+class FightResult:
+    """How one run of a batch ended, read when its fight ended.
+
+    Attributes:
+        run: Its run index.
+        outcome: Winner, ticks, survivors, reason (as ``Sandbox.run`` gives them).
+        creatures: Its creatures in spawn order, each as a per-event record and its readout.
+        blows: ``(creature position in the fight, location name, injury level code)`` -> landed blows.
+    """
+
+    run: int
+    outcome: Outcome
+    creatures: tuple[tuple[Creature, Readout], ...]
+    blows: Counter[tuple[int, str, str]]
+
+
+def run_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[int], model: str | None = None
+               ) -> list[FightResult]:
+    """Runs ``runs`` of a scenario as one array world, each run its own fight (its creatures, its streams: run
+    ``i`` is the same fight alone or in any batch), each to its end as ``ArrayWorld.run`` ends it, its state read
+    the tick its fight ended.
+
+    The fights of a batch end at different ticks, and a world's tick costs what all its creatures cost: once
+    fewer than ``1 / SHRINK`` of a world's fights are still going, they start again from the beginning in a world
+    of their own (the same fights, since a fight is its own), so a few long fights do not drag the whole batch.
+
+    Raises:
+        SandboxError: What the array engine cannot run (the message says which).
+    """
+    from sandbox.models import build_model
+    from systems.arrays.models import get_array_model
+
+    name = model or spec.model or DEFAULT_MODEL
+    try:
+        get_array_model(name)
+    except EngineError as exc:
+        raise SandboxError(str(exc)) from None
+    per_event = build_model(name, catalog)
+    done: dict[int, FightResult] = {}
+    todo = list(runs)
+    while todo:
+        finished, todo = _batch(spec, catalog, seed, todo, per_event, shrink=len(todo) >= SHRINK_FROM)
+        done.update((r.run, r) for r in finished)
+    return [done[r] for r in runs]
+
+
+SHRINK = 4
+"""A batch's unfinished fights start again in a world of their own once fewer than a quarter are left."""
+SHRINK_FROM = 256
+"""Worlds of fewer fights run to the end (a tick of a small world costs about its fixed overhead)."""
+
+
+def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_event: DamageModel, *,
+           shrink: bool) -> tuple[list[FightResult], list[int]]:
+    """One world of ``runs``: the fights that ended, and (``shrink``) the runs left unfinished when few were."""
+    try:
+        engine = ArrayEngine(catalog, [(f, c) for f in range(len(runs)) for c in spec.combatants], per_event,
+                             seed=seed, runs=runs)
+    except EngineError as exc:
+        raise SandboxError(str(exc)) from None
+    limit = spec.max_ticks
+    if limit > engine.max_ticks():
+        raise SandboxError(f"the array engine runs at most {engine.max_ticks()} ticks; the scenario's max_ticks is "
+                           f"{limit}: run it with --engine esper")
+    engine.tracer.tally = True
+    size = len(spec.combatants)
+    ended: list[tuple[Outcome, tuple[tuple[Creature, Readout], ...]] | None] = [None] * len(runs)
+    marks = np.zeros(len(runs), dtype=np.int64)  # per fight, the landed-blow batches logged when it ended
+    pending = np.ones(len(runs), dtype=np.bool_)
+    while True:
+        left = engine.teams_left()
+        over = pending & ((left <= 1) | (engine.tick >= limit))
+        for f in np.flatnonzero(over).tolist():
+            ended[f] = _ending(engine, f, size)
+            marks[f] = len(engine.tracer.landed)
+        pending &= ~over
+        if not pending.any() or (shrink and SHRINK * int(pending.sum()) < len(runs)):
+            break
+        try:
+            engine.step()
+        except EngineError as exc:
+            raise SandboxError(str(exc)) from None
+    blows = _landed(engine, marks, size)
+    results = [FightResult(run, *end, blows[f]) for f, (run, end) in enumerate(zip(runs, ended, strict=True))
+               if end is not None]
+    return results, [runs[f] for f in np.flatnonzero(pending).tolist()]
+
+
+def _ending(engine: ArrayEngine, fight: int, size: int) -> tuple[Outcome, tuple[tuple[Creature, Readout], ...]]:
+    """Fight ``fight`` (creatures ``fight * size`` on) as it stands now: its outcome and its creatures."""
+    start = fight * size
+    model = engine.model
+    records = [model.record(i) for i in range(start, start + size)]
+    creatures = tuple((r, model.readout(start + k, r)) for k, r in enumerate(records))
+    winner, reason = verdict(engine.fighting_teams(fight))
+    survivors = tuple(c.name for c, _ in creatures if not c.condition.dead)
+    return Outcome(winner, engine.tick, survivors, reason), creatures
+
+
+def _landed(engine: ArrayEngine, marks: np.ndarray, size: int) -> list[Counter[tuple[int, str, str]]]:
+    """Per fight, its landed blows before it ended: (creature position in the fight, location, level code)."""
+    out: list[Counter[tuple[int, str, str]]] = [Counter() for _ in range(len(marks))]
+    landed = engine.tracer.landed
+    if not landed:
+        return out
+    batch = np.concatenate([np.full(t.shape[0], k, dtype=np.int64) for k, (t, _, _) in enumerate(landed)])
+    target = np.concatenate([t for t, _, _ in landed])
+    location = np.concatenate([loc for _, loc, _ in landed])
+    level = np.concatenate([lev for _, _, lev in landed])
+    fight = target // size
+    keep = batch < marks[fight]
+    cr = engine.creatures
+    keys, counts = np.unique(np.stack([target[keep], location[keep], level[keep]], axis=1), axis=0,
+                             return_counts=True)
+    for (t, loc, lev), n in zip(keys.tolist(), counts.tolist(), strict=True):
+        out[t // size][t % size, cr.anatomy[t].body.locations[loc].name, LEVEL_CODES[lev]] += n
+    return out

@@ -1,0 +1,169 @@
+"""The anatomy model's arrays: per creature its shock, blood loss, fatigue and health, per part its impairment,
+per location what is severed and the levels of its open wounds; and every wound in one growing table.
+
+Impairment in a fight only ever worsens (no wound heals mid-fight), so the damage phase folds each new or
+worsened wound into its part's impairment instead of recomputing it from every wound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from components.anatomy import ROLES
+from systems.arrays.state import NO_ML
+from systems.arrays.tables import ROLE_BITS, BodyTables, BoolArray, FloatArray, IntArray, SkillTables
+
+UNUSABLE_PENALTY = NO_ML
+"""The role penalty of a role one of whose parts is unusable (a test naming it critically fails)."""
+
+
+@dataclass(slots=True)
+class Wounds:
+    """Every wound of the world, in the order received (the per-creature order ``Injury.wounds`` keeps).
+
+    Attributes:
+        count: How many wounds there are (the arrays have room for more).
+        owner: The wounded creature.
+        location: Location index on its body.
+        part: Its part.
+        level: Injury level (worsened in place by compounding).
+        aspect: Damage aspect.
+        bleeder: It bleeds.
+        received: Game time it was received.
+        next_bleed: When its next Blood Loss Advance test is due (-1: not bleeding).
+        compounded: How many later wounds worsened it.
+    """
+
+    count: int = 0
+    owner: IntArray = field(default_factory=lambda: np.zeros(1024, dtype=np.int64))
+    location: IntArray = field(default_factory=lambda: np.zeros(1024, dtype=np.int64))
+    part: IntArray = field(default_factory=lambda: np.zeros(1024, dtype=np.int64))
+    level: IntArray = field(default_factory=lambda: np.zeros(1024, dtype=np.int64))
+    aspect: IntArray = field(default_factory=lambda: np.zeros(1024, dtype=np.int64))
+    bleeder: BoolArray = field(default_factory=lambda: np.zeros(1024, dtype=np.bool_))
+    received: FloatArray = field(default_factory=lambda: np.zeros(1024, dtype=np.float64))
+    next_bleed: FloatArray = field(default_factory=lambda: np.zeros(1024, dtype=np.float64))
+    compounded: IntArray = field(default_factory=lambda: np.zeros(1024, dtype=np.int64))
+
+    _FIELDS = ("owner", "location", "part", "level", "aspect", "bleeder", "received", "next_bleed", "compounded")
+
+    def add(self, owner: IntArray, location: IntArray, part: IntArray, level: IntArray, aspect: IntArray,
+            bleeder: BoolArray, received: float, next_bleed: FloatArray) -> IntArray:
+        """Append wounds; returns their indices."""
+        n = owner.shape[0]
+        need = self.count + n
+        if need > self.owner.shape[0]:
+            size = max(need, 2 * self.owner.shape[0])
+            for name in self._FIELDS:
+                old = getattr(self, name)
+                grown = np.zeros(size, dtype=old.dtype)
+                grown[:self.count] = old[:self.count]
+                setattr(self, name, grown)
+        at = np.arange(self.count, need)
+        self.owner[at] = owner
+        self.location[at] = location
+        self.part[at] = part
+        self.level[at] = level
+        self.aspect[at] = aspect
+        self.bleeder[at] = bleeder
+        self.received[at] = received
+        self.next_bleed[at] = next_bleed
+        self.compounded[at] = 0
+        self.count = need
+        return at
+
+
+@dataclass(slots=True)
+class AnatomyArrays:
+    """The anatomy model's state for ``n`` creatures (``P`` parts, ``L`` locations wide).
+
+    Attributes:
+        shock: ``ShockState`` code.
+        since: Tick the shock state began.
+        retest_at: Game time of the next Shock re-test (-1: none due).
+        extended_hr: Extended Shock's Healing Rate (-1: none).
+        coma_hr: A Coma's Healing Rate (-1: none).
+        cause_location: Location of the wound that opened the current shock (-1: none).
+        cause_level: Its level.
+        blood_loss: Blood Loss Points.
+        fatigue: Fatigue (anemia): a penalty on every test.
+        health: Health percent.
+        penalty: ``[i, p]`` part penalty.
+        unusable: ``[i, p]`` part out of action.
+        lost: ``[i, p]`` part gone for good (a severed location).
+        severed: ``[i, l]`` location severed.
+        totals: ``[i, l]`` sum of the open wounds' levels at each location (a last column of zeros for misses).
+        worst: ``[i, l]`` the worst wound there (-1: none).
+        role_penalty: ``[i, r]`` worst penalty of the parts holding role ``r`` (``UNUSABLE_PENALTY``: one is
+            unusable).
+        wounds: Every wound.
+        touched: Wounds added or worsened this tick (the damage phase settles them).
+        dirty: Creatures wounded this tick.
+    """
+
+    shock: IntArray
+    since: IntArray
+    retest_at: FloatArray
+    extended_hr: IntArray
+    coma_hr: IntArray
+    cause_location: IntArray
+    cause_level: IntArray
+    blood_loss: IntArray
+    fatigue: IntArray
+    health: IntArray
+    penalty: IntArray
+    unusable: BoolArray
+    lost: BoolArray
+    severed: BoolArray
+    totals: IntArray
+    worst: IntArray
+    role_penalty: IntArray
+    wounds: Wounds = field(default_factory=Wounds)
+    touched: list[IntArray] = field(default_factory=list)
+    dirty: BoolArray = field(default_factory=lambda: np.zeros(0, dtype=np.bool_))
+
+    @classmethod
+    def spawn(cls, body: IntArray, health: IntArray, bodies: BodyTables) -> AnatomyArrays:
+        """Unhurt creatures (each body's permanent impairments already on its parts; ``health`` as spawned)."""
+        n = body.shape[0]
+        P, L = bodies.parts, bodies.locations
+        penalty = bodies.part_permanent[body].copy()
+        unusable = bodies.part_gone[body].copy()
+        state = cls(
+            shock=np.zeros(n, dtype=np.int64), since=np.zeros(n, dtype=np.int64),
+            retest_at=np.full(n, -1.0), extended_hr=np.full(n, -1, dtype=np.int64),
+            coma_hr=np.full(n, -1, dtype=np.int64), cause_location=np.full(n, -1, dtype=np.int64),
+            cause_level=np.zeros(n, dtype=np.int64), blood_loss=np.zeros(n, dtype=np.int64),
+            fatigue=np.zeros(n, dtype=np.int64), health=health.astype(np.int64), penalty=penalty,
+            unusable=unusable, lost=np.zeros((n, P), dtype=np.bool_), severed=np.zeros((n, L), dtype=np.bool_),
+            totals=np.zeros((n, L + 1), dtype=np.int64), worst=np.full((n, L), -1, dtype=np.int64),
+            role_penalty=np.zeros((n, len(ROLES)), dtype=np.int64), dirty=np.zeros(n, dtype=np.bool_))
+        state.refresh_roles(np.arange(n), body, bodies)
+        return state
+
+    def refresh_roles(self, idx: IntArray, body: IntArray, bodies: BodyTables) -> None:
+        """Recompute the role penalties of creatures ``idx`` from their parts (``impairment.test_penalty``)."""
+        roles = bodies.part_roles[body[idx]]
+        pen = self.penalty[idx]
+        dead_part = self.unusable[idx]
+        for r, role in enumerate(ROLES):
+            holds = (roles & ROLE_BITS[role]) != 0
+            worst = np.where(holds, pen, 0).min(axis=1, initial=0)
+            self.role_penalty[idx, r] = np.where((holds & dead_part).any(axis=1), UNUSABLE_PENALTY, worst)
+
+    def effective_ml(self, idx: IntArray, skill: int, mls: IntArray, skills: SkillTables, modifier: int = 0
+                     ) -> IntArray:
+        """``systems.mastery.effective_ml`` per creature: base - fatigue + the worst penalty of the roles the skill
+        names (``NO_ML``: no such skill, or one of those roles has an unusable part)."""
+        if skill < 0:
+            return np.full(idx.shape[0], NO_ML, dtype=np.int64)
+        base = mls[idx, skill]
+        mask = int(skills.roles[skill])
+        penalty = np.zeros(idx.shape[0], dtype=np.int64)
+        for r, role in enumerate(ROLES):
+            if mask & ROLE_BITS[role]:
+                penalty = np.minimum(penalty, self.role_penalty[idx, r])
+        ml = base - self.fatigue[idx] + modifier + penalty
+        return np.where((base <= NO_ML // 2) | (penalty <= NO_ML // 2), NO_ML, ml)

@@ -1,0 +1,69 @@
+"""The ATTACK phase's attacks, gathered for the damage model: every creature that means to attack, can still
+reach its target and is not already felled, in initiative order.
+
+The model resolves them (``ArrayModel.attack``) so that the result is the esper engine's turn order: a creature
+felled, shocked or disarmed earlier in the tick does not act later in it (``systems.arrays.anatomy.waves``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from systems.arrays.state import ATTACK
+from systems.arrays.tables import BoolArray, IntArray
+
+if TYPE_CHECKING:
+    from systems.arrays.engine import ArrayEngine
+
+
+@dataclass(frozen=True, slots=True)
+class Attacks:
+    """This tick's attacks, one entry each, in initiative order.
+
+    Attributes:
+        attacker: Attacking creature.
+        target: Its target.
+        mode: Strike mode index.
+        parts: Mask of the parts wielding it.
+        off_hand: Only off-side limbs grip it.
+        natural: The mode is a natural weapon's (no hand can drop it).
+        aim_zone: Target zone number (0: unaimed).
+        rank: The attacker's place in initiative order.
+    """
+
+    attacker: IntArray
+    target: IntArray
+    mode: IntArray
+    parts: IntArray
+    off_hand: BoolArray
+    natural: BoolArray
+    aim_zone: IntArray
+    rank: IntArray
+
+    def __len__(self) -> int:
+        return int(self.attacker.shape[0])
+
+    def take(self, sel: IntArray | BoolArray) -> Attacks:
+        """The attacks at ``sel``."""
+        return Attacks(self.attacker[sel], self.target[sel], self.mode[sel], self.parts[sel], self.off_hand[sel],
+                       self.natural[sel], self.aim_zone[sel], self.rank[sel])
+
+
+def gather(engine: ArrayEngine) -> Attacks:
+    """Every attack this tick (``systems.combat.AttackProcessor``'s checks as the phase begins: able, a target that
+    is not dead and within reach or range)."""
+    cr, modes, loadout = engine.creatures, engine.modes, engine.loadout
+    att = cr.order[(cr.action[cr.order] == ATTACK) & cr.able[cr.order] & (cr.target[cr.order] >= 0)]
+    tgt = cr.target[att]
+    att, tgt = att[~cr.dead[tgt]], tgt[~cr.dead[tgt]]
+    dist = np.hypot(cr.x[tgt] - cr.x[att], cr.y[tgt] - cr.y[att])
+    keep = modes.in_range(cr.mode[att], dist)
+    att, tgt = att[keep], tgt[keep]
+    column = engine.option[att]
+    mode = cr.mode[att]
+    natural = engine.natural_mode[mode]
+    return Attacks(att, tgt, mode, loadout.parts[att, column], loadout.off_hand[att, column], natural,
+                   cr.aim_zone[att], cr.rank[att])

@@ -1,0 +1,235 @@
+"""The array engine: a world of creatures as arrays, ticked phase by phase (intent, move, attack, damage,
+effects, recovery, status, cleanup) with the esper engine's rules, for battles of tens of thousands and for
+batches of independent fights.
+
+It is deterministic for a seed: a fight is ``(seed, run index)``, and each fight and purpose draws from its own
+counter-based stream (``systems.arrays.fight_streams``), whole arrays at a time, so a fight is the same whichever
+other fights share the world. Its stream layout is its own: the
+same seed gives the same fight every time, but not the esper engine's fight event for event (the rules and so the
+distributions are the same: ``tests/test_engines_agree.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from components.impairment import Impairment
+from components.rules import ShockState
+from components.state import Armor, Condition
+from systems.ai import choose_aim
+from systems.arrays import intent, movement
+from systems.arrays.attack import gather
+from systems.arrays.errors import EngineError
+from systems.arrays.fight_streams import FightStreams
+from systems.arrays.loadout import Loadout, part_states
+from systems.arrays.models import ArrayModel, get_array_model
+from systems.arrays.spawn import Built, Recruit, build_recruits
+from systems.arrays.tables import BoolArray, IntArray, body_tables, mode_tables, skill_tables
+from systems.arrays.trace import Tracer
+from systems.blow import compile_target
+from systems.context import TickContext
+from systems.models.base import DamageModel
+from systems.spawning import Content
+from systems.strike import strength_impact_modifier
+from systems.vector_blows import build_target_tables
+
+PURPOSES: tuple[str, ...] = ("attack", "injury", "shock", "bleeding", "ai")
+"""The array engine's streams, in spawn order (append new ones at the end)."""
+
+
+class ArrayEngine:
+    """A world of creatures in arrays, under one damage model that has an array implementation.
+
+    Args:
+        content: The content (a ``sandbox.config.Catalog``).
+        recruits: The creatures, in spawn order: ``(fight, recruit)`` pairs, or recruits alone (one fight).
+        per_event_model: The damage model as the esper engine runs it (the array model reads its tables, and it
+            reads the array world's creatures for readouts).
+        seed: Root seed.
+        run: Run index under the seed (of fight 0; fight ``f`` is run ``run + f`` unless ``runs`` says).
+        runs: Per fight, its run index (a lab's batch of runs).
+        trace: Names of the creatures whose landed blows and what followed are logged in full.
+
+    Raises:
+        EngineError: The model has no array implementation, or a recruit needs a feature the array engine does
+            not run, or a traced name is unknown.
+    """
+
+    def __init__(self, content: Content, recruits: Sequence[Recruit] | Sequence[tuple[int, Recruit]],
+                 per_event_model: DamageModel, *, seed: int = 0, run: int = 0, runs: Sequence[int] | None = None,
+                 trace: Sequence[str] = ()) -> None:
+        model_class = get_array_model(per_event_model.name)
+        pairs: list[tuple[int, Recruit]] = [r if isinstance(r, tuple) else (0, r) for r in recruits]
+        self.content = content
+        self.combat = content.combat
+        self.rules = content.rules
+        self.per_event_model = per_event_model
+        self.weapons = content.weapons
+        used = [content.bodies[content.creatures[r.creature].body] for _, r in pairs
+                if r.creature in content.creatures]
+        self.bodies = body_tables(list(dict.fromkeys(used)) or list(content.bodies.values())[:1])
+        attributes = {a for kind in content.creatures.values() for a in kind.attributes}
+        skill_ids = {s for kind in content.creatures.values() for s in kind.skills}
+        for _, r in pairs:
+            attributes |= set(r.attributes)
+            skill_ids |= set(r.skills)
+        self.skills = skill_tables(content.skills, sorted(attributes | skill_ids))
+        self.modes = mode_tables(content.modes, self.skills.index)
+        weapon_index = {w: i for i, w in enumerate(content.weapons)}
+        kinds: dict[tuple[str, tuple[str, ...]], int] = {}
+        self.creatures, self.builds = build_recruits(content, per_event_model, pairs, self.bodies, self.skills,
+                                                     kinds, weapon_index)
+        self.armor: list[Armor] = [b.armor for b in self.builds]
+        armour_of = {(b.anatomy.body.id, tuple(p.id for p in b.armor.pieces)): b for b in self.builds}
+        self.tables = build_target_tables(tuple(
+            compile_target(armour_of[key].anatomy.body, self.rules, armour_of[key].armor.pieces, shock_ml=None,
+                           strength_ml=None, fumble_ml=None, stumble_ml=None) for key in kinds))
+        self.natural_mode: BoolArray = np.asarray([content.weapons[m.weapon].natural for m in self.modes.modes],
+                                                  dtype=np.bool_)
+        self.strength_bonus = self._strength_bonus(self.builds)
+        self.aim_zones = self._aim_zones()
+        self.loadout = Loadout.empty(len(self.creatures))
+        self.option: IntArray = np.zeros(len(self.creatures), dtype=np.int64)
+        fights = int(self.creatures.fight.max(initial=0)) + 1
+        self.runs = list(runs) if runs is not None else [run + f for f in range(fights)]
+        if len(self.runs) < fights:
+            raise EngineError(f"{fights} fights but {len(self.runs)} run indices")
+        self.streams = FightStreams(seed, self.runs, PURPOSES)
+        self.reading = TickContext(self.combat, content.modes, content.weapons, content.skills, {}, per_event_model)
+        names = {name: i for i, name in enumerate(self.creatures.names)}
+        unknown = [n for n in trace if n not in names]
+        if unknown:
+            raise EngineError(f"no creature called {unknown[0]!r} to trace; known: {', '.join(names)}")
+        self.tracer = Tracer(self, [names[n] for n in trace])
+        self.tick = 0
+        self.clock_time = 0.0
+        self._gear = np.asarray([bool(e.dropped or e.weapons) for e in self.creatures.equipment], dtype=np.bool_)
+        self.hands_version: IntArray = np.zeros(len(self.creatures), dtype=np.int64)
+        """Per creature, how often its hands let go or took up (``sync_hands``)."""
+        self.cannot_rearm: IntArray = np.full((len(self.creatures), 2), -1, dtype=np.int64)
+        """Per creature, the (hands version, unusable-part mask) at which it last found nothing to take up."""
+        self.model: ArrayModel = model_class(self)
+        self._locator: dict[tuple[int, int, int], int] = {}
+
+    # ------------------------------------------------------------------ set-up tables
+
+    def _strength_bonus(self, builds: list[Built]) -> IntArray:
+        """``[i, off hand, thrown]``: each creature's Strength Impact Modifier (0 without a STR)."""
+        out = np.zeros((len(builds), 2, 2), dtype=np.int64)
+        memo: dict[int, np.ndarray] = {}
+        for i, b in enumerate(builds):
+            row = memo.get(id(b))
+            if row is None:
+                row = np.zeros((2, 2), dtype=np.int64)
+                strength = b.anatomy.attributes.get("strength")
+                if strength is not None:
+                    for off in (0, 1):
+                        for thrown in (0, 1):
+                            row[off, thrown] = strength_impact_modifier(strength, self.rules.strength_impact,
+                                                                        off_hand=bool(off), thrown=bool(thrown))
+                memo[id(b)] = row
+            out[i] = row
+        return out
+
+    def _aim_zones(self) -> IntArray:
+        """``[aim name, body]``: the zone number a named aim targets on each body (0: unaimed there)."""
+        names = self.creatures.aim_names
+        table = np.zeros((max(len(names), 1), len(self.bodies.bodies)), dtype=np.int64)
+        unused = np.random.default_rng(0)  # a named aim draws nothing
+        for a, name in enumerate(names):
+            for b, body in enumerate(self.bodies.bodies):
+                table[a, b] = choose_aim(name, body, unused)
+        return table
+
+    def locators(self, kind: IntArray, aim_zone: IntArray, spread: IntArray) -> IntArray:
+        """Per blow, the id of its (target kind, aim, Spread) location table."""
+        keys = np.stack([kind, aim_zone, spread], axis=1)
+        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
+        ids = np.empty(len(unique), dtype=np.int64)
+        for j, (k, z, s) in enumerate(unique.tolist()):
+            found = self._locator.get((k, z, s))
+            if found is None:
+                found = self._locator[(k, z, s)] = self.tables.locator(k, z or None, s)
+            ids[j] = found
+        return ids[inverse.reshape(-1)]
+
+    # ------------------------------------------------------------------ what the phases share
+
+    def has_gear(self) -> BoolArray:
+        """Per creature, it carries or dropped a weapon it might take up."""
+        return self._gear
+
+    def sync_hands(self, i: int) -> None:
+        """Mirror creature ``i``'s equipment into the arrays after a hand let go or took up a weapon."""
+        cr = self.creatures
+        equip = cr.equipment[i]
+        item = next(iter(equip.holding.values()), None)
+        cr.held[i] = -1 if item is None else list(self.weapons).index(item)
+        cr.hold_mask[i] = sum(1 << p for p in equip.holding)
+        cr.armed[i] = bool(equip.natural or any(w not in equip.lost for w in equip.weapons))
+        self._gear[i] = bool(equip.dropped or equip.weapons)
+        self.hands_version[i] += 1
+
+    def grip_states(self, i: int) -> tuple[Impairment, ...]:
+        """Creature ``i``'s parts as the grip rules read them (usable or not)."""
+        unusable = self.model.part_unusable()[i]
+        parts = len(self.creatures.anatomy[i].body.parts)
+        return part_states(parts, int((unusable[:parts] * (1 << np.arange(parts))).sum()))
+
+    def scratch_condition(self, i: int) -> Condition:
+        """A ``Condition`` for the per-event grip rules (nothing held fast: the array engine runs no such scenario)."""
+        return Condition()
+
+    # ------------------------------------------------------------------ running
+
+    def step(self) -> None:
+        """Run one tick, every phase in order."""
+        self.tick += 1
+        self.clock_time += self.combat.tick_seconds
+        self._check_time()
+        intent.decide(self)
+        movement.move(self)
+        self.model.attack(gather(self))
+        self.model.settle()
+        self.model.effects()
+        self.model.recovery()
+        self.creatures.reeling[:] = False
+
+    def _check_time(self) -> None:
+        aftercare = self.rules.aftercare
+        if aftercare is not None and self.clock_time >= aftercare.extended_shock_interval:
+            raise EngineError(f"the array engine runs fights of less than {aftercare.extended_shock_interval:g} s of "
+                              f"game time ({self.max_ticks()} ticks): Extended Shock and Coma course tests are the "
+                              "esper engine's")
+
+    def max_ticks(self) -> int:
+        """The longest fight the engine runs, in ticks (below the first Extended Shock course test)."""
+        aftercare = self.rules.aftercare
+        if aftercare is None:
+            return 1 << 30
+        return int(-(-aftercare.extended_shock_interval // self.combat.tick_seconds)) - 1
+
+    def fighting(self) -> BoolArray:
+        """Per creature, able to act and with some way to strike (``systems.status.can_fight``)."""
+        return self.creatures.able & self.creatures.armed
+
+    def fighting_teams(self, fight: int = 0) -> list[str]:
+        """The teams of ``fight`` still able to fight, sorted."""
+        cr = self.creatures
+        teams = np.unique(cr.team[self.fighting() & (cr.fight == fight)])
+        return sorted(cr.team_names[t] for t in teams.tolist())
+
+    def teams_left(self) -> IntArray:
+        """Per fight, how many teams can still fight."""
+        cr = self.creatures
+        fights = int(cr.fight.max(initial=0)) + 1
+        pairs = np.unique(cr.fight[self.fighting()] * (len(cr.team_names) + 1) + cr.team[self.fighting()])
+        return np.bincount(pairs // (len(cr.team_names) + 1), minlength=fights)
+
+    def shock_states(self) -> list[ShockState]:
+        """Every creature's shock state (under the anatomy model)."""
+        state = getattr(self.model, "state", None)
+        shock = getattr(state, "shock", np.zeros(len(self.creatures), dtype=np.int64))
+        return [ShockState(int(s)) for s in shock]

@@ -1,0 +1,138 @@
+"""The array engine's random streams: one counter-based stream per (fight, purpose), drawn for many fights at once.
+
+A fight's draws depend only on ``(seed, its run index, purpose)`` and on the order in which the rules ask for them
+within that fight, never on which other fights share the world. So run ``i`` of a lab is the same fight whether
+it runs alone, in a batch of 25 or of 20,000, on any worker, and after a resume; and run ``i`` of two variants of
+a lab draws the same numbers until the variants' rules part (common random numbers).
+
+Each value is SplitMix64's output for the stream's key plus its counter times the golden gamma (the construction
+of ``java.util.SplittableRandom``), computed over numpy ``uint64`` arrays; the key mixes the seed, the run index
+and the purpose. A draw asks for one value per row, each row naming its fight: the rows of one fight take that
+fight's next counters in row order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from systems.arrays.tables import FloatArray, IntArray
+
+U64 = npt.NDArray[np.uint64]
+
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+"""SplitMix64's increment (the golden ratio as a 64-bit odd number)."""
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+def mix64(z: U64) -> U64:
+    """SplitMix64's finaliser over an array (wrapping ``uint64`` arithmetic)."""
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    out: U64 = z ^ (z >> np.uint64(31))
+    return out
+
+
+class FightStreams:
+    """Every fight's stream of every purpose.
+
+    Args:
+        seed: Root seed.
+        runs: Per fight (by fight index), its run index under the seed.
+        purposes: The purposes, in a fixed order (a purpose's position is part of its key).
+    """
+
+    def __init__(self, seed: int, runs: Sequence[int], purposes: Sequence[str]) -> None:
+        self.purposes = {name: k for k, name in enumerate(purposes)}
+        run = np.asarray(runs, dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            base = mix64(np.asarray([seed & (2**64 - 1)], dtype=np.uint64) + GAMMA)
+            self.keys: U64 = np.stack([mix64(mix64(base + (run + np.uint64(1)) * GAMMA) + np.uint64(k + 1) * _M1)
+                                       for k in range(len(purposes))])
+        self.counters: U64 = np.zeros((len(purposes), len(runs)), dtype=np.uint64)
+
+    def bits(self, purpose: str, fights: IntArray) -> U64:
+        """One 64-bit value per row (``fights[j]``: row ``j``'s fight), each fight's rows taking its next
+        counters in row order."""
+        k = self.purposes[purpose]
+        n = fights.shape[0]
+        if not n:
+            return np.zeros(0, dtype=np.uint64)
+        counters = self.counters[k]
+        ordinal = self._ordinals(fights)
+        with np.errstate(over="ignore"):
+            at = counters[fights] + ordinal + np.uint64(1)
+            out = mix64(self.keys[k, fights] + at * GAMMA)
+        np.add.at(counters, fights, np.uint64(1))
+        return out
+
+    @staticmethod
+    def _ordinals(fights: IntArray) -> U64:
+        """Each row's place among the rows of its fight (0 for a fight's first row)."""
+        n = fights.shape[0]
+        if n == 1 or np.all(fights[1:] > fights[:-1]):
+            return np.zeros(n, dtype=np.uint64)  # every fight once, in order (most calls)
+        order = np.argsort(fights, kind="stable")
+        sorted_f = fights[order]
+        starts = np.flatnonzero(np.concatenate(([True], sorted_f[1:] != sorted_f[:-1])))
+        run_start = np.repeat(starts, np.diff(np.append(starts, n)))
+        ordinal = np.empty(n, dtype=np.uint64)
+        ordinal[order] = (np.arange(n) - run_start).astype(np.uint64)
+        return ordinal
+
+    def random(self, purpose: str, fights: IntArray) -> FloatArray:
+        """One uniform in [0, 1) per row (53 bits)."""
+        out: FloatArray = (self.bits(purpose, fights) >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
+        return out
+
+    def integers(self, purpose: str, fights: IntArray, low: int | IntArray, high: int | IntArray) -> IntArray:
+        """One integer in ``[low, high)`` per row (``high`` may be one per row)."""
+        span = np.asarray(high, dtype=np.int64) - np.asarray(low, dtype=np.int64)
+        out: IntArray = np.asarray(low, dtype=np.int64) + np.minimum(
+            (self.random(purpose, fights) * span).astype(np.int64), np.maximum(span - 1, 0))
+        return out
+
+    def bound(self, purpose: str, fights: IntArray) -> BoundStream:
+        """A generator-like view drawing one value per row of ``fights`` per call (for ``resolve_blow_batch``)."""
+        return BoundStream(self, purpose, fights)
+
+
+class BoundStream:
+    """The ``numpy.random.Generator`` calls the blow pipeline makes (``random(n)``, ``integers(low, high, size=n)``),
+    each drawing one value per bound row from that row's fight stream.
+
+    Args:
+        streams: The streams.
+        purpose: The purpose drawn from.
+        fights: Per row, its fight.
+    """
+
+    def __init__(self, streams: FightStreams, purpose: str, fights: IntArray) -> None:
+        self.streams = streams
+        self.purpose = purpose
+        self.fights = fights
+
+    def _rows(self, size: int | tuple[int, ...] | None, like: int | IntArray | None = None) -> int:
+        n = int(self.fights.shape[0])
+        if size is None:
+            size = int(np.asarray(like).shape[0]) if like is not None and np.ndim(like) else n
+        wanted = size if isinstance(size, int) else int(np.prod(size))
+        if wanted != n:
+            raise ValueError(f"a bound stream draws one value per row ({n}), not {wanted}")
+        return n
+
+    def random(self, size: int | tuple[int, ...] | None = None) -> FloatArray:
+        """One uniform per row."""
+        self._rows(size)
+        return self.streams.random(self.purpose, self.fights)
+
+    def integers(self, low: int | IntArray, high: int | IntArray | None = None,
+                 size: int | tuple[int, ...] | None = None, dtype: object = np.int64) -> IntArray:
+        """One integer in ``[low, high)`` per row (``integers(high)``: in ``[0, high)``)."""
+        if high is None:
+            low, high = 0, low
+        self._rows(size, high)
+        return self.streams.integers(self.purpose, self.fights, low, high)

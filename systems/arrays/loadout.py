@@ -1,0 +1,122 @@
+"""What each creature can strike with: its strike modes, hardest-hitting first, with the parts that wield each
+(``systems.ai.mode_options`` and ``systems.combat.ready_parts``, the esper engine's own rules).
+
+The options change only when what a creature holds or which of its parts are usable changes, which is rare, so
+they are recomputed per creature, in Python, for those creatures alone, and kept as arrays: ``mode[i, k]`` the
+``k``-th option's mode index (-1: none), ``parts[i, k]`` its wielding parts as a mask, ``off_hand[i, k]`` whether
+only off-side limbs grip it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from components.impairment import SOUND, UNUSABLE, Impairment
+from components.state import Condition
+from systems.ai import mode_options
+from systems.arrays.state import Creatures
+from systems.arrays.tables import BoolArray, IntArray, ModeTables
+from systems.combat import ready_parts
+from systems.context import TickContext
+from systems.strike import is_off_hand
+
+Options = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]]
+
+
+@dataclass(slots=True)
+class Loadout:
+    """Every creature's strike options (see the module docstring), recomputed where their key changed.
+
+    Attributes:
+        mode: ``[i, k]`` mode index of option ``k`` (-1: none).
+        parts: ``[i, k]`` mask of the parts wielding it.
+        off_hand: ``[i, k]`` only off-side limbs grip it.
+        key: ``[i]`` (held weapon, holding mask, unusable-part mask) the options were computed from.
+    """
+
+    mode: IntArray
+    parts: IntArray
+    off_hand: BoolArray
+    key: IntArray
+    _cache: dict[tuple[int, int, int, int], Options] = field(default_factory=dict)
+
+    @classmethod
+    def empty(cls, n: int) -> Loadout:
+        """No options yet (every key stale)."""
+        return cls(np.full((n, 1), -1, dtype=np.int64), np.zeros((n, 1), dtype=np.int64),
+                   np.zeros((n, 1), dtype=np.bool_), np.full((n, 3), -2, dtype=np.int64))
+
+    def refresh(self, cr: Creatures, unusable: IntArray, modes: ModeTables, ctx: TickContext) -> None:
+        """Recompute the options of every creature whose held weapon, grip or usable parts changed.
+
+        Args:
+            cr: The creatures.
+            unusable: Per creature, the mask of its unusable parts.
+            modes: The compiled modes.
+            ctx: A context carrying the weapons (``mode_options`` reads them).
+        """
+        key = np.stack([cr.held, cr.hold_mask, unusable], axis=1)
+        stale = np.flatnonzero((key != self.key).any(axis=1) & ~cr.dead)
+        for i in stale.tolist():
+            anat = cr.anatomy[i]
+            ck = (id(anat), int(key[i, 0]), int(key[i, 1]), int(key[i, 2]))
+            options = self._cache.get(ck)
+            if options is None:
+                options = self._cache[ck] = _options(cr, i, int(key[i, 2]), modes, ctx)
+            ids, masks, off = options
+            if len(ids) > self.mode.shape[1]:
+                self._widen(len(ids))
+            self.mode[i] = -1
+            self.parts[i] = 0
+            self.off_hand[i] = False
+            self.mode[i, :len(ids)] = ids
+            self.parts[i, :len(ids)] = masks
+            self.off_hand[i, :len(ids)] = off
+            self.key[i] = key[i]
+
+    def _widen(self, k: int) -> None:
+        n, old = self.mode.shape
+        self.mode = np.concatenate([self.mode, np.full((n, k - old), -1, dtype=np.int64)], axis=1)
+        self.parts = np.concatenate([self.parts, np.zeros((n, k - old), dtype=np.int64)], axis=1)
+        self.off_hand = np.concatenate([self.off_hand, np.zeros((n, k - old), dtype=np.bool_)], axis=1)
+
+    def choose(self, idx: IntArray, distance: np.ndarray, modes: ModeTables) -> tuple[IntArray, IntArray]:
+        """``systems.ai.choose_mode`` per creature: the first option that reaches ``distance``; else the first melee
+        option, to close in with; else the longest-ranged. Returns ``(option column, mode index)`` (-1: none)."""
+        options = self.mode[idx]
+        has = options >= 0
+        reaches = modes.in_range(options, distance[:, None]) & has
+        melee = has & (modes.kind[np.maximum(options, 0)] == 0)
+        reach_any = reaches.any(axis=1)
+        melee_any = melee.any(axis=1)
+        ranged = np.where(has, modes.range[np.maximum(options, 0)], -np.inf)
+        column = np.where(reach_any, reaches.argmax(axis=1),
+                          np.where(melee_any, melee.argmax(axis=1), ranged.argmax(axis=1)))
+        chosen = np.where(has.any(axis=1), options[np.arange(len(idx)), column], -1)
+        return column, chosen
+
+
+def _options(cr: Creatures, i: int, unusable: int, modes: ModeTables, ctx: TickContext) -> Options:
+    anat = cr.anatomy[i]
+    equip = cr.equipment[i]
+    states = part_states(len(anat.body.parts), unusable)
+    cond = Condition()
+    ids: list[int] = []
+    masks: list[int] = []
+    off: list[bool] = []
+    for mode in mode_options(anat, states, cond, equip, ctx):
+        parts = ready_parts(anat, states, cond, equip, mode) or ()
+        ids.append(modes.index[mode.id])
+        masks.append(sum(1 << p for p in parts))
+        gripping = [p for p, item in equip.holding.items() if item == mode.weapon]
+        off.append(is_off_hand(anat.body, gripping, anat.kind.dominance))
+    return tuple(ids), tuple(masks), tuple(off)
+
+
+@lru_cache(maxsize=4096)
+def part_states(parts: int, unusable: int) -> tuple[Impairment, ...]:
+    """Part states as wielding reads them (only whether each part is usable matters there)."""
+    return tuple(UNUSABLE if unusable >> p & 1 else SOUND for p in range(parts))

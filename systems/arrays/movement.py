@@ -1,0 +1,103 @@
+"""The MOVE phase over arrays: standing up, picking up or drawing a weapon (each costs the turn), and closing in
+(``systems.movement``'s rules).
+
+The esper engine moves creatures one at a time in entity order, each toward where its target stands by then. So
+does this, in rounds: a creature whose target has a lower entity and moves this phase waits for the round after
+its target's; every other creature moves in the first round.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from systems.ai import grip_parts_for
+from systems.arrays.state import APPROACH, ATTACK, DRAW, PICK_UP, STAND_UP
+from systems.arrays.tables import FloatArray, IntArray
+
+if TYPE_CHECKING:
+    from systems.arrays.engine import ArrayEngine
+
+
+def mobility_factor(engine: ArrayEngine, idx: IntArray) -> FloatArray:
+    """``systems.movement.mobility_factor`` per creature: the worst mobility part's penalty slows the walk (an
+    unusable one to the floor)."""
+    combat = engine.combat
+    penalty, unusable = engine.model.part_penalty()[idx], engine.model.part_unusable()[idx]
+    mobile = engine.bodies.part_mobility[engine.creatures.body[idx]]
+    factor = np.where(unusable, combat.min_speed_factor,
+                      np.where(penalty < 0, np.maximum(combat.min_speed_factor,
+                                                       1 + penalty * combat.impairment_speed_per_point), 1.0))
+    out: FloatArray = np.where(mobile, factor, 1.0).min(axis=1, initial=1.0)
+    return out
+
+
+def speeds(engine: ArrayEngine, idx: IntArray) -> FloatArray:
+    """Metres each creature can walk this tick (``systems.movement.speed``)."""
+    cr = engine.creatures
+    walking = ~cr.prone[idx] & cr.walks[idx]
+    return np.where(walking, cr.speed[idx] * mobility_factor(engine, idx) * engine.model.speed_factor(idx), 0.0)
+
+
+def move(engine: ArrayEngine) -> None:
+    """Act on this tick's movement intents."""
+    cr = engine.creatures
+    able = cr.able
+    standing = np.flatnonzero(able & (cr.action == STAND_UP))
+    cr.prone[standing] = False
+    engine.tracer.stood_up(standing)
+    for i in np.flatnonzero(able & np.isin(cr.action, (PICK_UP, DRAW))).tolist():
+        _take_up(engine, i)
+    movers = np.flatnonzero(able & (cr.action == APPROACH) & (cr.target >= 0) & (cr.mode >= 0))
+    if not movers.size:
+        return
+    moving = np.zeros(len(cr), dtype=np.bool_)
+    moving[movers] = True
+    target = cr.target[movers]
+    waits = moving[target] & (target < movers)
+    rounds = np.zeros(len(cr), dtype=np.int64)
+    for _ in range(len(movers)):
+        new = np.where(waits, rounds[target] + 1, 0)
+        if np.array_equal(new, rounds[movers]):
+            break
+        rounds[movers] = new
+    step_of = speeds(engine, movers)
+    modes = engine.modes
+    stop = np.where(modes.kind[cr.mode[movers]] == 0, modes.reach[cr.mode[movers]], modes.range[cr.mode[movers]])
+    mover_round = rounds[movers]
+    for r in range(int(mover_round.max()) + 1):
+        sel = np.flatnonzero(mover_round == r)
+        who, foe = movers[sel], target[sel]
+        dx, dy = cr.x[foe] - cr.x[who], cr.y[foe] - cr.y[who]
+        dist = np.hypot(dx, dy)
+        gap = dist - stop[sel] * 0.9  # stop a little inside reach
+        step = np.minimum(step_of[sel], gap)
+        go = (step > 0) & (dist > 0)
+        scale = np.where(go, step / np.where(dist > 0, dist, 1.0), 0.0)
+        cr.x[who] += dx * scale
+        cr.y[who] += dy * scale
+        cr.action[who[go]] = ATTACK  # it strikes if the target is in reach by then; the attack phase checks
+
+
+def _take_up(engine: ArrayEngine, i: int) -> None:
+    """Grip the first dropped (``PICK_UP``) or carried (``DRAW``) weapon that free, usable hands can hold."""
+    cr = engine.creatures
+    equip = cr.equipment[i]
+    if cr.action[i] == PICK_UP:
+        source = list(equip.dropped)
+    else:
+        source = [w for w in equip.weapons if w not in equip.dropped and w not in equip.lost
+                  and w not in equip.holding.values()]
+    states = engine.grip_states(i)
+    for item in source:
+        parts = grip_parts_for(cr.anatomy[i], states, engine.scratch_condition(i), equip, item, engine.weapons)
+        if parts is None:
+            continue
+        if cr.action[i] == PICK_UP:
+            equip.dropped.remove(item)
+        for p in parts:
+            equip.holding[p] = item
+        engine.sync_hands(i)
+        engine.tracer.picked_up(i, item, cr.anatomy[i].body.parts[parts[0]].name)
+        return

@@ -1,0 +1,129 @@
+"""The creatures of an array world as a struct of arrays: one entry per creature, in spawn order (the entity of
+creature ``i`` is ``i + 1``, as esper numbers them).
+
+What every model shares lives here (where a creature stands, whom it fights and with what, what it holds, its
+conditions); a damage model keeps its own arrays beside these (``systems.arrays.anatomy.state``). A fight index
+per creature keeps independent fights apart in one world: targets are only ever chosen within a fight.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from components.state import Anatomy, Equipment
+from systems.arrays.tables import BoolArray, FloatArray, IntArray
+
+NO_ML = -(1 << 30)
+"""A Mastery Level the creature does not have (a test it cannot make: a critical failure without a roll)."""
+
+STAND, ATTACK, APPROACH, STAND_UP, PICK_UP, DRAW, DOWN, DEAD = range(8)
+"""Action codes (``Combatant.action``)."""
+ACTIONS: tuple[str, ...] = ("stand", "attack", "approach", "stand up", "pick up", "draw", "down", "dead")
+"""Each action code's name."""
+NEAREST, WEAKEST, RANDOM = range(3)
+"""Target policy codes."""
+POLICIES: tuple[str, ...] = ("nearest", "weakest", "random")
+UNAIMED, RANDOM_AIM, NAMED_AIM = range(3)
+"""Aim policy codes (a part or location name is ``NAMED_AIM``)."""
+AIM_POLICIES_CODES: dict[str, int] = {"unaimed": UNAIMED, "random": RANDOM_AIM}
+
+
+@dataclass(slots=True)
+class Creatures:
+    """Every creature's shared state (``n`` entries each; ``P`` parts wide where per part).
+
+    Attributes:
+        names: Creature names.
+        kinds: Creature config ids.
+        anatomy: Per creature, its ``Anatomy`` (shared by every creature spawned from the same recruit).
+        equipment: Per creature, what it carries, holds, dropped and lost (changed only when a hand lets go or
+            takes up: rare; ``held`` and ``hold_mask`` mirror what it holds for the vector phases).
+        fight: The independent fight it belongs to.
+        team: Team index (unique across fights).
+        team_names: Team index -> name.
+        body: Body index (``BodyTables``).
+        target_kind: Index of its (body, armour) compiled target (``TargetTables``).
+        x: Position.
+        y: Position.
+        initiative: Turn order (higher first).
+        order: Creature indices in initiative order (ties by entity).
+        rank: Each creature's place in ``order``.
+        speed: Walking speed in metres per tick, before impairment.
+        mls: ``[i, s]`` Mastery Level of skill ``s`` (``NO_ML``: none).
+        strength: STR score for the Strength Impact Modifier (``NO_ML``: none).
+        policy: Target policy code.
+        aim: Aim policy code.
+        aim_name: The part or location name a ``NAMED_AIM`` names (index into ``aim_names``), else -1.
+        aim_names: The aim names used.
+        held: Weapon index of what it holds (-1: nothing).
+        hold_mask: Part mask of the parts holding it.
+        armed: It has some way to strike (a natural weapon or a weapon not lost): ``status.can_fight``.
+        dead: Dead.
+        out: Out of the fight (its model says).
+        prone: Lying down.
+        reeling: Took a shock result, fell or died this tick: acts no more this tick.
+        causes: Per creature, what killed it ("" alive).
+        target: The creature it fights (-1: none).
+        mode: Its strike mode's index (-1: none).
+        aim_zone: Its aim's target zone number this tick (0: unaimed).
+        action: This tick's action code.
+        walks: It has a usable Locomotor part, or none at all (can stand and walk).
+    """
+
+    names: list[str]
+    kinds: list[str]
+    anatomy: list[Anatomy]
+    equipment: list[Equipment]
+    fight: IntArray
+    team: IntArray
+    team_names: list[str]
+    body: IntArray
+    target_kind: IntArray
+    x: FloatArray
+    y: FloatArray
+    initiative: IntArray
+    order: IntArray
+    rank: IntArray
+    speed: FloatArray
+    mls: IntArray
+    strength: IntArray
+    policy: IntArray
+    aim: IntArray
+    aim_name: IntArray
+    aim_names: list[str]
+    held: IntArray
+    hold_mask: IntArray
+    armed: BoolArray
+    dead: BoolArray = field(init=False)
+    out: BoolArray = field(init=False)
+    prone: BoolArray = field(init=False)
+    reeling: BoolArray = field(init=False)
+    causes: list[str] = field(init=False)
+    target: IntArray = field(init=False)
+    mode: IntArray = field(init=False)
+    aim_zone: IntArray = field(init=False)
+    action: IntArray = field(init=False)
+    walks: BoolArray = field(init=False)
+
+    def __post_init__(self) -> None:
+        n = len(self.names)
+        self.dead = np.zeros(n, dtype=np.bool_)
+        self.out = np.zeros(n, dtype=np.bool_)
+        self.prone = np.zeros(n, dtype=np.bool_)
+        self.reeling = np.zeros(n, dtype=np.bool_)
+        self.causes = [""] * n
+        self.target = np.full(n, -1, dtype=np.int64)
+        self.mode = np.full(n, -1, dtype=np.int64)
+        self.aim_zone = np.zeros(n, dtype=np.int64)
+        self.action = np.zeros(n, dtype=np.int64)
+        self.walks = np.ones(n, dtype=np.bool_)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    @property
+    def able(self) -> BoolArray:
+        """Alive and not out of the fight (``systems.creatures.can_act``)."""
+        return ~self.dead & ~self.out

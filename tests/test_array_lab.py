@@ -1,0 +1,155 @@
+"""The lab on the array engine: many runs of a scenario as one array world of independent fights, each run its
+own fight (the same alone, in any chunk, on any worker or executor, after a resume), and what it refuses before
+any work."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+from typer.testing import CliRunner
+
+from sandbox.array_world import FightResult, run_fights
+from sandbox.cli import app
+from sandbox.config import default_catalog
+from sandbox.config.scenarios import resolve_scenario
+from sandbox.lab.records import run_chunk
+from sandbox.lab.variants import Variant
+from systems.arrays.fight_streams import FightStreams
+
+runner = CliRunner()
+
+
+def _seen(fight: FightResult) -> tuple[object, ...]:
+    return (fight.run, fight.outcome, tuple(sorted(fight.blows.items())),
+            tuple((c.name, r.label, r.health, r.alive, r.can_act, tuple((w.location, w.level) for w in r.wounds))
+                  for c, r in fight.creatures))
+
+
+@pytest.mark.parametrize("scenario", ["duel", "skirmish"])
+def test_a_fight_is_the_same_alone_or_in_any_batch(scenario: str) -> None:
+    catalog, spec = resolve_scenario(scenario, default_catalog())
+    batch = {f.run: _seen(f) for f in run_fights(spec, catalog, 7, range(40))}
+    for run in (0, 13, 39):
+        alone = run_fights(spec, catalog, 7, [run])[0]
+        assert _seen(alone) == batch[run]
+    reordered = {f.run: _seen(f) for f in run_fights(spec, catalog, 7, [39, 2, 13, 0])}
+    assert all(reordered[r] == batch[r] for r in reordered)
+    assert len({b[1] for b in batch.values()}) > 1  # the runs are different fights
+
+
+def test_the_tail_of_a_large_batch_restarts_as_the_same_fights() -> None:
+    """Past ``SHRINK_FROM`` fights, the last long fights start again in a world of their own: same records."""
+    from sandbox.array_world import SHRINK_FROM
+
+    catalog, spec = resolve_scenario("duel", default_catalog())
+    runs = range(SHRINK_FROM + 44)
+    batch = {f.run: _seen(f) for f in run_fights(spec, catalog, 2, runs)}
+    longest = sorted(batch, key=lambda r: batch[r][1].ticks)[-3:]  # type: ignore[attr-defined]
+    for run in longest:
+        assert _seen(run_fights(spec, catalog, 2, [run])[0]) == batch[run]
+
+
+def test_records_are_those_of_any_chunking() -> None:
+    baseline = Variant("baseline")
+    whole = run_chunk("duel", 3, "anatomy", range(30), baseline, "array")
+    pieces = [r for start in range(0, 30, 7)
+              for r in run_chunk("duel", 3, "anatomy", range(start, min(start + 7, 30)), baseline, "array")]
+    assert whole == pieces
+    assert [r.run[2] for r in whole] == list(range(30))
+    assert all(r.run[1] == "anatomy" for r in whole)
+
+
+def test_records_count_the_landed_blows_of_each_creature() -> None:
+    records = run_chunk("duel", 1, "anatomy", range(20), Variant("baseline"), "array")
+    for record in records:
+        per_target = Counter[str]()
+        for row in record.blows:
+            per_target[row[3]] += row[-1]
+        assert {c[3]: c[9] for c in record.combatants} == {c[3]: per_target[c[3]] for c in record.combatants}
+        assert record.run[-1] == sum(per_target.values())
+
+
+def test_cli_lab_on_the_array_engine_gives_the_same_files_for_any_jobs_and_chunk(tmp_path: Path) -> None:
+    base = ["lab", "duel", "--runs", "40", "--engine", "array", "--seed", "4", "--odds-blows", "0"]
+    one = runner.invoke(app, [*base, "--jobs", "1", "--chunk", "40", "--out", str(tmp_path / "one")])
+    two = runner.invoke(app, [*base, "--jobs", "2", "--chunk", "9", "--out", str(tmp_path / "two")])
+    assert one.exit_code == 0, one.output
+    assert two.exit_code == 0, two.output
+    for name in ("runs.csv", "combatants.csv", "blows.csv"):
+        assert (tmp_path / "one" / name).read_text() == (tmp_path / "two" / name).read_text(), name
+    assert len((tmp_path / "one" / "runs.csv").read_text().splitlines()) == 41
+
+
+def test_cli_lab_on_the_array_engine_on_dask_gives_the_same_records(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None)
+    base = ["lab", "duel", "--runs", "24", "--engine", "array", "--seed", "6", "--chunk", "8", "--odds-blows", "0"]
+    try:
+        dask_run = runner.invoke(app, [*base, "--scheduler", cluster.scheduler_address, "--out",
+                                       str(tmp_path / "dask")])
+    finally:
+        cluster.close()
+    local = runner.invoke(app, [*base, "--jobs", "1", "--out", str(tmp_path / "local")])
+    assert dask_run.exit_code == 0, dask_run.output
+    assert local.exit_code == 0, local.output
+    assert (tmp_path / "dask" / "runs.csv").read_text() == (tmp_path / "local" / "runs.csv").read_text()
+
+
+IMMOBILIZED = """name = "Held"
+description = "One of them is held fast."
+model = "anatomy"
+max_ticks = 50
+field = { width = 10.0, height = 10.0 }
+
+[[combatants]]
+name = "Aldric"
+creature = "human"
+team = "Red"
+position = [0.0, 0.0]
+immobilized = ["Left Leg"]
+
+[[combatants]]
+name = "Bertram"
+creature = "human"
+team = "Blue"
+position = [2.0, 0.0]
+"""
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--engine", "gpu"], "unknown engine 'gpu'"),
+    (["--engine", "array", "--models", "severity"], "does not run the 'severity' damage model"),
+    (["--engine", "array", "--models", "all"], "runs on the esper engine"),
+    (["--engine", "array", "SCENARIO"], "immobilized"),
+])
+def test_cli_lab_refuses_what_the_engine_cannot_run_before_any_work(tmp_path: Path, args: list[str],
+                                                                    words: str) -> None:
+    scenario = "duel"
+    if "SCENARIO" in args:
+        args = [a for a in args if a != "SCENARIO"]
+        path = tmp_path / "held.toml"
+        path.write_text(IMMOBILIZED)
+        scenario = str(path)
+    out = tmp_path / "lab"
+    result = runner.invoke(app, ["lab", scenario, "--runs", "5", *args, "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert words in result.output and "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_fight_streams_are_uniform_and_independent_of_the_other_fights() -> None:
+    streams = FightStreams(0, range(50), ("attack",))
+    fights = np.repeat(np.arange(50), 400)
+    rolls = streams.integers("attack", fights, 0, 100)
+    counts = np.bincount(rolls, minlength=100)
+    assert stats.chisquare(counts).pvalue > 1e-3
+    alone = FightStreams(0, [17], ("attack",))
+    assert np.array_equal(alone.integers("attack", np.zeros(400, dtype=np.int64), 0, 100), rolls[fights == 17])
+    again = FightStreams(0, range(50), ("attack",)).integers("attack", fights[::-1].copy(), 0, 100)
+    assert not np.array_equal(again, rolls)  # rows take their fight's counters in row order
+    assert sorted(again.tolist()) == sorted(rolls.tolist())
