@@ -345,6 +345,8 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
             raise  # the log's reader stopped reading (sandbox run --log - | head): nothing failed
         except OSError as exc:
             raise SetupError(f"cannot write the log {log}: {exc.strerror or exc}") from None
+        if isinstance(world, Sandbox):
+            world.close()  # before the last line: a signal after it finds no finalizer left to interrupt
         typer.echo(f"{count} events written to {log}", err=to_stdout)
 
 

@@ -213,6 +213,8 @@ class Sandbox:
     def __del__(self) -> None:
         # BaseException too: a Ctrl-C or SIGTERM landing while a finalizer runs cannot stop anything from here (Python
         # would print it as "Exception ignored" with a traceback and drop it); the code around goes on.
+        if getattr(self, "_closed", True):
+            return  # closed already (the CLI closes its world before its last line): nothing a signal could cut
         with suppress(BaseException):
             self.close()
 
