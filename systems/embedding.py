@@ -1,9 +1,9 @@
 """Installing the sandbox into an esper world: one call registers the shared skirmish loop and a damage model's
-processors in their named phases, with the sandbox's seeded streams (what ``Sandbox`` itself does).
+processors in their named phases, with the sandbox's seeded streams (what ``Sandbox`` itself does). The content and
+the model come from the application's loaders (``default_catalog`` of ``sandbox.config``, ``build_model`` of
+``sandbox.models``; this package never imports them)::
 
     import esper
-    from sandbox.config import default_catalog
-    from sandbox.models import build_model
     from systems import install
     from systems.spawning import creature_components
 

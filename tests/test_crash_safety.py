@@ -12,11 +12,12 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from tests.waiting import until
 
 LAB = ["lab", "duel", "--runs", "80", "--seed", "3", "--odds-blows", "0", "--chunk", "5"]
 RECORDS = ("runs.csv", "combatants.csv", "blows.csv")
@@ -30,14 +31,8 @@ def _lab(out: Path, jobs: int, *extra: str) -> subprocess.Popen[bytes]:
 
 
 def _until(event: Callable[[], bool], proc: subprocess.Popen[bytes]) -> bool:
-    """Poll until ``event()`` holds (True) or ``proc`` has ended without it (False)."""
-    deadline = time.monotonic() + HANG
-    while not event():
-        if proc.poll() is not None:
-            return event()
-        assert time.monotonic() < deadline, "the program never emitted the event"
-        time.sleep(0.02)
-    return True
+    """Until ``event()`` holds (True) or ``proc`` has ended without it (False)."""
+    return until(event, proc, HANG)
 
 
 def _rows(path: Path) -> int:

@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from sandbox.lab.records import BLOW_COLUMNS, COMBATANT_COLUMNS, RUN_COLUMNS
 from sandbox.lab.variants import Variant
 from sandbox.models import available_models
 from sandbox.world import Sandbox
+from tests.waiting import until
 
 runner = CliRunner()
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -217,10 +217,8 @@ def test_ctrl_c_keeps_the_finished_runs_as_whole_rows(tmp_path: Path) -> None:
                              "--chunk", "5", "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=env, cwd=Path(__file__).parent.parent)
     runs = out / "runs.csv"
-    deadline = time.monotonic() + 600  # a bound on a stuck program, not a race: the file's rows are the event
-    while not runs.exists() or runs.read_bytes().count(b"\n") < 30:
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-        time.sleep(0.05)
+    # the file's rows are the event; 600 s only bounds a stuck program
+    assert until(lambda: runs.exists() and runs.read_bytes().count(b"\n") >= 30, proc, 600), proc.communicate()
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=600)
     assert proc.returncode == 130, err

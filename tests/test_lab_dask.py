@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sandbox.cli import app
+from tests.waiting import until
 
 distributed = pytest.importorskip("distributed")
 
@@ -75,7 +76,6 @@ def test_a_scheduler_killed_mid_lab_stops_it_with_exit_2(tmp_path: Path) -> None
     import signal
     import subprocess
     import sys
-    import time
 
     root = Path(__file__).parent.parent
     scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
@@ -94,10 +94,8 @@ def test_a_scheduler_killed_mid_lab_stops_it_with_exit_2(tmp_path: Path) -> None
                             "--odds-blows", "0", "--chunk", "5", "--scheduler", address, "--worker-timeout", "5",
                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=root)
     try:
-        deadline = time.monotonic() + 300
-        while not ((out / "runs.csv").exists() and (out / "runs.csv").read_bytes().count(b"\n") > 10):
-            assert lab.poll() is None and time.monotonic() < deadline
-            time.sleep(0.05)
+        runs = out / "runs.csv"
+        assert until(lambda: runs.exists() and runs.read_bytes().count(b"\n") > 10, lab, 300)
         scheduler.send_signal(signal.SIGKILL)
         _, err = lab.communicate(timeout=300)
     finally:

@@ -10,13 +10,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import psutil
 from typer.testing import CliRunner
 
 from sandbox.cli import app
+from tests.waiting import until
 
 runner = CliRunner()
 ROOT = Path(__file__).parent.parent
@@ -38,11 +38,7 @@ def start(*args: str) -> subprocess.Popen[bytes]:
 def wait_for_rows(path: Path, rows: int, proc: subprocess.Popen[bytes]) -> None:
     """Until the lab has written ``rows`` rows to ``path`` (the program's own event); the deadline only catches
     a lab that hangs."""
-    deadline = time.monotonic() + 300
-    while not (path.exists() and path.read_bytes().count(b"\n") > rows):
-        assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    assert until(lambda: path.exists() and path.read_bytes().count(b"\n") > rows, proc, 300), proc.communicate()
 
 
 def test_a_folder_that_is_not_empty_is_refused(tmp_path: Path) -> None:
