@@ -131,9 +131,11 @@ def dask_executor(address: str, timeout: float = 5.0, worker_timeout: float = WO
         import distributed
     except ImportError:
         raise LabError("--scheduler needs Dask: pip install 'combat-sandbox[cluster]'") from None
-    # The client logs a lost scheduler with tracebacks of its own (importing distributed sets its loggers up);
-    # the lab says what happened in one line.
-    for name in ("distributed", "distributed.client", "distributed.comm", "distributed.core", "tornado"):
+    # The client logs a lost scheduler with tracebacks of its own (importing distributed sets its loggers up, and
+    # gives some children, such as tornado.application, levels of their own); the lab says what happened in one line.
+    quiet = ("distributed", "tornado", "asyncio")
+    named = [name for name in logging.root.manager.loggerDict if name.split(".")[0] in quiet]
+    for name in (*quiet, *named):
         logging.getLogger(name).setLevel(logging.CRITICAL)
     client_type: Any = distributed.Client  # distributed is untyped
     try:
