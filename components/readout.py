@@ -86,6 +86,33 @@ class Readout:
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """How a creature stands when its fight ends, in brief: what a lab records of it.
+
+    Attributes:
+        name: Its name in the scenario.
+        kind: Its creature id ("human").
+        team: Its team.
+        body: Its body id.
+        alive: Its readout's ``alive``.
+        can_act: Its readout's ``can_act``.
+        label: Its readout's ``label``.
+        dead: Its condition: dead.
+        cause: What killed it ("died" when nothing is named; "" when not dead).
+    """
+
+    name: str
+    kind: str
+    team: str
+    body: str
+    alive: bool
+    can_act: bool
+    label: str
+    dead: bool
+    cause: str
+
+
+@dataclass(frozen=True, slots=True)
 class AftermathRow:
     """How one creature came through a stretch of time out of combat (``sandbox run --aftermath``).
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from components.events import Event
 from components.log import LogEntry
-from components.readout import Readout
+from components.readout import Readout, Standing
 from components.rules import LEVEL_CODES
 from sandbox.config import Catalog
 from sandbox.config.scenarios import resolve_scenario
@@ -201,18 +201,21 @@ class FightResult:
     Attributes:
         run: Its run index.
         outcome: Winner, ticks, survivors, reason (as ``Sandbox.run`` gives them).
-        creatures: Its creatures in spawn order, each as a per-event record and its readout.
+        standings: Its creatures in spawn order, each in brief (read from the arrays).
         blows: ``(creature position in the fight, location name, injury level code)`` -> landed blows.
+        creatures: Its creatures in spawn order, each as a per-event record and its readout (``()`` unless
+            ``run_fights`` was asked for ``records``).
     """
 
     run: int
     outcome: Outcome
-    creatures: tuple[tuple[Creature, Readout], ...]
+    standings: tuple[Standing, ...]
     blows: Counter[tuple[int, str, str]]
+    creatures: tuple[tuple[Creature, Readout], ...] = ()
 
 
-def run_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[int], model: str | None = None
-               ) -> list[FightResult]:
+def run_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[int], model: str | None = None, *,
+               records: bool = True) -> list[FightResult]:
     """Runs ``runs`` of a scenario as one array world, each run its own fight (its creatures, its streams: run
     ``i`` is the same fight alone or in any batch), each to its end as ``ArrayWorld.run`` ends it, its state read
     the tick its fight ended.
@@ -220,6 +223,9 @@ def run_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[in
     The fights of a batch end at different ticks, and a world's tick costs what all its creatures cost: once
     fewer than ``1 / SHRINK`` of a world's fights are still going, they start again from the beginning in a world
     of their own (the same fights, since a fight is its own), so a few long fights do not drag the whole batch.
+
+    ``records=False`` reads each creature in brief only (``FightResult.standings``): the lab's case, where building
+    every creature's records and readout would cost more than its fight.
 
     Raises:
         SandboxError: What the array engine cannot run (the message says which).
@@ -236,7 +242,8 @@ def run_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[in
     done: dict[int, FightResult] = {}
     todo = list(runs)
     while todo:
-        finished, todo = _batch(spec, catalog, seed, todo, per_event, shrink=len(todo) >= SHRINK_FROM)
+        finished, todo = _batch(spec, catalog, seed, todo, per_event, shrink=len(todo) >= SHRINK_FROM,
+                                records=records)
         done.update((r.run, r) for r in finished)
     return [done[r] for r in runs]
 
@@ -248,7 +255,7 @@ SHRINK_FROM = 256
 
 
 def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_event: DamageModel, *,
-           shrink: bool) -> tuple[list[FightResult], list[int]]:
+           shrink: bool, records: bool) -> tuple[list[FightResult], list[int]]:
     """One world of ``runs``: the fights that ended, and (``shrink``) the runs left unfinished when few were."""
     try:
         engine = ArrayEngine(catalog, [(f, c) for f in range(len(runs)) for c in spec.combatants], per_event,
@@ -261,14 +268,14 @@ def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_
                            f"{limit}: run it with --engine esper")
     engine.tracer.tally = True
     size = len(spec.combatants)
-    ended: list[tuple[Outcome, tuple[tuple[Creature, Readout], ...]] | None] = [None] * len(runs)
+    ended: list[_Ending | None] = [None] * len(runs)
     marks = np.zeros(len(runs), dtype=np.int64)  # per fight, the landed-blow batches logged when it ended
     pending = np.ones(len(runs), dtype=np.bool_)
     while True:
         left = engine.teams_left()
         over = pending & ((left <= 1) | (engine.tick >= limit))
         for f in np.flatnonzero(over).tolist():
-            ended[f] = _ending(engine, f, size)
+            ended[f] = _ending(engine, f, size, records)
             marks[f] = len(engine.tracer.landed)
         pending &= ~over
         if not pending.any() or (shrink and SHRINK * int(pending.sum()) < len(runs)):
@@ -278,20 +285,29 @@ def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_
         except EngineError as exc:
             raise SandboxError(str(exc)) from None
     blows = _landed(engine, marks, size)
-    results = [FightResult(run, *end, blows[f]) for f, (run, end) in enumerate(zip(runs, ended, strict=True))
-               if end is not None]
+    results = [FightResult(run, end[0], end[1], blows[f], end[2])
+               for f, (run, end) in enumerate(zip(runs, ended, strict=True)) if end is not None]
     return results, [runs[f] for f in np.flatnonzero(pending).tolist()]
 
 
-def _ending(engine: ArrayEngine, fight: int, size: int) -> tuple[Outcome, tuple[tuple[Creature, Readout], ...]]:
-    """Fight ``fight`` (creatures ``fight * size`` on) as it stands now: its outcome and its creatures."""
-    start = fight * size
-    model = engine.model
-    records = [model.record(i) for i in range(start, start + size)]
-    creatures = tuple((r, model.readout(start + k, r)) for k, r in enumerate(records))
+_Ending = tuple[Outcome, tuple[Standing, ...], tuple[tuple[Creature, Readout], ...]]
+"""A fight read when it ended: its outcome, its creatures in brief, and in full (or ``()``)."""
+
+
+def _ending(engine: ArrayEngine, fight: int, size: int, records: bool) -> _Ending:
+    """Fight ``fight`` (creatures ``fight * size`` on) as it stands now: its outcome, its creatures in brief and
+    (``records``) in full."""
+    cr, model = engine.creatures, engine.model
+    mine = range(fight * size, fight * size + size)
+    standings = tuple(Standing(cr.names[i], cr.kinds[i], cr.team_names[int(cr.team[i])], cr.anatomy[i].body.id,
+                               *model.standing(i), bool(cr.dead[i]), (cr.causes[i] or "died") if cr.dead[i] else "")
+                      for i in mine)
+    creatures: tuple[tuple[Creature, Readout], ...] = ()
+    if records:
+        creatures = tuple((r, model.readout(i, r)) for i, r in ((i, model.record(i)) for i in mine))
     winner, reason = verdict(engine.fighting_teams(fight))
-    survivors = tuple(c.name for c, _ in creatures if not c.condition.dead)
-    return Outcome(winner, engine.tick, survivors, reason), creatures
+    survivors = tuple(s.name for s in standings if s.alive)
+    return Outcome(winner, engine.tick, survivors, reason), standings, creatures
 
 
 def _landed(engine: ArrayEngine, marks: np.ndarray, size: int) -> list[Counter[tuple[int, str, str]]]:

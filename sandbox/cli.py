@@ -410,7 +410,9 @@ def lab(
     target_error: Annotated[float | None, typer.Option(
         help="Stop once every win rate's 95% half-width is below this; with --solve, once the solved value's 95% "
              "half-width (in its units) is (default: a fiftieth of the range).", min=0.0)] = None,
-    chunk: Annotated[int, typer.Option(help="Runs per chunk of work shipped to a worker.", min=1, max=10_000)] = 25,
+    chunk: Annotated[int | None, typer.Option(
+        help="Runs per chunk of work shipped to a worker (default: 25 on the esper engine, 2000 on the array "
+             "engine).", min=1, max=10_000, show_default=False)] = None,
     scheduler: Annotated[str | None, typer.Option(
         help="A Dask scheduler (tcp://HOST:PORT) to run the chunks on instead of local processes.")] = None,
     worker_timeout: Annotated[float, typer.Option(
@@ -422,7 +424,7 @@ def lab(
     content: ContentOption = None,
     engine: Annotated[str, typer.Option(
         help="The engine that runs the fights: esper (every model and feature) or array (the anatomy model; each "
-             "chunk of runs one numpy world of independent fights: give it a --chunk of hundreds or thousands).")]
+             "chunk of runs one numpy world of independent fights).")]
     = "esper",
 ) -> None:
     """Run many seeded skirmishes per damage model and variant: win rates with 95% intervals, paired differences
@@ -438,7 +440,7 @@ def lab(
 
 def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | None, out: Path, resume: bool,
          force: bool, variants: Path | None, vary: list[str], scale: str | None, solve: str | None,
-         between: tuple[float, float] | None, target: str | None, target_error: float | None, chunk: int,
+         between: tuple[float, float] | None, target: str | None, target_error: float | None, chunk: int | None,
          scheduler: str | None, worker_timeout: float, odds_blows: int, engine: str = "esper") -> None:
     """The body of ``sandbox lab``."""
     import os
@@ -448,7 +450,15 @@ def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | No
     from sandbox.lab.errors import LabError
     from sandbox.lab.executors import check_jobs, check_scheduler, dask_executor, make_executor
     from sandbox.lab.folder import LabFolder
-    from sandbox.lab.plan import LabPlan, check_engine, read_variants, scale_keys, solve_spec, vary_variants
+    from sandbox.lab.plan import (
+        LabPlan,
+        check_engine,
+        default_chunk,
+        read_variants,
+        scale_keys,
+        solve_spec,
+        vary_variants,
+    )
     from sandbox.lab.runner import cast_of, parse_models
     from sandbox.lab.session import run_session
     from sandbox.lab.summary import differences_table, scale_table, solve_lines, summary_table
@@ -478,8 +488,8 @@ def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | No
         keys = scale_keys(scale, scenario, chosen[0]) if scale is not None else ()
         spec = (solve_spec(solve, between, target, cast.team_order, target_error, scenario, chosen[0])
                 if solve is not None and between is not None and target is not None else None)
-        plan = LabPlan(scenario, parse_models(models), runs, seed, chunk, None if spec else target_error, chosen,
-                       keys, spec, engine)
+        plan = LabPlan(scenario, parse_models(models), runs, seed, chunk or default_chunk(engine),
+                       None if spec else target_error, chosen, keys, spec, engine)
         check_engine(plan)
         folder = LabFolder(out, resume=resume, force=force)
         folder.check(plan.as_json())

@@ -25,7 +25,7 @@ import esper
 from components.care import CarePolicy
 from components.events import Event
 from components.log import LogEntry
-from components.readout import AftermathRow, Readout
+from components.readout import AftermathRow, Readout, Standing
 from components.state import Identity
 from sandbox.config import Catalog, default_catalog
 from sandbox.config.scenarios import load_scenario as load_scenario  # its old home: `from sandbox.world import ...`
@@ -490,6 +490,16 @@ class Sandbox:
         c = self._creature(creature)
         with self._active():
             return self.damage_model.readout(c, self.ctx)
+
+    def standing(self, creature: CreatureRef) -> Standing:
+        """The creature in brief: who it is and its ``readout``'s alive, can act and label (what a lab records of
+        it at the end of a run, without the readout's wounds and parts)."""
+        c = self._creature(creature)
+        with self._active():
+            alive, can_act, label = self.damage_model.standing(c, self.ctx)
+        cond = c.condition
+        return Standing(c.name, c.identity.creature, c.team, c.anatomy.body.id, alive, can_act, label, cond.dead,
+                        (cond.cause or "died") if cond.dead else "")
 
     def strike(self, target: CreatureRef, mode: str, aim: str = "unaimed",
                attacker: CreatureRef | None = None) -> list[Event]:

@@ -4,6 +4,7 @@ any work."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from scipy import stats
 from typer.testing import CliRunner
 
+from components.readout import Readout, Standing
 from sandbox.array_world import FightResult, run_fights
 from sandbox.cli import app
 from sandbox.config import default_catalog
@@ -19,6 +21,7 @@ from sandbox.config.scenarios import resolve_scenario
 from sandbox.lab.records import run_chunk
 from sandbox.lab.variants import Variant
 from systems.arrays.fight_streams import FightStreams
+from systems.creatures import Creature
 
 runner = CliRunner()
 
@@ -77,11 +80,16 @@ def test_cli_lab_on_the_array_engine_gives_the_same_files_for_any_jobs_and_chunk
     base = ["lab", "duel", "--runs", "40", "--engine", "array", "--seed", "4", "--odds-blows", "0"]
     one = runner.invoke(app, [*base, "--jobs", "1", "--chunk", "40", "--out", str(tmp_path / "one")])
     two = runner.invoke(app, [*base, "--jobs", "2", "--chunk", "9", "--out", str(tmp_path / "two")])
+    default = runner.invoke(app, [*base, "--jobs", "1", "--out", str(tmp_path / "default")])
     assert one.exit_code == 0, one.output
     assert two.exit_code == 0, two.output
+    assert default.exit_code == 0, default.output
     for name in ("runs.csv", "combatants.csv", "blows.csv"):
         assert (tmp_path / "one" / name).read_text() == (tmp_path / "two" / name).read_text(), name
+        assert (tmp_path / "one" / name).read_text() == (tmp_path / "default" / name).read_text(), name
     assert len((tmp_path / "one" / "runs.csv").read_text().splitlines()) == 41
+    # With no --chunk, an array lab ships its runs in chunks of thousands (one array world each), an esper lab in 25s.
+    assert json.loads((tmp_path / "default" / "summary.json").read_text())["plan"]["chunk"] == 2000
 
 
 def test_cli_lab_on_the_array_engine_on_dask_gives_the_same_records(tmp_path: Path) -> None:
@@ -153,3 +161,46 @@ def test_fight_streams_are_uniform_and_independent_of_the_other_fights() -> None
     again = FightStreams(0, range(50), ("attack",)).integers("attack", fights[::-1].copy(), 0, 100)
     assert not np.array_equal(again, rolls)  # rows take their fight's counters in row order
     assert sorted(again.tolist()) == sorted(rolls.tolist())
+
+
+@pytest.mark.parametrize("scenario", ["duel", "skirmish"])
+def test_a_fight_in_brief_reads_as_its_records_and_readouts(scenario: str) -> None:
+    """The lab reads each creature in brief from the arrays; it is what the full record and readout say."""
+    catalog, spec = resolve_scenario(scenario, default_catalog())
+    runs = range(400 if scenario == "duel" else 60)  # a duel rarely ends in a death
+    fights = run_fights(spec, catalog, 5, runs)
+    labels = set()
+    for fight in fights:
+        assert fight.standings == tuple(standing_of(c, r) for c, r in fight.creatures)
+        labels |= {s.label for s in fight.standings}
+    assert "dead" in labels and any("," in label for label in labels)  # deaths and shock states were read
+    brief = run_fights(spec, catalog, 5, runs, records=False)
+    assert [(f.outcome, f.standings, f.blows) for f in brief] == [(f.outcome, f.standings, f.blows) for f in fights]
+    assert all(f.creatures == () for f in brief)
+
+
+def standing_of(creature: Creature, readout: Readout) -> Standing:
+    """What a creature's record and full readout say of it in brief (the oracle of the brief readings)."""
+    cond = creature.condition
+    cause = (cond.cause or "died") if cond.dead else ""
+    return Standing(creature.name, creature.identity.creature, creature.team, creature.anatomy.body.id,
+                    readout.alive, readout.can_act, readout.label, cond.dead, cause)
+
+
+@pytest.mark.parametrize("model", ["anatomy", "strength", "depth", "severity", "status"])
+def test_an_esper_worlds_creature_in_brief_reads_as_its_record_and_readout(model: str) -> None:
+    from sandbox.world import Sandbox
+
+    labels = set()
+    for run in range(12):
+        with Sandbox.from_scenario("skirmish", seed=3, model=model, run=run) as world:
+            for tick in range(60):
+                if tick % 15 == 0 or not world.able_teams()[1:]:
+                    for entity, creature in world.creatures().items():
+                        brief = world.standing(entity)
+                        assert brief == standing_of(creature, world.readout(entity))
+                        labels.add(brief.label)
+                if not world.able_teams()[1:]:
+                    break
+                world.step()
+    assert len(labels) > 3  # more than one state was read

@@ -21,7 +21,7 @@ from typing import Any
 from .errors import LabError
 from .executors import check_jobs, make_executor
 from .folder import LabFolder
-from .plan import LabPlan, check_engine, read_variants, scale_keys, solve_spec
+from .plan import LabPlan, check_engine, default_chunk, read_variants, scale_keys, solve_spec
 from .records import BLOWS_FILE, COMBATANTS_FILE, RUNS_FILE
 from .report import report_html
 from .runner import cast_of, parse_models
@@ -96,7 +96,7 @@ def _variants(variants: VariantsArg) -> tuple[Variant, ...]:
 
 def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = None, variants: VariantsArg = None,
         jobs: int = 1, executor: Executor | None = None, seed: int = 0, scale: str | Sequence[str] | None = None,
-        solve: tuple[str, float, float, str] | None = None, target_error: float | None = None, chunk: int = 25,
+        solve: tuple[str, float, float, str] | None = None, target_error: float | None = None, chunk: int | None = None,
         out: str | Path | None = None, odds_blows: int = 0, engine: str = "esper") -> LabResult:
     """Run a lab and return its result.
 
@@ -113,7 +113,8 @@ def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = 
         solve: ``(key, low, high, target)`` (``("weapons.mace.modes.crush.impact", 0, 8, "Red=Blue")``).
         target_error: Without a solve, stop once every win rate's 95% half-width is below it; with one, the solved
             value's half-width to reach.
-        chunk: Runs per chunk.
+        chunk: Runs per chunk (default: ``plan.default_chunk(engine)``: 25 on the esper engine, 2000 on the array
+            engine).
         out: A new or empty folder for the files (default: a temporary one).
         odds_blows: Blows per odds card (0: none).
         engine: ``esper``, or ``array``: each chunk one array world of independent fights (the anatomy model;
@@ -139,7 +140,7 @@ def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = 
     solving = solve_spec(solve[0], (solve[1], solve[2]), solve[3], cast.team_order, target_error, scenario,
                          chosen[0]) \
         if solve else None
-    plan = LabPlan(scenario, parse_models(model_text), runs, seed, chunk,
+    plan = LabPlan(scenario, parse_models(model_text), runs, seed, chunk or default_chunk(engine),
                    None if solving else target_error, chosen, keys, solving, engine)
     check_engine(plan)
     keep = None

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.events import DamageDealt
-from components.readout import Readout
+from components.readout import Standing
 from sandbox.world import Outcome, Sandbox
-from systems.creatures import Creature
 
 from .variants import Variant, variant_content
 
@@ -97,28 +96,26 @@ def run_one(scenario: str, seed: int, model: str, run: int, variant: Variant | N
         outcome = world.run()
         creatures = world.creatures()
         blows = landed_blows(world.log)
-        return flatten((variant.name, model, run), seed, outcome,
-                       [(e, c, world.readout(e)) for e, c in creatures.items()], blows)
+        return flatten((variant.name, model, run), seed, outcome, [(e, world.standing(e)) for e in creatures], blows)
     finally:
         world.close()
 
 
-def flatten(key: tuple[str, str, int], seed: int, outcome: Outcome,
-            creatures: Sequence[tuple[int, Creature, Readout]], blows: Counter[tuple[int, str, str]]) -> RunRecord:
-    """A finished run's records: its key, outcome, ``(entity, record, readout)`` per creature in spawn order and
+def flatten(key: tuple[str, str, int], seed: int, outcome: Outcome, creatures: Sequence[tuple[int, Standing]],
+            blows: Counter[tuple[int, str, str]]) -> RunRecord:
+    """A finished run's records: its key, outcome, ``(entity, standing)`` per creature in spawn order and
     ``(target entity, location, wound) -> blows``."""
     taken: Counter[int] = Counter()
     for (target, _, _), count in blows.items():
         taken[target] += count
     combatants = []
     deaths = 0
-    for entity, c, readout in creatures:
-        deaths += c.condition.dead
-        combatants.append((*key, c.name, c.identity.creature, c.team, int(readout.alive),
-                           int(readout.can_act), readout.label, taken[entity],
-                           (c.condition.cause or "died") if c.condition.dead else ""))
-    names = {e: c.name for e, c, _ in creatures}
-    bodies = {e: c.anatomy.body.id for e, c, _ in creatures}
+    for entity, c in creatures:
+        deaths += c.dead
+        combatants.append((*key, c.name, c.kind, c.team, int(c.alive), int(c.can_act), c.label, taken[entity],
+                           c.cause))
+    names = {e: c.name for e, c in creatures}
+    bodies = {e: c.body for e, c in creatures}
     blow_rows = tuple((*key, names.get(target, str(target)), bodies.get(target, ""), location, wound, count)
                       for (target, location, wound), count in sorted(
                           blows.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])))
@@ -134,10 +131,10 @@ def array_chunk(scenario: str, seed: int, model: str, runs: Sequence[int], varia
 
     content = variant_content(variant, scenario)
     out = []
-    for fight in run_fights(content.scenario, content.catalog, seed, runs, model):
+    for fight in run_fights(content.scenario, content.catalog, seed, runs, model, records=False):
         blows = Counter({(t + 1, loc, wound): n for (t, loc, wound), n in fight.blows.items()})
         out.append(flatten((variant.name, model, fight.run), seed, fight.outcome,
-                           [(k + 1, c, r) for k, (c, r) in enumerate(fight.creatures)], blows))
+                           list(enumerate(fight.standings, start=1)), blows))
     return out
 
 

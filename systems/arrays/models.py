@@ -98,6 +98,13 @@ class ArrayModel:
         caller has it already."""
         raise NotImplementedError
 
+    def standing(self, i: int) -> tuple[bool, bool, str]:
+        """Creature ``i``'s ``readout`` in brief: (alive, can act, label), as its readout gives them. A model can
+        read them straight from its arrays (the lab asks for them at the end of every fight); this one builds the
+        whole readout."""
+        reading = self.readout(i)
+        return reading.alive, reading.can_act, reading.label
+
 
 _REGISTRY: dict[str, type[ArrayModel]] = {}
 

@@ -49,6 +49,16 @@ DEFAULT_MODEL = "anatomy"
 """The model a world runs when none is named."""
 
 
+def state_label(dead: bool, health_band: str, shock: ShockState) -> str:
+    """The readout's label: the model's own words, lower case: the health band, and the shock state when there is
+    one ("fair, stunned"), or "dead"."""
+    if dead:
+        return "dead"
+    if shock is not ShockState.NONE:
+        return f"{health_band.lower()}, {shock.label}"
+    return health_band.lower()
+
+
 @register
 class AnatomyModel(DamageModel):
     """Document 000: wounds at named locations, shock, bleeding, impairment, a health ceiling.
@@ -279,13 +289,7 @@ class AnatomyModel(DamageModel):
                 conditions.append(f"extended shock (HR {injury.extended_shock_hr})")
             if injury.coma_hr is not None:
                 conditions.append(f"coma (HR {injury.coma_hr})")
-        # The label is the model's own words, lower case: the band, and the shock state when there is one.
-        if cond.dead:
-            label = "dead"
-        elif shock.state is not ShockState.NONE:
-            label = f"{health_band.lower()}, {shock.state.label}"
-        else:
-            label = health_band.lower()
+        label = state_label(cond.dead, health_band, shock.state)
         details = [("health", f"{injury.health}%"), ("band", health_band), ("shock", shock.state.label)]
         if injury.blood_loss:
             details.append(("blood loss", f"{injury.blood_loss} points"))
@@ -294,6 +298,13 @@ class AnatomyModel(DamageModel):
         return Readout(not cond.dead, not cond.dead and not cond.out, label, injury.health, health_band,
                        shock.state.label, tuple(conditions), wound_readings(body, injury), self.part_readings(creature),
                        tuple(details), "%", tuple(body.locations[li].name for li in sorted(injury.severed)))
+
+    def standing(self, creature: Creature, ctx: TickContext) -> tuple[bool, bool, str]:
+        """(alive, can act, label) as ``readout`` gives them, with no wound or part readings built."""
+        injury, shock = cast(AnatomyState, creature.state)
+        dead = creature.condition.dead
+        return not dead, not dead and not creature.condition.out, state_label(dead, band(injury.health, self.rules),
+                                                                              shock.state)
 
     def part_readings(self, creature: Creature) -> tuple[PartReading, ...]:
         """Each part's impairment, and whether it has been cut off."""

@@ -228,6 +228,12 @@ class DamageModel:
         """What the creature's state reads as."""
         raise NotImplementedError
 
+    def standing(self, creature: Creature, ctx: TickContext) -> tuple[bool, bool, str]:
+        """The creature's ``readout`` in brief: (alive, can act, label), as the readout gives them. A lab asks for
+        them at the end of every run; a model whose readout is costly reads them straight from its state."""
+        reading = self.readout(creature, ctx)
+        return reading.alive, reading.can_act, reading.label
+
     def part_readings(self, creature: Creature) -> tuple[PartReading, ...]:
         """Each part's state in names (from ``part_states``)."""
         body = creature.anatomy.body

@@ -17,7 +17,8 @@ from systems.arrays.models import ArrayModel, register_array_model
 from systems.arrays.state import NO_ML
 from systems.arrays.tables import BoolArray, FloatArray, IntArray
 from systems.creatures import Creature
-from systems.models.anatomy import AnatomyModel
+from systems.health import band
+from systems.models.anatomy import AnatomyModel, state_label
 
 if TYPE_CHECKING:
     from systems.arrays.engine import ArrayEngine
@@ -119,3 +120,10 @@ class AnatomyArrayModel(ArrayModel):
     def readout(self, i: int, record: Creature | None = None) -> Readout:
         """The anatomy model's own readout of creature ``i`` (of ``record``, its record now, when given)."""
         return self.per_event.readout(record or self.record(i), self.engine.reading)
+
+    def standing(self, i: int) -> tuple[bool, bool, str]:
+        """(alive, can act, label) as ``readout`` gives them, read from the arrays (no records built)."""
+        cr = self.engine.creatures
+        dead = bool(cr.dead[i])
+        label = state_label(dead, band(int(self.state.health[i]), self.rules), ShockState(int(self.state.shock[i])))
+        return not dead, not dead and not bool(cr.out[i]), label
