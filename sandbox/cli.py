@@ -555,6 +555,10 @@ def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | No
         if lab_run.complete:
             _say(f"written to {where}: runs.csv, combatants.csv, blows.csv, summary.json"
                  + "".join(f", {f}" for f in lab_run.files))
+            unreached = [r for r in (data.get("solve") or {}).get("results", []) if r["value"] is None]
+            if unreached:  # found out of reach by a later stage's narrower intervals: the runs are kept
+                typer.echo(f"error: --target {unreached[0]['target']} is {unreached[0]['stopped']}", err=True)
+                raise typer.Exit(2)
             return
         kept = f"{lab_run.runs_done} finished runs kept in {where / 'runs.csv'}"
         again = "--force --resume" if force else "--resume"

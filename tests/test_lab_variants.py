@@ -88,6 +88,9 @@ def test_a_variant_that_breaks_the_content_is_named_in_the_config_error(tmp_path
     (("--solve", "creatures.human.skills.sword", "--between", "40", "60"), "needs --between LO HI and --target"),
     (("--solve", "scenario.combatants.Aldric.skills.sword", "--between", "54", "56", "--target", "Red=0.99"),
      "out of reach"),
+    # Both duellists fight with swords: the club skill changes no fight, so no value of it is an answer.
+    (("--solve", "creatures.human.skills.club", "--between", "30", "60", "--target", "Red=Blue"),
+     "changes none of the fights"),
 ])
 def test_bad_balance_questions_exit_2_and_write_nothing(tmp_path: Path, args: tuple[str, ...], needle: str) -> None:
     code, stdout, err = lab("duel", "--runs", "40", "--jobs", "1", *args, "--out", str(tmp_path / "x"))
@@ -100,6 +103,43 @@ def test_an_unreachable_target_says_the_win_rates_at_both_ends(tmp_path: Path) -
     code, _, err = lab("duel", "--runs", "40", "--jobs", "1", "--solve", "scenario.combatants.Aldric.skills.sword",
                        "--between", "54", "56", "--target", "Red=0.99", "--out", str(tmp_path / "x"))
     assert code == 2 and "Red wins" in err and "at 54" in err and "at 56" in err
+
+
+def test_a_target_ruled_out_by_a_later_stage_ends_the_solve_with_no_value() -> None:
+    """The first stage's wide intervals hold the target at one end; the next stage's narrower ones rule it out at
+    both: the solve says out of reach, with both ends' figures, and claims no value (no boundary posing as one)."""
+    from sandbox.lab.plan import Numeric, SolveSpec, parse_target
+    from sandbox.lab.solver import FIRST_RUNS, Probe, Solver
+
+    class FlatGap(Solver):
+        """A gap of about +4% everywhere, its 95% half-width 1/sqrt(runs): 7% at 200 runs, 5% at 400, 3.5% at 800."""
+
+        def probe(self, x: float, runs: int) -> Probe:
+            half = runs ** -0.5
+            probe = Probe(x, runs, 0.04 + 0.0001 * x, 0.04 - half, 0.04 + half, 0.5)
+            self.probes.append(probe)
+            return probe
+
+        def _same_fights(self, lo: float, hi: float, runs: int) -> bool:
+            return False
+
+    class NoTallies:
+        def __init__(self) -> None:
+            self.tallies: dict[object, object] = {}
+
+    spec = SolveSpec("creatures.human.skills.sword", 30, 60, parse_target("Red=Blue", ["Red", "Blue"]), 0.5,
+                     Numeric("creatures.human.skills.sword", 45, "int", 45))
+    solver = FlatGap(NoTallies(), None, spec, "anatomy", max_runs=4 * FIRST_RUNS)  # type: ignore[arg-type]
+    solver.check_ends()  # at 200 runs the target is within reach
+    result = solver.solve()
+    assert result["value"] is None and result["ci95"] is None and result["value_as_content"] is None
+    assert result["stopped"].startswith("out of reach at 800 runs per probe")
+    assert [stage["ci95"] for stage in result["stages"]] == [[30, 60], [30, 60], None]  # 200, 400: not ruled out
+    assert "Red - Blue +4.3%" in result["stopped"] and "at 30" in result["stopped"] and "at 60" in result["stopped"]
+    from sandbox.lab.summary import solve_lines
+
+    (line,) = solve_lines({"solve": {"results": [{**result, "probes": []}]}})
+    assert "no value" in line and "out of reach" in line
 
 
 def test_variants_file_and_vary_parse(tmp_path: Path) -> None:

@@ -158,9 +158,10 @@ def solve(lab: LabRun, results: Sequence[dict[str, Any]]) -> bytes:
         highs = [p["ci95"][1] - p["gap"] for p in probes]
         ax.errorbar(xs, gaps, yerr=[lows, highs], fmt="o", color=colour, capsize=3,
                     label=f"{result['model']}: {result['target']}")
-        lo, hi = result["ci95"]
-        ax.axvspan(lo, hi, color=colour, alpha=0.2)
-        ax.axvline(result["value"], color=colour, linestyle="--", linewidth=1)
+        if result["value"] is not None:  # an out-of-reach solve has its probes and no value
+            lo, hi = result["ci95"]
+            ax.axvspan(lo, hi, color=colour, alpha=0.2)
+            ax.axvline(result["value"], color=colour, linestyle="--", linewidth=1)
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xlabel(results[0]["key"] if results else "value")
     ax.set_ylabel("gap to the target (95% interval)")

@@ -11,6 +11,12 @@ too. When that interval is wider than ``--target-error`` the runs per probe doub
 common random numbers across stages too) until it is narrow enough or ``--runs`` is reached. A whole-number key
 (a skill, a protection, a dice modifier) is probed at whole numbers, and the crossing is interpolated between the
 two that bracket it.
+
+Two answers are not values. A key that changes none of the fights (every run ends the same at both ends of the
+range: the scenario does not use it, or a combatant's own value overrides it) is refused before anything is
+written. A target that the first stage's wide intervals could not rule out, but a later stage's narrower ones do
+(the gap significantly on one side of zero at both ends), ends the solve as out of reach, with the win rates at
+both ends at that stage, and no value.
 """
 
 from __future__ import annotations
@@ -143,14 +149,32 @@ class Solver:
         if spec.numeric.integral:
             lo, hi = float(math.ceil(lo)), float(math.floor(hi))
         ends = self.probe(lo, runs), self.probe(hi, runs)
+        if self._same_fights(lo, hi, runs):
+            raise LabError(f"--solve {spec.key} changes none of the fights over --between {spec.low:g} {spec.high:g} "
+                           f"under {self.model}: each of the {runs} runs ends the same at both ends (does the "
+                           "scenario use it? a combatant's own value in the scenario overrides its creature's)")
         sign = 1.0 if ends[1].gap >= ends[0].gap else -1.0
-        if sign * ends[0].low > 0 or sign * ends[1].high < 0:
-            target = spec.target
-            what = (f"{target.team} wins" if target.versus is None else f"{target.team} - {target.versus}")
-            raise LabError(f"--target {target.describe()} is out of reach over --between {spec.low:g} {spec.high:g} "
-                           f"under {self.model}: {self._at(ends[0], what)} at {lo:g}, {self._at(ends[1], what)} at "
-                           f"{hi:g} ({runs} runs each)")
+        if self._out_of_reach(ends, sign):
+            raise LabError(f"--target {spec.target.describe()} is out of reach over --between {spec.low:g} "
+                           f"{spec.high:g} under {self.model}: {self._ends(ends, lo, hi)} ({runs} runs each)")
         self._range = (lo, hi, sign)
+
+    def _same_fights(self, lo: float, hi: float, runs: int) -> bool:
+        """Every one of runs 0..runs-1 ends the same at ``lo`` as at ``hi`` (common random numbers: the parameter
+        changed nothing in them)."""
+        ends = [self.lab.tally(self.variant(x).name, self.model).outcomes for x in (lo, hi)]
+        assert ends[0] is not None and ends[1] is not None
+        return all(ends[0][r] == ends[1][r] for r in range(runs))
+
+    @staticmethod
+    def _out_of_reach(ends: tuple[Probe, Probe], sign: float) -> bool:
+        """The gap is significantly on one side of zero at both ends of the range."""
+        return sign * ends[0].low > 0 or sign * ends[1].high < 0
+
+    def _ends(self, ends: tuple[Probe, Probe], lo: float, hi: float) -> str:
+        target = self.spec.target
+        what = f"{target.team} wins" if target.versus is None else f"{target.team} - {target.versus}"
+        return f"{self._at(ends[0], what)} at {lo:g}, {self._at(ends[1], what)} at {hi:g}"
 
     def solve(self) -> dict[str, Any]:
         """Run the solve (after ``check_ends``)."""
@@ -160,13 +184,22 @@ class Solver:
         assert self._range is not None
         lo, hi, sign = self._range
         runs = min(self.max_runs, FIRST_RUNS)
-        stages = []
+        stages: list[dict[str, Any]] = []
+        value: float | None
+        interval: list[float] | None
         while True:
+            ends = self.probe(lo, runs), self.probe(hi, runs)
+            if self._out_of_reach(ends, sign):  # the narrower intervals of a later stage rule the target out
+                value, interval, half = None, None, math.inf
+                reason = f"out of reach at {runs:,} runs per probe: {self._ends(ends, lo, hi)}"
+                stages.append({"runs_per_probe": runs, "value": None, "ci95": None})
+                break
             root = self._crossing(runs, lo, hi, lambda p: p.gap, sign)
             low = self._crossing(runs, lo, hi, lambda p: p.high if sign > 0 else p.low, sign, "low")
             high = self._crossing(runs, lo, hi, lambda p: p.low if sign > 0 else p.high, sign, "high")
             low, high = min(low, root), max(high, root)
-            stages.append({"runs_per_probe": runs, "value": root, "ci95": [low, high]})
+            value, interval = root, [low, high]
+            stages.append({"runs_per_probe": runs, "value": root, "ci95": interval})
             half = (high - low) / 2
             if half <= spec.error:
                 reason = "target error met"
@@ -179,13 +212,21 @@ class Solver:
                     if model == self.model and name.startswith("solve:"))
         return {
             "model": self.model, "key": spec.key, "between": [spec.low, spec.high], "target": spec.target.describe(),
-            "value": root, "ci95": [low, high], "half_width": half, "target_error": spec.error,
-            "value_as_content": spec.numeric.patch(root) if not spec.numeric.integral else
-            f"between {spec.numeric.patch(math.floor(root))} and {spec.numeric.patch(math.ceil(root))}",
+            "value": value, "ci95": interval, "half_width": half if value is not None else None,
+            "target_error": spec.error, "value_as_content": self._as_content(value),
             "runs": total, "runs_per_probe": runs, "stopped": reason, "stages": stages,
             "probes": sorted({(p.x, p.runs): p for p in self.probes}.values(), key=lambda p: (p.runs, p.x)),
             "method": "bisection on common random numbers, interval by test inversion",
         }
+
+    def _as_content(self, value: float | None) -> Any:
+        """The value as the content writes it (a whole-number key: the two whole values around it)."""
+        numeric = self.spec.numeric
+        if value is None:
+            return None
+        if not numeric.integral:
+            return numeric.patch(value)
+        return f"between {numeric.patch(math.floor(value))} and {numeric.patch(math.ceil(value))}"
 
     def _at(self, probe: Probe, what: str) -> str:
         if self.spec.target.versus is None:

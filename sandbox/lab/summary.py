@@ -115,10 +115,13 @@ def solve_lines(data: dict[str, Any]) -> list[str]:
     solve = data.get("solve") or {}
     lines = []
     for result in solve.get("results", []):
+        head = f"solve {result['key']} for {result['target']} under {result['model']}: "
+        if result["value"] is None:
+            lines.append(f"{head}no value, {result['runs']:,} runs; {result['stopped']}")
+            continue
         lo, hi = result["ci95"]
-        lines.append(f"solve {result['key']} for {result['target']} under {result['model']}: {result['value']:.3g} "
-                     f"(95% CI {lo:.3g} to {hi:.3g}; {result['value_as_content']}), {result['runs']:,} runs, "
-                     f"{result['runs_per_probe']:,} per probe; {result['stopped']}")
+        lines.append(f"{head}{result['value']:.3g} (95% CI {lo:.3g} to {hi:.3g}; {result['value_as_content']}), "
+                     f"{result['runs']:,} runs, {result['runs_per_probe']:,} per probe; {result['stopped']}")
     return lines
 
 
