@@ -9,6 +9,7 @@ a scenario feature it does not run (parts held fast), a fight longer than it run
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,6 +39,17 @@ def check_engine(engine: str) -> None:
     """Raise ``SandboxError`` for an engine name that is not one of ``ENGINES``."""
     if engine not in ENGINES:
         raise SandboxError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+
+
+def check_array_model(model: str) -> None:
+    """Raise ``SandboxError`` for a damage model the array engine does not run (the message names the models it
+    runs and the engines that run ``model``)."""
+    from systems.arrays.models import get_array_model
+
+    try:
+        get_array_model(model)
+    except EngineError as exc:
+        raise SandboxError(str(exc)) from None
 
 
 class ArrayWorld:
@@ -70,10 +82,8 @@ class ArrayWorld:
         self.run_index = run
         self.max_ticks = spec.max_ticks
         names = [c.name for c in spec.combatants] if trace == TRACE_ALL else list(trace)
+        check_array_model(self.model)  # before building the model's tables: refuse first
         try:
-            from systems.arrays.models import get_array_model
-
-            get_array_model(self.model)  # before building the model's tables: refuse first
             self.engine = ArrayEngine(catalog, spec.combatants, build_model(self.model, catalog), seed=seed, run=run,
                                       trace=names)
         except EngineError as exc:
@@ -137,6 +147,11 @@ class ArrayWorld:
         """Ticks run so far."""
         return self.engine.tick
 
+    @property
+    def time(self) -> float:
+        """Game time in seconds (``tick_seconds`` a tick)."""
+        return self.engine.clock_time
+
     def step(self) -> list[Event]:
         """Run one tick; returns that tick's events (of the traced creatures).
 
@@ -183,6 +198,24 @@ class ArrayWorld:
             self._expanded.extend(expand_log(log[self._expanded_upto:]))
             self._expanded_upto = len(log)
         return self._expanded
+
+    def copy(self, log: Sequence[LogEntry] | None = None) -> ArrayWorld:
+        """An independent copy of the world as it is now: its arrays, its streams (counter-based: a copy draws what
+        the original would), its tick and clock, so ticking the copy gives exactly the events ticking this world
+        gives. It shares only what no tick changes (the content and the per-event damage model's tables), and its
+        log is ``log`` (the entries themselves shared; default: this world's log).
+
+        The viewer's snapshots are copies: the array engine has no save format, and a copy costs milliseconds.
+        """
+        engine = self.engine
+        shared: dict[int, object] = {id(engine.content): engine.content,
+                                     id(engine.per_event_model): engine.per_event_model,
+                                     id(engine.tracer.log): list(engine.tracer.log if log is None else log)}
+        twin = copy.copy(self)
+        twin.engine = copy.deepcopy(engine, shared)  # the memo hands back the shared objects as they are
+        twin._names = dict(self._names)
+        twin._expanded, twin._expanded_upto = [], 0
+        return twin
 
     def close(self) -> None:
         """Nothing to release (the arrays go with the object); for symmetry with ``Sandbox``."""
@@ -231,13 +264,9 @@ def run_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[in
         SandboxError: What the array engine cannot run (the message says which).
     """
     from sandbox.models import build_model
-    from systems.arrays.models import get_array_model
 
     name = model or spec.model or DEFAULT_MODEL
-    try:
-        get_array_model(name)
-    except EngineError as exc:
-        raise SandboxError(str(exc)) from None
+    check_array_model(name)
     per_event = build_model(name, catalog)
     done: dict[int, FightResult] = {}
     todo = list(runs)

@@ -205,9 +205,7 @@ def run(
         help="Then carry the survivors through this many days of treatment and healing.", min=0,
         max=MAX_AFTERMATH_DAYS)] = None,
     content: ContentOption = None,
-    engine: Annotated[str, typer.Option(
-        help="The engine that runs the fight: esper (every model, every feature) or array (numpy; the anatomy "
-             "model; battles of 100,000).")] = "esper",
+    engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = "esper",
     trace: Annotated[list[str] | None, typer.Option(
         "--trace", help="With --engine array: account for this creature's landed blows in full (repeat it for "
                         "several; default: every creature, none with -q).", show_default=False)] = None,
@@ -274,18 +272,9 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
         else:
             typer.echo(text, err=to_stdout)
 
-    if engine != "esper":
-        from sandbox.array_world import check_engine
-
-        try:
-            check_engine(engine)
-        except SandboxError as exc:
-            raise SetupError(str(exc)) from None
-        for given, what in ((model == "all", "--model all (it compares every model)"),
-                            (aftermath is not None, "--aftermath")):
-            if given:
-                raise SetupError(f"{what} runs on the esper engine only, not with --engine {engine}")
-    elif trace:
+    _check_engine(engine, [model] if model != "all" else [], [
+        (model == "all", "--model all (it compares every model)"), (aftermath is not None, "--aftermath")])
+    if engine == "esper" and trace:
         raise SetupError("--trace goes with --engine array (the esper engine accounts for every creature)")
     if model == "all":
         from sandbox.account import comparison_table, run_model
@@ -348,6 +337,39 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
         if isinstance(world, Sandbox):
             world.close()  # before the last line: a signal after it finds no finalizer left to interrupt
         typer.echo(f"{count} events written to {log}", err=to_stdout)
+
+
+ENGINE_HELP = ("The engine that runs the fight: esper (every model, every feature) or array (numpy; the anatomy model; "
+               "battles of 100,000).")
+"""The ``--engine`` option's help, the same on ``run`` and ``view``."""
+
+
+def _check_engine(engine: str, models: Iterable[str | None], esper_only: Iterable[tuple[bool, str]]) -> None:
+    """Refuse, before any work, what ``engine`` cannot run: an unknown engine, and on the array engine a damage model
+    it does not run (``None``: the scenario's, checked when the world is built) and each option given that runs on
+    the esper engine only (``(given, what it is)`` pairs).
+
+    Raises:
+        SetupError: The first of those (the message says which).
+    """
+    if engine == "esper":
+        return
+    from sandbox.array_world import check_array_model, check_engine
+    from sandbox.world import SandboxError
+
+    try:
+        check_engine(engine)
+    except SandboxError as exc:
+        raise SetupError(str(exc)) from None
+    for given, what in esper_only:
+        if given:
+            raise SetupError(f"{what} runs on the esper engine only, not with --engine {engine}")
+    try:
+        for model in models:
+            if model is not None:
+                check_array_model(model)
+    except SandboxError as exc:
+        raise SetupError(str(exc)) from None
 
 
 def _say(text: str, indent: int = 0, err: bool = False) -> None:
@@ -600,6 +622,7 @@ def view(
                                                       "select, hover, seek, zoom, resize, quit), for scripts that "
                                                       "drive the window.")] = False,
     content: ContentOption = None,
+    engine: Annotated[str, typer.Option(help=ENGINE_HELP)] = "esper",
 ) -> None:
     """Watch a fight in a window: a scenario, a saved world or a replayed log (or render it headless with --frames)."""
     from sandbox.persistence import SaveError
@@ -615,6 +638,11 @@ def view(
         if (load is not None or replay is not None) and (model is not None or seed is not None):
             raise SetupError(f"{'--load' if load is not None else '--replay'} keeps the model and seed its fight "
                              "had: give no --model and no --seed with it")
+        models = _view_models(model)
+        _check_engine(engine, models if models and model != "all" else [], [
+            (model == "all", "--model all (every model side by side)"),
+            (load is not None, "--load (it watches a saved esper world: the array engine has no save format)"),
+            (replay is not None, "--replay (it replays the log of an esper world)")])
         window = _view_size(size)
         if not 0.5 <= speed <= 32:  # the viewer's own bounds (SPEEDS), said in the option's words
             raise SetupError(f"--speed: expected 0.5 to 32 ticks per second, found {speed:g}")
@@ -631,7 +659,7 @@ def view(
                 viewer = Viewer.replay(replay, scenario, **options)
             else:
                 assert scenario is not None
-                viewer = Viewer(scenario, seed=seed or 0, models=_view_models(model), **options)  # type: ignore[arg-type]
+                viewer = Viewer(scenario, seed=seed or 0, models=models, engine=engine, **options)  # type: ignore[arg-type]
             try:
                 if select is not None:
                     viewer.select(select)

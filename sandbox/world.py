@@ -139,6 +139,8 @@ class Sandbox:
         ConfigError: The content or the model's tables are invalid (every problem listed).
     """
 
+    engine_name = "esper"
+
     def __init__(self, seed: int = 0, model: str | None = None, *, run: int = 0,
                  catalog: Catalog | None = None, check_invariants: bool | None = None,
                  content: Sequence[str | Path] | None = None) -> None:
@@ -391,6 +393,11 @@ class Sandbox:
     def tick(self) -> int:
         """Ticks run so far."""
         return self.ctx.clock.tick
+
+    @property
+    def time(self) -> float:
+        """Game time in seconds (the clock's: ticks and ``advance``)."""
+        return self.ctx.clock.time
 
     def _tick(self) -> None:
         with self._active(), _fewer_collections():

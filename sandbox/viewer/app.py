@@ -1,17 +1,19 @@
 """The viewer: one fight or several side by side, a timeline to go back and forth, and the controls.
 
-``Viewer`` takes what to watch (a ``Sandbox`` you built, a function of seed and model that builds one, a scenario,
-a save or a replayed log), keeps the time (a fixed timestep: ``speed`` ticks of game time per wall second, apart
-from the frame rate) and turns input into what it does. The worlds are ticked by a ``Worker`` (in a thread of its
-own in a window); frames draw what the feeds publish. ``run_window`` opens a window, ``run_headless`` renders
-frames with no window (the dummy video driver).
+``Viewer`` takes what to watch (a ``Sandbox`` or an ``ArrayWorld`` you built, a function of seed and model that
+builds one, a scenario on either engine, a save or a replayed log), keeps the time (a fixed timestep: ``speed``
+ticks of game time per wall second, apart from the frame rate) and turns input into what it does. The worlds are
+ticked by a ``Worker`` (in a thread of its own in a window); frames draw what the feeds publish. ``run_window``
+opens a window, ``run_headless`` renders frames with no window (the dummy video driver).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias, TypeGuard
 
 import pygame
 
@@ -27,8 +29,12 @@ from sandbox.viewer.replay import ReplayFeed, find_cast, log_model, log_names
 from sandbox.viewer.scene import team_order
 from sandbox.viewer.theme import BACKGROUND, DIM, TEAM_COLOURS, TEXT, Colour
 from sandbox.viewer.timeline_view import Span, Timeline
+from sandbox.viewer.watched import WatchedWorld, engine_models, scenario_factory
 from sandbox.viewer.worker import Worker
 from sandbox.world import Sandbox
+
+if TYPE_CHECKING:
+    from sandbox.array_world import ArrayWorld
 
 SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 """The speed steps (ticks of game time per wall second) that + and - go through."""
@@ -49,20 +55,27 @@ MAX_TICKS_A_FRAME = 8
 KEYS = ("Space pause  ←/→ tick  Home/End  drag the timeline  wheel zoom/scroll  drag pan  C fit  F follow  "
         "N names  Tab creature  A or right-click: attacker  +/- speed  R restart  M model  S shot  Esc quit")
 
-Source = Sandbox | WorldFactory | str | Feed
+Source: TypeAlias = "Sandbox | ArrayWorld | WorldFactory | str | Feed"  # text: ArrayWorld is loaded only when used
 
 
 def _is_feed(source: object) -> bool:
     return isinstance(source, LiveFeed | ReplayFeed)
 
 
+def _is_world(source: object) -> TypeGuard[Sandbox | ArrayWorld]:
+    """A world handed in, on either engine."""
+    arrays = sys.modules.get("sandbox.array_world")  # not loaded: no array world exists (the esper viewer never
+    # loads the array engine, numpy's k-d trees and all)
+    return isinstance(source, Sandbox) or (arrays is not None and isinstance(source, arrays.ArrayWorld))
+
+
 class Viewer:
     """A fight, or the same fight under several models side by side, as it is shown.
 
     Args:
-        source: What to watch: a ``Sandbox`` you built (watched and ticked as it is), a function of
-            ``(seed, model)`` that builds one (then R restarts with a new seed and M changes the model), a
-            scenario id or path, or a feed (``Viewer.saved``, ``Viewer.replay``).
+        source: What to watch: a ``Sandbox`` or an ``ArrayWorld`` you built (watched and ticked as it is), a
+            function of ``(seed, model)`` that builds one (then R restarts with a new seed and M changes the
+            model), a scenario id or path, or a feed (``Viewer.saved``, ``Viewer.replay``).
         seed: The root seed a function or a scenario builds with.
         models: The damage models side by side (one pane each, at most five; a function or a scenario only).
             Default: one pane, the world's own model.
@@ -73,16 +86,30 @@ class Viewer:
         speed: Ticks of game time per wall second (0.5 to 32).
         echo: Called with a line for each thing the viewer does (ready, tick, select, hover, seek, zoom,
             resize, quit ...), for scripts that drive it (``sandbox view --echo``).
+        engine: The engine a scenario is built on: ``"esper"`` (every model, every feature) or ``"array"`` (the
+            array engine's ``ArrayWorld``, every creature traced, so the log explains each landed blow; R builds
+            an array world again with the next seed, M goes through the models the array engine runs). A world,
+            function or feed handed in brings its own engine.
 
     Raises:
-        ValueError: Too many models, models for a world handed in, or a speed out of range.
+        ValueError: Too many models, models for a world handed in, an engine for anything but a scenario, or a
+            speed out of range.
+        SandboxError: An unknown engine, or what the array engine cannot run (a model, a feature, a tick limit).
     """
 
     def __init__(self, source: Source, *, seed: int = 0, models: Sequence[str | None] | None = None,
                  size: tuple[int, int] | None = None, title: str | None = None, threaded: bool = False,
-                 speed: float = 2.0, echo: Callable[[str], None] | None = None) -> None:
+                 speed: float = 2.0, echo: Callable[[str], None] | None = None, engine: str = "esper") -> None:
         if not MIN_SPEED <= speed <= MAX_SPEED:
             raise ValueError(f"speed must be {MIN_SPEED:g} to {MAX_SPEED:g} ticks per second, not {speed:g}")
+        if engine != "esper":
+            if not isinstance(source, str | Path):
+                raise ValueError(f"engine={engine!r} builds a scenario; a world, function or feed handed in brings "
+                                 "its own engine")
+            from sandbox.array_world import check_engine
+
+            check_engine(engine)
+        self.engine = engine
         chosen: list[str | None] = list(models) if models else [None]
         if len(chosen) > MAX_PANES:
             raise ValueError(f"at most {MAX_PANES} models side by side, not {len(chosen)}")
@@ -126,18 +153,14 @@ class Viewer:
             if models != [None]:
                 raise ValueError("a saved world or a replay keeps its own model: no models side by side")
             return [source]  # type: ignore[list-item]
-        if isinstance(source, Sandbox):
+        if _is_world(source):
             if models != [None]:
                 raise ValueError("a world handed in keeps its own model; hand in a function of (seed, model) to "
                                  "see models side by side")
+            self.engine = source.engine_name
             return [LiveFeed(source, title=title, quiet=self.worker.quiet)]
         if isinstance(source, str | Path):
-            scenario = source
-
-            def build(seed: int, model: str | None) -> Sandbox:
-                return Sandbox.from_scenario(scenario, seed=seed, model=model)
-
-            factory: WorldFactory = build
+            factory: WorldFactory = scenario_factory(source, self.engine)
         else:
             factory = source  # type: ignore[assignment]
         self.factory = factory
@@ -200,8 +223,8 @@ class Viewer:
     # ------------------------------------------------------------------ what is shown
 
     @property
-    def world(self) -> Sandbox | None:
-        """The world the first pane shows (``None`` for a replay)."""
+    def world(self) -> WatchedWorld | None:
+        """The world the first pane shows, a ``Sandbox`` or an ``ArrayWorld`` (``None`` for a replay)."""
         feed = self.panes[0].feed
         return feed.world if isinstance(feed, LiveFeed) else None
 
@@ -380,14 +403,16 @@ class Viewer:
         self.status = f"restarted with seed {self.seed}"
 
     def cycle_model(self) -> None:
-        """The next damage model on the same fight and seed (one pane of a world that can be built again)."""
-        from sandbox.models import available_models
-
+        """The next damage model on the same fight and seed (one pane of a world that can be built again), among
+        those its engine runs."""
         if self.factory is None or len(self.panes) > 1:
             self.status = ("the panes already show models side by side" if len(self.panes) > 1 else
                            "a world handed in keeps its model")
             return
-        models = list(available_models())
+        models = list(engine_models(self.engine))
+        if models == [self.panes[0].feed.model]:
+            self.status = f"the {self.engine} engine runs only the {models[0]} model"
+            return
         current = self.panes[0].feed.model
         at = models.index(current) if current in models else -1
         model = models[(at + 1) % len(models)]
@@ -710,7 +735,8 @@ class Viewer:
             state = f"{self.speed:g} ticks/s"
         models = " | ".join(p.feed.model for p in self.panes)
         seed = f"   seed {feed.seed}" if feed.seed is not None else ""
-        text = (f"{feed.title}   model {models}{seed}   tick {scene.tick} ({scene.time:g} s)   {state}"
+        engine = f"   engine {self.engine}" if self.engine != "esper" else ""
+        text = (f"{feed.title}   model {models}{engine}{seed}   tick {scene.tick} ({scene.time:g} s)   {state}"
                 f"   {self.status}")
         self.surface.blit(self.type_.render(self.type_.clip(text, "title", self.size[0] - 16), "title", TEXT),
                           (8, 7))
@@ -788,7 +814,8 @@ def run_window(viewer: Viewer, fps: int = 60) -> None:
 def run_headless(source: Source | Viewer, seed: int = 0, model: str | Sequence[str | None] | None = None,
                  frames: int = 120, screenshot: str | Path | None = None, size: tuple[int, int] | None = None,
                  speed: float | None = None, select: str | None = None,
-                 events: Iterable[pygame.event.Event] | None = None, attacker: str | None = None) -> Viewer:
+                 events: Iterable[pygame.event.Event] | None = None, attacker: str | None = None,
+                 engine: str = "esper") -> Viewer:
     """Render ``frames`` frames at a fixed 1/60 s each, with no window (the dummy video driver), and save the last.
 
     Args:
@@ -803,6 +830,7 @@ def run_headless(source: Source | Viewer, seed: int = 0, model: str | Sequence[s
         events: Input events to feed before the first frame (after one frame is drawn, so clicks find what is
             on screen).
         attacker: Name of the attacker whose odds the location card shows.
+        engine: The engine a scenario is built on (see ``Viewer``).
 
     Raises:
         ValueError: An unknown creature, a speed out of range, too many models.
@@ -817,7 +845,7 @@ def run_headless(source: Source | Viewer, seed: int = 0, model: str | Sequence[s
     else:
         models = [model] if isinstance(model, str) or model is None else list(model)
         viewer = Viewer(source, seed=seed, models=models if models != [None] else None, size=size,
-                        speed=speed if speed is not None else 2.0)
+                        speed=speed if speed is not None else 2.0, engine=engine)
     try:
         if select is not None:
             viewer.select(select)

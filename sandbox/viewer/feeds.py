@@ -19,11 +19,12 @@ from sandbox.viewer.entries import Attack, LogReader
 from sandbox.viewer.odds import LocationOdds, OddsUnavailable, location_odds
 from sandbox.viewer.scene import Scene, TickMarks, marks_of, world_scene
 from sandbox.viewer.snapshots import Snapshots
-from sandbox.world import Sandbox
+from sandbox.viewer.watched import WatchedWorld
 from systems.targets import CompiledTargets
 
-WorldFactory = Callable[[int, str | None], Sandbox]
-"""Builds the world to watch from a seed and a damage model (``None``: its own default)."""
+WorldFactory = Callable[[int, str | None], WatchedWorld]
+"""Builds the world to watch from a seed and a damage model (``None``: its own default): a ``Sandbox`` or an
+``ArrayWorld``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +55,7 @@ class Feed(Protocol):
         seed: Its root seed (``None`` when it has none, a replay).
         names: Entity -> name.
         bounds: The field's width and height in metres (its scenario's), or ``None``.
-        note: What the field should say of itself ("" for a live world).
+        note: What the field should say of itself ("" for a live esper world).
         shown: What it shows now (replaced, never changed, when it moves).
         odds: (attacker, defender, location, tick) -> odds, or why there are none.
     """
@@ -106,8 +107,8 @@ class LiveFeed:
     """A world being watched: ticked on demand, with snapshots to show any tick already played.
 
     Args:
-        world: The world (it is ticked in place until the viewer goes back in time; from then on ``world`` is a
-            world restored from a snapshot).
+        world: The world, on either engine (a ``Sandbox`` or an ``ArrayWorld``). It is ticked in place until the
+            viewer goes back in time; from then on ``world`` is a world restored from a snapshot.
         factory: How to build it again (restart with a new seed, another model); ``None`` for a world handed in.
         title: What to call it (default: its scenario's name).
         owned: The feed built ``world`` and closes it when done with it.
@@ -118,7 +119,7 @@ class LiveFeed:
     live = True
     note = ""
 
-    def __init__(self, world: Sandbox, factory: WorldFactory | None = None, title: str | None = None,
+    def __init__(self, world: WatchedWorld, factory: WorldFactory | None = None, title: str | None = None,
                  owned: bool = False, snapshot_every: int | None = None,
                  quiet: Callable[[], None] = lambda: None) -> None:
         self.factory = factory
@@ -131,7 +132,7 @@ class LiveFeed:
 
     # ------------------------------------------------------------------ building
 
-    def _adopt(self, world: Sandbox, owned: bool) -> None:
+    def _adopt(self, world: WatchedWorld, owned: bool) -> None:
         self.world = world
         self.owned = owned
         self.model = world.model
@@ -140,6 +141,8 @@ class LiveFeed:
         self.title = self._title or (spec.name if spec is not None else f"a world of {len(world.names)}")
         self.names = world.names
         self.bounds = spec.field if spec is not None else None
+        # The array engine logs a traced creature's landed blows only (its misses cost nothing to keep quiet).
+        self.note = "the array engine: the log lists the blows that landed" if world.engine_name == "array" else ""
         self.fight = _Fight(history=list(world.log), snapshots=Snapshots(self.snapshot_every), start=world.tick,
                             played=world.tick)
         self.fight.reader.read(world.log)

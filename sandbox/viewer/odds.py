@@ -5,8 +5,9 @@ engine of ``sandbox blows --exact``).
 The engine enumerates the impact dice (the mode's, plus the attacker's Strength Impact Modifier, off hand and
 thrown included), the hit-location tables under the attacker's aim and the mode's Spread, protection, the level
 thresholds, glancing, amputation and Shock tests, against the defender as its wounds leave it now (its Shock,
-Strength and keep-control MLs). It is the engine of the rules that resolve blows at locations: a creature that
-carries no such wound state (a point model's) gets no odds, and the card says why.
+Strength and keep-control MLs), on either engine (an array world's creature record carries the same wounds). It is
+the engine of the rules that resolve blows at locations: a creature that carries no such wound state (a point
+model's) gets no odds, and the card says why.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from dataclasses import dataclass
 
 from components.anatomy_state import Injury
 from components.rules import LEVEL_CODES, ShockState
+from sandbox.viewer.watched import WatchedWorld
 from sandbox.world import Sandbox, SandboxError
+from systems.creatures import Creature
+from systems.models.anatomy_binding import AnatomyState
 from systems.strike import is_off_hand, strength_impact_modifier
 from systems.targets import CompiledTargets, target_profile
 from systems.vector_blows import dice_distribution, exact_blow_odds
@@ -70,12 +74,12 @@ class OddsUnavailable(Exception):
     """The odds cannot be computed; the message says why (for the card)."""
 
 
-def location_odds(world: Sandbox, attacker: int, defender: int, location: int,
+def location_odds(world: WatchedWorld, attacker: int, defender: int, location: int,
                   compiled: CompiledTargets) -> LocationOdds:
     """The exact odds of ``attacker``'s current strike mode at ``location`` of ``defender``, as the world is now.
 
     Args:
-        world: The world.
+        world: The world (a ``Sandbox`` or an ``ArrayWorld``).
         attacker: The attacking entity.
         defender: The defending entity.
         location: The location's index in the defender's body.
@@ -90,18 +94,21 @@ def location_odds(world: Sandbox, attacker: int, defender: int, location: int,
     mode = world.catalog.modes.get(striker.combatant.mode)
     if mode is None:
         raise OddsUnavailable(f"{striker.name} has no strike mode it can use now")
-    try:
-        injury = world.get(defender, Injury)
-    except SandboxError:
-        raise OddsUnavailable(f"the {world.model} model keeps no wounds at locations the exact-odds engine reads "
-                              "(its blows follow its own rules)") from None
     rules = world.catalog.rules
-    with world.active():
-        cached = injury.profile
-        try:  # the model caches the profile on the wounds; the card must leave the world as it found it
-            profile = target_profile(target.anatomy, injury, target.armor, rules, world.ctx.skills, compiled)
-        finally:
-            injury.profile = cached
+    if isinstance(world, Sandbox):
+        try:
+            injury = world.get(defender, Injury)
+        except SandboxError:
+            raise OddsUnavailable(_no_wounds(world.model)) from None
+        with world.active():
+            cached = injury.profile
+            try:  # the model caches the profile on the wounds; the card must leave the world as it found it
+                profile = target_profile(target.anatomy, injury, target.armor, rules, world.ctx.skills, compiled)
+            finally:
+                injury.profile = cached
+    else:  # an array world's record is a fresh copy of the arrays: caching the profile on it changes nothing
+        profile = target_profile(target.anatomy, _wounds_of(target, world.model), target.armor, rules,
+                                 world.catalog.skills, compiled)
     bonus = 0
     strength = striker.anatomy.attributes.get("strength")
     if mode.strength_modifier and strength is not None:
@@ -118,3 +125,19 @@ def location_odds(world: Sandbox, attacker: int, defender: int, location: int,
         there.glancing, there.bleeder, there.amputation.get("severed", 0.0),
         tuple((state.label, there.shock[state]) for state in ShockState if state is not ShockState.NONE),
         there.dead)
+
+
+def _no_wounds(model: str) -> str:
+    return (f"the {model} model keeps no wounds at locations the exact-odds engine reads (its blows follow its own "
+            "rules)")
+
+
+def _wounds_of(creature: Creature, model: str) -> Injury:
+    """The wounds a creature record carries (the anatomy model's state).
+
+    Raises:
+        OddsUnavailable: Its model keeps none the exact-odds engine reads.
+    """
+    if not isinstance(creature.state, AnatomyState):
+        raise OddsUnavailable(_no_wounds(model))
+    return creature.state.injury

@@ -13,7 +13,7 @@ from components.anatomy import BodyStructure
 from components.gear import ArmorPiece
 from components.readout import Readout
 from sandbox.viewer.entries import Attack
-from sandbox.world import Sandbox
+from sandbox.viewer.watched import WatchedWorld
 
 DOWN_SHOCK = ("incapacitated", "unconscious", "dying", "dead")
 """Shock words of a creature that is down."""
@@ -130,7 +130,7 @@ def verdict_of(teams: Iterable[str], at_limit: bool) -> tuple[bool, str]:
     return (True, "tick limit") if at_limit else (False, "")
 
 
-def world_scene(world: Sandbox, attacks: tuple[Attack, ...], logged: int) -> Scene:
+def world_scene(world: WatchedWorld, attacks: tuple[Attack, ...], logged: int) -> Scene:
     """The scene of ``world`` as it is now, with this tick's ``attacks``."""
     modes = world.catalog.modes
     figures: dict[int, Figure] = {}
@@ -146,7 +146,7 @@ def world_scene(world: Sandbox, attacks: tuple[Attack, ...], logged: int) -> Sce
             mode.reach if mode is not None and mode.kind == "melee" else 0.0, comb.mode,
             tuple(sorted(set(equip.holding.values()))), c.anatomy.body, c.armor.pieces)
     finished, verdict = verdict_of(world.able_teams(), world.tick >= world.max_ticks)
-    return Scene(world.tick, world.ctx.clock.time, figures, readouts, attacks, logged, finished, verdict)
+    return Scene(world.tick, world.time, figures, readouts, attacks, logged, finished, verdict)
 
 
 def team_order(figures: Mapping[int, Figure]) -> list[str]:
