@@ -19,7 +19,6 @@ from components.rules import LEVEL_CODES, ShockState
 from sandbox.viewer.watched import WatchedWorld
 from sandbox.world import Sandbox, SandboxError
 from systems.creatures import Creature
-from systems.models.anatomy_binding import AnatomyState
 from systems.strike import is_off_hand, strength_impact_modifier
 from systems.targets import CompiledTargets, target_profile
 from systems.vector_blows import dice_distribution, exact_blow_odds
@@ -138,6 +137,7 @@ def _wounds_of(creature: Creature, model: str) -> Injury:
     Raises:
         OddsUnavailable: Its model keeps none the exact-odds engine reads.
     """
-    if not isinstance(creature.state, AnatomyState):
+    injury = getattr(creature.state, "injury", None)  # the anatomy model's state holds its Injury component
+    if not isinstance(injury, Injury):
         raise OddsUnavailable(_no_wounds(model))
-    return creature.state.injury
+    return injury
