@@ -105,8 +105,21 @@ def hover() -> Viewer:
     return viewer
 
 
+def array() -> Viewer:
+    """The duel on the array engine: Bertram's body panel and the log of every landed blow."""
+    viewer = Viewer("duel", seed=3, engine="array")
+    viewer.paused = True  # the shot's own ticks only
+    for _ in range(31):  # a tick every half second, as a window plays it: the older blows' labels fade
+        viewer.tick_once()
+        for _ in range(30):
+            viewer.update(1 / 60)
+    _play(viewer, 1)
+    viewer.select("Bertram")
+    return viewer
+
+
 SHOTS: dict[str, Callable[[], Viewer]] = {"duel": duel, "skirmish": skirmish, "battle": battle,
-                                         "bestiary": bestiary, "split": split, "hover": hover}
+                                         "bestiary": bestiary, "split": split, "hover": hover, "array": array}
 
 
 def main() -> None:
