@@ -4,6 +4,7 @@ any work."""
 
 from __future__ import annotations
 
+import html
 import json
 from collections import Counter
 from pathlib import Path
@@ -204,3 +205,19 @@ def test_an_esper_worlds_creature_in_brief_reads_as_its_record_and_readout(model
                     break
                 world.step()
     assert len(labels) > 3  # more than one state was read
+
+
+def test_world_of_rebuilds_any_run_of_an_array_lab_and_the_report_says_how(tmp_path: Path) -> None:
+    from sandbox.lab import run, world_of
+    from sandbox.lab.report import report_html
+
+    patches = (("scenario.combatants.Aldric.skills.sword", 65),)
+    result = run("duel", runs=12, seed=4, engine="array", variants={"keen": dict(patches)}, out=tmp_path / "lab")
+    rows = {(r.variant, int(r.run)): r for r in result.runs.itertuples()}
+    for variant, given in (("baseline", ()), ("keen", patches)):
+        for i in (0, 5, 11):
+            outcome = world_of("duel", 4, "anatomy", i, given, engine="array").run()
+            row = rows[variant, i]
+            assert (outcome.winner or "", outcome.ticks) == (row.winner, int(row.ticks)), (variant, i)
+    shown = html.unescape(report_html(result.summary, {}))
+    assert "world_of('duel', 4, model, i, patches, engine='array')" in shown

@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from components.events import DamageDealt
 from components.readout import Standing
 from sandbox.world import Outcome, Sandbox
+
+if TYPE_CHECKING:
+    from sandbox.array_world import ArrayWorld
 
 from .variants import Variant, variant_content
 
@@ -147,10 +150,15 @@ def run_chunk(scenario: str, seed: int, model: str, runs: Iterable[int], variant
 
 
 def world_of(scenario: str, seed: int, model: str, run: int, patches: Iterable[tuple[str, Any]] = (),
-             name: str = "variant") -> Sandbox:
+             name: str = "variant", engine: str = "esper") -> Sandbox | ArrayWorld:
     """The world of one run of a lab, to replay or inspect it: run ``run`` of the variant with ``patches`` (from
-    ``summary.json``'s ``variants``) under ``model``, before its first tick. ``world.run()`` then gives the
-    run's records.
+    ``summary.json``'s ``variants``) under ``model`` on ``engine`` (the lab's ``plan.engine``), before its first
+    tick. ``world.run()`` then gives the run's records (an array lab's run is the same fight alone as in its chunk).
     """
     content = variant_content(Variant(name, tuple((k, v) for k, v in patches)), scenario)
-    return Sandbox.from_spec(content.scenario, seed, model, run=run, catalog=content.catalog)
+    if engine == "esper":
+        return Sandbox.from_spec(content.scenario, seed, model, run=run, catalog=content.catalog)
+    from sandbox.array_world import ArrayWorld, check_engine
+
+    check_engine(engine)
+    return ArrayWorld(content.scenario, content.catalog, seed, model, run=run)

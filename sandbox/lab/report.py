@@ -71,7 +71,8 @@ def _report_html(data: Mapping[str, Any], plots: Mapping[str, bytes]) -> str:
               "<p>Every variant's run <i>i</i> uses the same seed and streams (common random numbers): the root "
               f"seed {data['seed']} and the run index <i>i</i>. In Python:</p>",
               _pre(f"from sandbox.lab import world_of\nworld = world_of({data['scenario']!r}, {data['seed']}, "
-                   "model, i, patches)   # patches: the variant's, as listed above\noutcome = world.run()"),
+                   "model, i, patches" + _engine_argument(data) + ")   # patches: the variant's, as listed above"
+                   "\noutcome = world.run()"),
               "<h2>Summary</h2>", _pre(summary_table(dict(data)))]
     if data["differences"]:
         parts += ["<h2>Paired differences to the baseline</h2>",
@@ -96,3 +97,9 @@ def _report_html(data: Mapping[str, Any], plots: Mapping[str, bytes]) -> str:
     parts.append("<h2>Files</h2>" + _html_table(["file"], [[f] for f in data["files"]]))
     parts.append("</body></html>\n")
     return "".join(parts)
+
+
+def _engine_argument(data: Mapping[str, Any]) -> str:
+    """``world_of``'s engine argument for a lab on another engine than the esper one (its runs are that engine's)."""
+    engine = data.get("plan", {}).get("engine", "esper")
+    return "" if engine == "esper" else f", engine={engine!r}"
