@@ -45,10 +45,11 @@ def decide(engine: ArrayEngine) -> None:
     stand = acting & cr.prone & cr.walks
     cr.action[stand] = STAND_UP
     acting &= ~stand
+    unusable = engine.model.unusable_mask()  # once a tick: nothing in this phase changes a part's use
     empty = np.flatnonzero(acting & (cr.held < 0) & engine.has_gear())
     if empty.size:
         # Nothing to take up stays so until the hands or the usable parts change: asked again only then.
-        key = np.stack([engine.hands_version[empty], engine.model.unusable_mask()[empty]], axis=1)
+        key = np.stack([engine.hands_version[empty], unusable[empty]], axis=1)
         empty = empty[(engine.cannot_rearm[empty] != key).any(axis=1)]
     for i in empty.tolist():
         equip = cr.equipment[i]
@@ -60,7 +61,7 @@ def decide(engine: ArrayEngine) -> None:
             cr.action[i] = PICK_UP if action == "pick up" else DRAW
             acting[i] = False
         else:
-            engine.cannot_rearm[i] = (engine.hands_version[i], engine.model.unusable_mask()[i])
+            engine.cannot_rearm[i] = (engine.hands_version[i], unusable[i])
 
     # Engagement: how many able creatures are on each foe with a melee mode (as the tick began).
     engaged = np.bincount(cr.target[able & (cr.target >= 0) & _is_melee(engine, cr.mode)],
@@ -81,7 +82,7 @@ def decide(engine: ArrayEngine) -> None:
     idx = np.flatnonzero(has)
     ts = t[idx]
     dist = np.hypot(cr.x[ts] - cr.x[idx], cr.y[ts] - cr.y[idx])
-    engine.loadout.refresh(cr, engine.model.unusable_mask(), modes, engine.reading)
+    engine.loadout.refresh(cr, unusable, modes, engine.reading)
     column, mode = engine.loadout.choose(idx, dist, modes)
     changed = mode != cr.mode[idx]
     if changed.any():
