@@ -7,7 +7,7 @@ documents (``shared/rules/anatomy-tables.md``, ``shared/rules/decisions.md``, se
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -220,3 +220,15 @@ def good_save(tmp_path: Path) -> Path:
     w.save(path)
     w.close()
     return path
+
+
+@pytest.fixture(scope="module")
+def dummy_display() -> Iterator[None]:
+    """The dummy video driver's display, initialised once for a module of viewer tests (``SDL_VIDEODRIVER=dummy``;
+    a module asks for it with ``pytestmark = pytest.mark.usefixtures("dummy_display")``)."""
+    import pygame
+
+    pygame.display.init()
+    pygame.display.set_mode((1, 1))
+    yield
+    pygame.display.quit()

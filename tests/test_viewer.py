@@ -55,13 +55,7 @@ runner = CliRunner()
 # ---------------------------------------------------------------------------------------------- fixtures and helpers
 
 
-@pytest.fixture(scope="module", autouse=True)
-def display() -> Iterator[None]:
-    """The dummy display, initialised once for the module."""
-    pygame.display.init()
-    pygame.display.set_mode((1, 1))
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("dummy_display")  # tests/conftest.py
 
 
 @pytest.fixture

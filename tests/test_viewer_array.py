@@ -35,13 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module", autouse=True)
-def display() -> Iterator[None]:
-    """The dummy display, initialised once for the module."""
-    pygame.display.init()
-    pygame.display.set_mode((1, 1))
-    yield
-    pygame.display.quit()
+pytestmark = pytest.mark.usefixtures("dummy_display")  # tests/conftest.py
 
 
 def played_through(viewer: Viewer) -> list[Scene]:
