@@ -57,6 +57,29 @@ def test_variants_on_dask_give_the_same_records_as_one_process(tmp_path: Path) -
         assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()
 
 
+def test_a_solve_on_dask_gives_the_same_probes_and_value_as_one_process(tmp_path: Path) -> None:
+    import json
+
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None)
+    try:
+        args = ["lab", "duel", "--runs", "40", "--solve", "scenario.combatants.Aldric.skills.sword", "--between",
+                "20", "90", "--target", "Red=0.5", "--chunk", "10", "--odds-blows", "0"]
+        dask_run = runner.invoke(app, [*args, "--scheduler", cluster.scheduler_address, "--out",
+                                       str(tmp_path / "dask")])
+        local_run = runner.invoke(app, [*args, "--jobs", "1", "--out", str(tmp_path / "local")])
+    finally:
+        cluster.close()
+    assert dask_run.exit_code == 0, dask_run.stderr
+    assert local_run.exit_code == 0, local_run.stderr
+    assert (tmp_path / "dask" / "runs.csv").read_bytes() == (tmp_path / "local" / "runs.csv").read_bytes()
+    solved = [json.loads((tmp_path / where / "summary.json").read_text())["solve"]["results"][0]
+              for where in ("dask", "local")]
+    assert solved[0]["value"] is not None and len(solved[0]["probes"]) >= 3
+    assert [(s["value"], s["ci95"], s["probes"]) for s in solved[:1]] == [(s["value"], s["ci95"], s["probes"])
+                                                                          for s in solved[1:]]
+
+
 def test_a_cluster_with_no_worker_stops_the_lab_with_exit_2(tmp_path: Path) -> None:
     cluster = distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None)
     try:
