@@ -14,9 +14,9 @@ from sandbox.eventlog import write_jsonl
 from sandbox.viewer import ReplayError, Viewer
 from sandbox.viewer.feeds import LiveFeed
 from sandbox.world import Sandbox
-from tests.test_viewer import display, drawn_text
+from tests.test_viewer import drawn_text
 
-__all__ = ["display"]
+pytestmark = pytest.mark.usefixtures("dummy_display")  # tests/conftest.py
 
 runner = CliRunner()
 

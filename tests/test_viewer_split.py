@@ -13,9 +13,9 @@ from sandbox.vector_odds import exact_odds
 from sandbox.viewer import Viewer
 from sandbox.viewer.app import SPLIT_SIZE
 from sandbox.viewer.odds import LocationOdds
-from tests.test_viewer import click, display, drawn_text, hover
+from tests.test_viewer import click, drawn_text, hover
 
-__all__ = ["display"]
+pytestmark = pytest.mark.usefixtures("dummy_display")  # tests/conftest.py
 
 runner = CliRunner()
 

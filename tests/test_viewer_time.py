@@ -19,9 +19,9 @@ from sandbox.viewer.feeds import LiveFeed
 from sandbox.viewer.snapshots import MOST_TICKS, Snapshots
 from sandbox.viewer.theme import LANDED, PANEL_DARK, fade
 from sandbox.world import Sandbox
-from tests.test_viewer import click, display, drag, press
+from tests.test_viewer import click, drag, press
 
-__all__ = ["display"]  # the dummy display fixture, used by every test here
+pytestmark = pytest.mark.usefixtures("dummy_display")  # tests/conftest.py
 
 
 def reference(scenario: str, seed: int, model: str, ticks: int) -> tuple[list[list[str]], list[dict[int, Readout]]]:
