@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from sandbox.cli import app
 from tests.waiting import until
@@ -15,16 +15,22 @@ distributed = pytest.importorskip("distributed")
 runner = CliRunner()
 
 
-def test_a_local_dask_cluster_gives_the_same_runs_as_one_process(tmp_path: Path) -> None:
+def _on_dask_and_alone(tmp_path: Path, args: list[str]) -> tuple[Result, Result]:
+    """The lab of ``args`` on a local two-worker Dask cluster (into ``tmp_path/dask``) and in one process
+    (``tmp_path/local``)."""
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                        dashboard_address=None)
     try:
-        args = ["lab", "duel", "--runs", "12", "--models", "anatomy,status", "--seed", "5", "--chunk", "4"]
         dask_run = runner.invoke(app, [*args, "--scheduler", cluster.scheduler_address, "--out",
                                        str(tmp_path / "dask")])
-        local_run = runner.invoke(app, [*args, "--jobs", "1", "--out", str(tmp_path / "local")])
     finally:
         cluster.close()
+    return dask_run, runner.invoke(app, [*args, "--jobs", "1", "--out", str(tmp_path / "local")])
+
+
+def test_a_local_dask_cluster_gives_the_same_runs_as_one_process(tmp_path: Path) -> None:
+    args = ["lab", "duel", "--runs", "12", "--models", "anatomy,status", "--seed", "5", "--chunk", "4"]
+    dask_run, local_run = _on_dask_and_alone(tmp_path, args)
     assert dask_run.exit_code == 0, dask_run.stderr
     assert local_run.exit_code == 0, local_run.stderr
     dask_csv = (tmp_path / "dask" / "runs.csv").read_text(encoding="utf-8")
@@ -41,16 +47,9 @@ def test_an_unreachable_scheduler_exits_2(tmp_path: Path) -> None:
 
 
 def test_variants_on_dask_give_the_same_records_as_one_process(tmp_path: Path) -> None:
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None)
-    try:
-        args = ["lab", "duel", "--runs", "8", "--vary", "scenario.combatants.Aldric.skills.sword=60", "--scale",
-                "armor.mail_hauberk.protection.edged", "--chunk", "4", "--odds-blows", "0"]
-        dask_run = runner.invoke(app, [*args, "--scheduler", cluster.scheduler_address, "--out",
-                                       str(tmp_path / "dask")])
-        local_run = runner.invoke(app, [*args, "--jobs", "1", "--out", str(tmp_path / "local")])
-    finally:
-        cluster.close()
+    args = ["lab", "duel", "--runs", "8", "--vary", "scenario.combatants.Aldric.skills.sword=60", "--scale",
+            "armor.mail_hauberk.protection.edged", "--chunk", "4", "--odds-blows", "0"]
+    dask_run, local_run = _on_dask_and_alone(tmp_path, args)
     assert dask_run.exit_code == 0, dask_run.stderr
     assert local_run.exit_code == 0, local_run.stderr
     for name in ("runs.csv", "combatants.csv", "blows.csv"):
@@ -60,16 +59,9 @@ def test_variants_on_dask_give_the_same_records_as_one_process(tmp_path: Path) -
 def test_a_solve_on_dask_gives_the_same_probes_and_value_as_one_process(tmp_path: Path) -> None:
     import json
 
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None)
-    try:
-        args = ["lab", "duel", "--runs", "40", "--solve", "scenario.combatants.Aldric.skills.sword", "--between",
-                "20", "90", "--target", "Red=0.5", "--chunk", "10", "--odds-blows", "0"]
-        dask_run = runner.invoke(app, [*args, "--scheduler", cluster.scheduler_address, "--out",
-                                       str(tmp_path / "dask")])
-        local_run = runner.invoke(app, [*args, "--jobs", "1", "--out", str(tmp_path / "local")])
-    finally:
-        cluster.close()
+    args = ["lab", "duel", "--runs", "40", "--solve", "scenario.combatants.Aldric.skills.sword", "--between",
+            "20", "90", "--target", "Red=0.5", "--chunk", "10", "--odds-blows", "0"]
+    dask_run, local_run = _on_dask_and_alone(tmp_path, args)
     assert dask_run.exit_code == 0, dask_run.stderr
     assert local_run.exit_code == 0, local_run.stderr
     assert (tmp_path / "dask" / "runs.csv").read_bytes() == (tmp_path / "local" / "runs.csv").read_bytes()
