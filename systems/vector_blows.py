@@ -21,7 +21,7 @@ rigid armour, Shock Value 0, no bleeding, no amputation and no mishap from it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 import numpy as np
@@ -235,6 +235,24 @@ class BlowArrays:
 
     def __len__(self) -> int:
         return int(self.missed.shape[0])
+
+    def take(self, sel: IntArray | BoolArray) -> BlowArrays:
+        """The blows at ``sel``."""
+        return BlowArrays(*(getattr(self, f.name)[sel] for f in fields(self)))
+
+    def on_wounds(self, totals: IntArray, owner: IntArray) -> BlowArrays:
+        """These blows with ``compound`` read against wounds as they are now (``existing`` of
+        ``resolve_blow_batch``): nothing else a blow does depends on the wounds already there."""
+        return replace(self, compound=compounds(self.level, self.missed, self.location, totals, owner))
+
+
+def compounds(level: IntArray, missed: BoolArray, location: IntArray, totals: IntArray, owner: IntArray
+              ) -> BoolArray:
+    """``systems.injury.compounds`` per blow: the sum of the levels of the open wounds at its location
+    (``totals[owner]``, with a last column of zeros for a miss) is above 0 and at most the new level."""
+    total = totals[owner, np.where(missed, totals.shape[1] - 1, location)]
+    out: BoolArray = (total > 0) & (level > 0) & (level >= total)
+    return out
 
 
 def roll_dice_array(dice: Dice, n: int, rng: np.random.Generator) -> IntArray:
@@ -526,12 +544,7 @@ def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, 
     glancing = (_aspect_mask(rules.glancing_aspects)[aspect] & tables.rigid[row] & (level > 0)
                 & (level <= rules.glancing_max_level))
     level[glancing] = 0
-    if existing is not None:
-        totals, owner = existing
-        total = totals[owner, np.where(missed, totals.shape[1] - 1, loc)]
-        compound = (total > 0) & (level > 0) & (level >= total)
-    else:
-        compound = np.zeros(n, dtype=np.bool_)
+    compound = compounds(level, missed, loc, *existing) if existing is not None else np.zeros(n, dtype=np.bool_)
     cell = row * tables.levels + level
     bleeder = ((tables.bleeds.reshape(-1)[cell] >> aspect) & 1).astype(np.bool_)
 

@@ -15,16 +15,16 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from components.impairment import Impairment
 from components.rules import ShockState
-from components.state import Armor, Condition
+from components.state import Armor
 from systems.ai import choose_aim
 from systems.arrays import intent, movement
 from systems.arrays.attack import gather
 from systems.arrays.errors import EngineError
 from systems.arrays.fight_streams import FightStreams
-from systems.arrays.loadout import Loadout, part_states
+from systems.arrays.loadout import Loadout
 from systems.arrays.models import ArrayModel, get_array_model
+from systems.arrays.rearm import Rearming
 from systems.arrays.spawn import Built, Recruit, build_recruits
 from systems.arrays.tables import BoolArray, IntArray, body_tables, mode_tables, skill_tables
 from systems.arrays.trace import Tracer
@@ -34,6 +34,9 @@ from systems.models.base import DamageModel
 from systems.spawning import Content
 from systems.strike import strength_impact_modifier
 from systems.vector_blows import build_target_tables
+
+_LOW21 = (1 << 21) - 1
+"""The low 21 bits: one field of a packed location-table key."""
 
 PURPOSES: tuple[str, ...] = ("attack", "injury", "shock", "bleeding", "ai")
 """The array engine's streams, in spawn order (append new ones at the end)."""
@@ -111,7 +114,11 @@ class ArrayEngine:
         self.cannot_rearm: IntArray = np.full((len(self.creatures), 2), -1, dtype=np.int64)
         """Per creature, the (hands version, unusable-part mask) at which it last found nothing to take up."""
         self.model: ArrayModel = model_class(self)
-        self._locator: dict[tuple[int, int, int], int] = {}
+        self.rearming = Rearming(self)
+        self._locator_keys: IntArray = np.full(1, -1, dtype=np.int64)  # -1: no key (a sentinel to compare with)
+        """The packed (target kind, aim zone, Spread) keys whose location table has an id, sorted."""
+        self._locator_ids: IntArray = np.full(1, -1, dtype=np.int64)
+        """The id of each key's table."""
 
     # ------------------------------------------------------------------ set-up tables
 
@@ -145,15 +152,24 @@ class ArrayEngine:
 
     def locators(self, kind: IntArray, aim_zone: IntArray, spread: IntArray) -> IntArray:
         """Per blow, the id of its (target kind, aim, Spread) location table."""
-        keys = np.stack([kind, aim_zone, spread], axis=1)
-        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-        ids = np.empty(len(unique), dtype=np.int64)
-        for j, (k, z, s) in enumerate(unique.tolist()):
-            found = self._locator.get((k, z, s))
-            if found is None:
-                found = self._locator[(k, z, s)] = self.tables.locator(k, z or None, s)
-            ids[j] = found
-        return ids[inverse.reshape(-1)]
+        # One packed integer per blow, looked up among the keys seen so far (a sorted array): a wave's blows
+        # cost a search, not a sort; a key not seen before gets its table once.
+        keys = (kind << 42) | (aim_zone << 21) | spread  # each below 2**21 (the schema's bounds)
+        at = self._locator_at(keys)
+        if (self._locator_keys[at] != keys).any():
+            new = np.unique(keys[self._locator_keys[at] != keys])
+            ids = [self.tables.locator(k >> 42, (k >> 21 & _LOW21) or None, k & _LOW21) for k in new.tolist()]
+            merged = np.concatenate([self._locator_keys, new])
+            order = np.argsort(merged, kind="stable")
+            self._locator_keys = merged[order]
+            self._locator_ids = np.concatenate([self._locator_ids, np.asarray(ids, dtype=np.int64)])[order]
+            at = self._locator_at(keys)
+        return self._locator_ids[at]
+
+    def _locator_at(self, keys: IntArray) -> IntArray:
+        """Where each key is (or would go, clipped to the last) among the known keys."""
+        at: IntArray = np.minimum(np.searchsorted(self._locator_keys, keys), len(self._locator_keys) - 1)
+        return at
 
     # ------------------------------------------------------------------ what the phases share
 
@@ -171,16 +187,6 @@ class ArrayEngine:
         cr.armed[i] = bool(equip.natural or any(w not in equip.lost for w in equip.weapons))
         self._gear[i] = bool(equip.dropped or equip.weapons)
         self.hands_version[i] += 1
-
-    def grip_states(self, i: int) -> tuple[Impairment, ...]:
-        """Creature ``i``'s parts as the grip rules read them (usable or not)."""
-        unusable = self.model.part_unusable()[i]
-        parts = len(self.creatures.anatomy[i].body.parts)
-        return part_states(parts, int((unusable[:parts] * (1 << np.arange(parts))).sum()))
-
-    def scratch_condition(self, i: int) -> Condition:
-        """A ``Condition`` for the per-event grip rules (nothing held fast: the array engine runs no such scenario)."""
-        return Condition()
 
     # ------------------------------------------------------------------ running
 

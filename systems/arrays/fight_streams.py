@@ -62,19 +62,32 @@ class FightStreams:
         if not n:
             return np.zeros(0, dtype=np.uint64)
         counters = self.counters[k]
+        first = fights[0]
+        if fights[-1] == first and (fights == first).all():  # one fight (a battle): its next n counters
+            with np.errstate(over="ignore"):
+                at = counters[first] + np.arange(1, n + 1, dtype=np.uint64)
+                one: U64 = mix64(self.keys[k, first] + at * GAMMA)
+            counters[first] += np.uint64(n)
+            return one
         ordinal = self._ordinals(fights)
         with np.errstate(over="ignore"):
             at = counters[fights] + ordinal + np.uint64(1)
             out = mix64(self.keys[k, fights] + at * GAMMA)
-        np.add.at(counters, fights, np.uint64(1))
+        counters += np.bincount(fights, minlength=counters.shape[0]).astype(np.uint64)
         return out
 
     @staticmethod
     def _ordinals(fights: IntArray) -> U64:
         """Each row's place among the rows of its fight (0 for a fight's first row)."""
         n = fights.shape[0]
-        if n == 1 or np.all(fights[1:] > fights[:-1]):
-            return np.zeros(n, dtype=np.uint64)  # every fight once, in order (most calls)
+        if n == 1:
+            return np.zeros(n, dtype=np.uint64)
+        step = np.diff(fights)
+        if (step >= 0).all():  # rows in fight order (most calls: a battle is one fight, a batch is spawned so)
+            if (step > 0).all():
+                return np.zeros(n, dtype=np.uint64)  # every fight once
+            starts = np.flatnonzero(np.concatenate(([True], step > 0)))
+            return (np.arange(n) - np.repeat(starts, np.diff(np.append(starts, n)))).astype(np.uint64)
         order = np.argsort(fights, kind="stable")
         sorted_f = fights[order]
         starts = np.flatnonzero(np.concatenate(([True], sorted_f[1:] != sorted_f[:-1])))

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from systems.ai import rearm_action
 from systems.arrays.spatial import Finder
 from systems.arrays.state import (
     APPROACH,
@@ -55,8 +54,7 @@ def decide(engine: ArrayEngine) -> None:
         equip = cr.equipment[i]
         if not equip.dropped and not equip.weapons:
             continue
-        action = rearm_action(cr.anatomy[i], engine.grip_states(i), engine.scratch_condition(i), equip,
-                              engine.reading)
+        action = engine.rearming.action(i, int(unusable[i]))
         if action:
             cr.action[i] = PICK_UP if action == "pick up" else DRAW
             acting[i] = False

@@ -41,7 +41,11 @@ class Loadout:
     parts: IntArray
     off_hand: BoolArray
     key: IntArray
-    _cache: dict[tuple[int, int, int, int], Options] = field(default_factory=dict)
+    _cache: dict[tuple[int, ...], int] = field(default_factory=dict)
+    _anatomy_code: IntArray | None = None
+    _set_mode: IntArray = field(default_factory=lambda: np.zeros((0, 1), dtype=np.int64))
+    _set_parts: IntArray = field(default_factory=lambda: np.zeros((0, 1), dtype=np.int64))
+    _set_off: BoolArray = field(default_factory=lambda: np.zeros((0, 1), dtype=np.bool_))
 
     @classmethod
     def empty(cls, n: int) -> Loadout:
@@ -60,22 +64,47 @@ class Loadout:
         """
         key = np.stack([cr.held, cr.hold_mask, unusable], axis=1)
         stale = np.flatnonzero((key != self.key).any(axis=1) & ~cr.dead)
-        for i in stale.tolist():
-            anat = cr.anatomy[i]
-            ck = (id(anat), int(key[i, 0]), int(key[i, 1]), int(key[i, 2]))
-            options = self._cache.get(ck)
-            if options is None:
-                options = self._cache[ck] = _options(cr, i, int(key[i, 2]), modes, ctx)
-            ids, masks, off = options
-            if len(ids) > self.mode.shape[1]:
-                self._widen(len(ids))
-            self.mode[i] = -1
-            self.parts[i] = 0
-            self.off_hand[i] = False
-            self.mode[i, :len(ids)] = ids
-            self.parts[i, :len(ids)] = masks
-            self.off_hand[i, :len(ids)] = off
-            self.key[i] = key[i]
+        if not stale.size:
+            return
+        # The options of each distinct (anatomy, key) among the stale, computed once ever; then written in bulk,
+        # as rows of a table of every option set met so far.
+        if self._anatomy_code is None:
+            codes: dict[int, int] = {}
+            self._anatomy_code = np.asarray([codes.setdefault(id(a), len(codes)) for a in cr.anatomy],
+                                            dtype=np.int64)
+        keys = np.column_stack([self._anatomy_code[stale], key[stale]])
+        distinct, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+        rows = np.empty(len(distinct), dtype=np.int64)
+        for u, (ck, i) in enumerate(zip(distinct.tolist(), stale[first].tolist(), strict=True)):
+            found = self._cache.get(tuple(ck))
+            if found is None:
+                found = self._cache[tuple(ck)] = self._add_set(_options(cr, i, ck[3], modes, ctx))
+            rows[u] = found
+        sets = rows[inverse.reshape(-1)]
+        if self._set_mode.shape[1] > self.mode.shape[1]:
+            self._widen(self._set_mode.shape[1])
+        width = self._set_mode.shape[1]
+        self.mode[stale] = -1
+        self.parts[stale] = 0
+        self.off_hand[stale] = False
+        self.mode[stale, :width] = self._set_mode[sets]
+        self.parts[stale, :width] = self._set_parts[sets]
+        self.off_hand[stale, :width] = self._set_off[sets]
+        self.key[stale] = key[stale]
+
+    def _add_set(self, options: Options) -> int:
+        """Append an option set to the table of sets; returns its row."""
+        ids, masks, off = options
+        k = max(len(ids), self._set_mode.shape[1])
+        row_mode = np.full((1, k), -1, dtype=np.int64)
+        row_parts = np.zeros((1, k), dtype=np.int64)
+        row_off = np.zeros((1, k), dtype=np.bool_)
+        row_mode[0, :len(ids)], row_parts[0, :len(ids)], row_off[0, :len(ids)] = ids, masks, off
+        pad = k - self._set_mode.shape[1]
+        self._set_mode = np.concatenate([np.pad(self._set_mode, ((0, 0), (0, pad)), constant_values=-1), row_mode])
+        self._set_parts = np.concatenate([np.pad(self._set_parts, ((0, 0), (0, pad))), row_parts])
+        self._set_off = np.concatenate([np.pad(self._set_off, ((0, 0), (0, pad))), row_off])
+        return len(self._set_mode) - 1
 
     def _widen(self, k: int) -> None:
         n, old = self.mode.shape

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from systems.ai import grip_parts_for
 from systems.arrays.state import APPROACH, ATTACK, DRAW, PICK_UP, STAND_UP
 from systems.arrays.tables import FloatArray, IntArray
 
@@ -47,8 +46,11 @@ def move(engine: ArrayEngine) -> None:
     standing = np.flatnonzero(able & (cr.action == STAND_UP))
     cr.prone[standing] = False
     engine.tracer.stood_up(standing)
-    for i in np.flatnonzero(able & np.isin(cr.action, (PICK_UP, DRAW))).tolist():
-        _take_up(engine, i)
+    taking = np.flatnonzero(able & ((cr.action == PICK_UP) | (cr.action == DRAW)))
+    if taking.size:
+        unusable = engine.model.unusable_mask()[taking]
+        for i, mask in zip(taking.tolist(), unusable.tolist(), strict=True):
+            _take_up(engine, i, mask)
     movers = np.flatnonzero(able & (cr.action == APPROACH) & (cr.target >= 0) & (cr.mode >= 0))
     if not movers.size:
         return
@@ -80,24 +82,18 @@ def move(engine: ArrayEngine) -> None:
         cr.action[who[go]] = ATTACK  # it strikes if the target is in reach by then; the attack phase checks
 
 
-def _take_up(engine: ArrayEngine, i: int) -> None:
+def _take_up(engine: ArrayEngine, i: int, unusable: int) -> None:
     """Grip the first dropped (``PICK_UP``) or carried (``DRAW``) weapon that free, usable hands can hold."""
     cr = engine.creatures
-    equip = cr.equipment[i]
-    if cr.action[i] == PICK_UP:
-        source = list(equip.dropped)
-    else:
-        source = [w for w in equip.weapons if w not in equip.dropped and w not in equip.lost
-                  and w not in equip.holding.values()]
-    states = engine.grip_states(i)
-    for item in source:
-        parts = grip_parts_for(cr.anatomy[i], states, engine.scratch_condition(i), equip, item, engine.weapons)
-        if parts is None:
-            continue
-        if cr.action[i] == PICK_UP:
-            equip.dropped.remove(item)
-        for p in parts:
-            equip.holding[p] = item
-        engine.sync_hands(i)
-        engine.tracer.picked_up(i, item, cr.anatomy[i].body.parts[parts[0]].name)
+    pick_up = bool(cr.action[i] == PICK_UP)
+    grip = engine.rearming.grip(i, unusable, pick_up)
+    if grip is None:
         return
+    item, parts = grip
+    equip = cr.equipment[i]
+    if pick_up:
+        equip.dropped.remove(item)
+    for p in parts:
+        equip.holding[p] = item
+    engine.sync_hands(i)
+    engine.tracer.picked_up(i, item, cr.anatomy[i].body.parts[parts[0]].name)

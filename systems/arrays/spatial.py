@@ -17,6 +17,10 @@ from systems.arrays.tables import BoolArray, FloatArray, IntArray
 
 DENSE_MAX = 512
 """Fights with at most this many candidates are searched by the padded distance matrix."""
+NEAREST_FIRST = 8
+"""How many nearest members a tree is first asked for (most seekers find an accepted foe among them)."""
+NEAREST_GROWTH = 8
+"""How much more is asked, each time, of the seekers that did not."""
 
 
 class Finder:
@@ -41,7 +45,10 @@ class Finder:
             slot = np.arange(len(ordered)) - starts[fights[order]]
             self.slots = np.full((len(counts), width), -1, dtype=np.int64)
             self.slots[fights[order], slot] = ordered
-        self._trees: dict[tuple[int, bytes | None], tuple[cKDTree, IntArray]] = {}
+        self._trees: dict[int, tuple[cKDTree, IntArray]] = {}
+        teams, first = np.unique(cr.team[self.candidates], return_index=True)
+        self._team_fights = list(zip(teams.tolist(), cr.fight[self.candidates[first]].tolist(), strict=True))
+        """Each candidate team and its fight (a team fights in one fight)."""
 
     # ------------------------------------------------------------------ dense
 
@@ -58,27 +65,52 @@ class Finder:
 
     # ------------------------------------------------------------------ trees
 
-    def _team_tree(self, team: int, accept: BoolArray | None) -> tuple[cKDTree, IntArray] | None:
-        key = (team, None if accept is None else accept.tobytes())
-        found = self._trees.get(key)
+    def _team_tree(self, team: int) -> tuple[cKDTree, IntArray] | None:
+        """The k-d tree of a team's candidates and their entities, built once per ``Finder`` (a query that
+        accepts only some filters what the tree returns)."""
+        found = self._trees.get(team)
         if found is None:
             cr = self.cr
             members = self.candidates[cr.team[self.candidates] == team]
-            if accept is not None:
-                members = members[accept[members]]
             if not members.size:
                 return None
-            found = self._trees[key] = (cKDTree(np.column_stack([cr.x[members], cr.y[members]])), members)
+            found = self._trees[team] = (cKDTree(np.column_stack([cr.x[members], cr.y[members]])), members)
         return found
+
+    def _tree_nearest(self, tree: cKDTree, members: IntArray, points: FloatArray, accept: BoolArray | None
+                      ) -> tuple[IntArray, FloatArray]:
+        """Per point, the nearest accepted member (ties to the lower entity) and its distance (-1, inf: none).
+
+        The tree is asked for the ``k`` nearest, ``k`` growing for the points whose answer is not settled among
+        them: none accepted, or the best tied with the farthest returned (a tie may lie beyond)."""
+        n = len(points)
+        best = np.full(n, -1, dtype=np.int64)
+        best_d = np.full(n, np.inf)
+        rows = np.arange(n)
+        k = NEAREST_FIRST
+        while rows.size:
+            k = min(k, len(members))
+            d, j = tree.query(points[rows], k=[*range(1, k + 1)])
+            who = members[np.minimum(j, len(members) - 1)]
+            ok = np.isfinite(d) if accept is None else np.isfinite(d) & accept[who]
+            score = np.where(ok, d, np.inf)
+            near = score.min(axis=1)
+            pick = np.where(ok & (score == near[:, None]), who, np.iinfo(np.int64).max).min(axis=1)
+            settled = (k == len(members)) | (np.isfinite(near) & (near < d[:, -1]))
+            done = rows[settled]
+            best[done] = np.where(np.isfinite(near[settled]), pick[settled], -1)
+            best_d[done] = near[settled]
+            rows = rows[~settled]
+            k *= NEAREST_GROWTH
+        return best, best_d
 
     def _enemy_teams(self, seekers: IntArray) -> dict[int, IntArray]:
         """Per candidate team, which of ``seekers`` (positions into it) are its enemies (same fight, other team)."""
         cr = self.cr
         out: dict[int, IntArray] = {}
-        teams = np.unique(cr.team[self.candidates])
-        for team in teams.tolist():
-            fight = cr.fight[self.candidates[cr.team[self.candidates] == team][0]]
-            mask = (cr.fight[seekers] == fight) & (cr.team[seekers] != team)
+        fight, team_of = cr.fight[seekers], cr.team[seekers]
+        for team, its_fight in self._team_fights:
+            mask = (fight == its_fight) & (team_of != team)
             if mask.any():
                 out[team] = np.flatnonzero(mask)
         return out
@@ -100,12 +132,11 @@ class Finder:
         best_d = np.full(n, np.inf)
         cr = self.cr
         for team, pos in self._enemy_teams(seekers).items():
-            tree = self._team_tree(team, accept)
+            tree = self._team_tree(team)
             if tree is None:
                 continue
-            d, k = tree[0].query(np.column_stack([cr.x[seekers[pos]], cr.y[seekers[pos]]]))
-            who = tree[1][k]
-            better = (d < best_d[pos]) | ((d == best_d[pos]) & (who < best[pos]))
+            who, d = self._tree_nearest(*tree, np.column_stack([cr.x[seekers[pos]], cr.y[seekers[pos]]]), accept)
+            better = (who >= 0) & ((d < best_d[pos]) | ((d == best_d[pos]) & (who < best[pos])))
             best[pos[better]] = who[better]
             best_d[pos[better]] = d[better]
         return best, best_d
@@ -127,14 +158,17 @@ class Finder:
         rows: list[IntArray] = []
         enemies: list[IntArray] = []
         for team, pos in self._enemy_teams(seekers).items():
-            tree = self._team_tree(team, accept)
+            tree = self._team_tree(team)
             if tree is None:
                 continue
-            hits = tree[0].query_ball_point(np.column_stack([cr.x[seekers[pos]], cr.y[seekers[pos]]]), radius)
-            lengths = np.fromiter((len(h) for h in hits), dtype=np.int64, count=len(hits))
-            if lengths.sum():
-                rows.append(np.repeat(pos, lengths))
-                enemies.append(tree[1][np.concatenate([np.asarray(h, dtype=np.int64) for h in hits])])
+            # Every (seeker, member) pair within the radius at once, from a tree of the seekers against the team's.
+            near = cKDTree(np.column_stack([cr.x[seekers[pos]], cr.y[seekers[pos]]])).sparse_distance_matrix(
+                tree[0], radius, output_type="ndarray")
+            row, enemy = pos[near["i"]], tree[1][near["j"]]
+            if accept is not None:
+                row, enemy = row[accept[enemy]], enemy[accept[enemy]]
+            rows.append(row)
+            enemies.append(enemy)
         if not rows:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty, np.zeros(0)

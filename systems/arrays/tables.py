@@ -138,6 +138,7 @@ class ModeTables:
         dice_sides: Impact dice: faces.
         dice_modifier: Impact dice: the modifier.
         mean_impact: The average impact (what mode choice ranks by).
+        limit: How far it strikes: reach for a melee mode, else range; a last entry of -inf for no mode (-1).
     """
 
     modes: tuple[StrikeMode, ...]
@@ -154,12 +155,12 @@ class ModeTables:
     dice_sides: IntArray
     dice_modifier: IntArray
     mean_impact: FloatArray
+    limit: FloatArray
 
     def in_range(self, mode: IntArray, distance: FloatArray) -> BoolArray:
         """``systems.combat.in_range`` per entry (a mode of -1 reaches nothing)."""
-        m = np.maximum(mode, 0)
-        limit = np.where(self.kind[m] == MELEE, self.reach[m], self.range[m])
-        return (mode >= 0) & (distance <= limit + 1e-9)
+        out: BoolArray = distance <= self.limit[mode] + 1e-9
+        return out
 
     def roll_impacts(self, mode: IntArray, streams: FightStreams, fights: IntArray) -> IntArray:
         """One roll of each entry's impact dice (``NdX+M``; a one-faced die counts 1), from the ``injury`` stream
@@ -191,6 +192,8 @@ def mode_tables(modes: Mapping[str, StrikeMode], skills: Mapping[str, int]) -> M
         np.asarray([m.impact.sides for m in ordered], dtype=np.int64),
         np.asarray([m.impact.modifier for m in ordered], dtype=np.int64),
         np.asarray([mean_impact(m) for m in ordered], dtype=np.float64),
+        np.asarray([m.reach if MODE_KINDS[m.kind] == MELEE else m.range for m in ordered] + [-np.inf],
+                   dtype=np.float64),
     )
 
 

@@ -85,7 +85,8 @@ def apply_blows(model: AnatomyArrayModel, hits: Attacks, blows: BlowArrays
         if k in follows:
             follows[k].append(Severed(tick, now, i + 1, _loc_name(engine, i, int(loc[k])), _part_name(engine, i, p)))
         disarmed[k] |= drop_held(engine, i, p, False, follows.get(k))
-    for k in np.flatnonzero(hit & (blows.fumble_outcome >= 2)).tolist():
+    holds = ((cr.hold_mask[t] >> part) & 1).astype(np.bool_)  # a hand that holds nothing drops nothing
+    for k in np.flatnonzero(hit & (blows.fumble_outcome >= 2) & holds).tolist():
         disarmed[k] |= drop_held(engine, int(t[k]), int(part[k]), bool(blows.fumble_outcome[k] == 3), follows.get(k))
 
     falls = hit & (blows.stumble_outcome == 2) & ~cr.prone[t]

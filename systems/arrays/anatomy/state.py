@@ -153,17 +153,21 @@ class AnatomyArrays:
             worst = np.where(holds, pen, 0).min(axis=1, initial=0)
             self.role_penalty[idx, r] = np.where((holds & dead_part).any(axis=1), UNUSABLE_PENALTY, worst)
 
-    def effective_ml(self, idx: IntArray, skill: int, mls: IntArray, skills: SkillTables, modifier: int = 0
+    def effective_ml(self, idx: IntArray | None, skill: int, mls: IntArray, skills: SkillTables, modifier: int = 0
                      ) -> IntArray:
-        """``systems.mastery.effective_ml`` per creature: base - fatigue + the worst penalty of the roles the skill
-        names (``NO_ML``: no such skill, or one of those roles has an unusable part)."""
+        """``systems.mastery.effective_ml`` per creature (``idx``; ``None``: every creature, in order): base -
+        fatigue + the worst penalty of the roles the skill names (``NO_ML``: no such skill, or one of those roles
+        has an unusable part)."""
+        rows: IntArray | slice = slice(None) if idx is None else idx
+        n = self.fatigue.shape[0] if idx is None else idx.shape[0]
         if skill < 0:
-            return np.full(idx.shape[0], NO_ML, dtype=np.int64)
-        base = mls[idx, skill]
+            return np.full(n, NO_ML, dtype=np.int64)
+        base = mls[rows, skill]
         mask = int(skills.roles[skill])
-        penalty = np.zeros(idx.shape[0], dtype=np.int64)
+        penalty = np.zeros(n, dtype=np.int64)
         for r, role in enumerate(ROLES):
             if mask & ROLE_BITS[role]:
-                penalty = np.minimum(penalty, self.role_penalty[idx, r])
-        ml = base - self.fatigue[idx] + modifier + penalty
-        return np.where((base <= NO_ML // 2) | (penalty <= NO_ML // 2), NO_ML, ml)
+                penalty = np.minimum(penalty, self.role_penalty[rows, r])
+        ml = base - self.fatigue[rows] + modifier + penalty
+        out: IntArray = np.where((base <= NO_ML // 2) | (penalty <= NO_ML // 2), NO_ML, ml)
+        return out

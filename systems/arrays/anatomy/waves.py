@@ -12,6 +12,7 @@ as the longest chain of attacks that wait on one another.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
@@ -20,7 +21,7 @@ from components.rules import ShockState, TestResult
 from systems.arrays.attack import Attacks
 from systems.arrays.state import NO_ML
 from systems.arrays.tables import IntArray
-from systems.vector_blows import resolve_blow_batch
+from systems.vector_blows import BlowArrays, resolve_blow_batch
 
 if TYPE_CHECKING:
     from systems.arrays.anatomy.model import AnatomyArrayModel
@@ -50,14 +51,19 @@ def resolve(model: AnatomyArrayModel, attacks: Attacks) -> None:
         return
     fights = cr.fight[attacks.attacker]
     rolls = [engine.streams.integers("attack", fights, 0, 100) for _ in range(2)]
-    attack_raw = read_tests(model, model.attack_ml(attacks), rolls[0])
+    attack_ml = model.attack_ml(attacks)
+    attack_raw = read_tests(model, attack_ml, rolls[0])
     potential = attack_raw >= int(TestResult.MS)
     attacks = attacks.take(potential)
-    attack_raw = attack_raw[potential]
-    defence_raw = read_tests(model, st.effective_ml(attacks.target, model.skill["defence"], cr.mls,
-                                                    engine.skills), rolls[1][potential])
+    attack_raw, attack_ml = attack_raw[potential], attack_ml[potential]
+    if not len(attacks):
+        return
+    mls = TestMLs.of(model, attacks.target)
+    defence_raw = read_tests(model, mls.defence, rolls[1][potential])
     drop = combat.stunned_level_drop
     stunned_before = st.shock == int(ShockState.STUNNED)  # an attacker that still acts has not changed state
+    result_of = np.maximum(attack_raw - np.where(stunned_before[attacks.attacker], drop, 0), 0)
+    blows_of = _blows(model, attacks, mls)  # every blow that might land, as it would (see the module docstring)
     reeled_at = np.full(len(cr), LATER, dtype=np.int64)
     disarmed_at = np.full(len(cr), LATER, dtype=np.int64)
     remaining = np.arange(len(attacks))
@@ -70,26 +76,57 @@ def resolve(model: AnatomyArrayModel, attacks: Attacks) -> None:
         remaining = remaining[~ready]
         a, t, r = attacks.attacker[wave], attacks.target[wave], attacks.rank[wave]
         acts = (reeled_at[a] > r) & (attacks.natural[wave] | (disarmed_at[a] > r)) & ~cr.dead[t]
-        result = np.maximum(attack_raw[wave] - np.where(stunned_before[a], drop, 0), 0)
+        result = result_of[wave]
         defends = (~cr.dead[t] & ~cr.out[t]) | combat.helpless_defence
         defence = np.maximum(defence_raw[wave] - np.where(st.shock[t] == int(ShockState.STUNNED), drop, 0), 0)
         landed = acts & (result >= int(TestResult.MS)) & (~defends | (defence < result))
         if not landed.any():
             continue
         hits = attacks.take(wave[landed])
-        blows = _blows(model, hits)
+        blows = blows_of.take(wave[landed]).on_wounds(st.totals, hits.target)
         engine.tracer.count(hits, blows)
         reeled, disarmed, follows = apply_blows(model, hits, blows)
         np.minimum.at(reeled_at, hits.target[reeled], hits.rank[reeled])
         np.minimum.at(disarmed_at, hits.target[disarmed], hits.rank[disarmed])
-        log_blows(engine.tracer, hits, blows, model.attack_ml(hits), result[landed],
-                            np.where(defends[landed], defence[landed], -1),
-                            st.effective_ml(hits.target, model.skill["defence"], cr.mls, engine.skills), follows)
+        log_blows(engine.tracer, hits, blows, attack_ml[wave[landed]], result[landed],
+                  np.where(defends[landed], defence[landed], -1), mls.defence[wave[landed]], follows)
 
 
-def _blows(model: AnatomyArrayModel, hits: Attacks):  # type: ignore[no-untyped-def]
-    """Resolve the landed blows of a wave (each against its own target, as it is now)."""
-    engine, st = model.engine, model.state
+@dataclass(frozen=True, slots=True)
+class TestMLs:
+    """The MLs of the tests a blow makes of its target, per attack, read as the attack phase begins: nothing in
+    the phase changes an ML (impairment and fatigue settle after it).
+
+    Attributes:
+        defence: The defence skill.
+        shock: Shock.
+        strength: Strength (amputation).
+        fumble: Keeping a grip: the better of Dexterity and Legerdemain.
+        stumble: Keeping one's footing: the better of Agility and Acrobatics.
+    """
+
+    defence: IntArray
+    shock: IntArray
+    strength: IntArray
+    fumble: IntArray
+    stumble: IntArray
+
+    @classmethod
+    def of(cls, model: AnatomyArrayModel, targets: IntArray) -> TestMLs:
+        """Read them from the model's state, for attacks on ``targets``."""
+        engine, st = model.engine, model.state
+
+        def ml(skill: str) -> IntArray:
+            return st.effective_ml(targets, model.skill[skill], engine.creatures.mls, engine.skills)
+
+        return cls(ml("defence"), ml("shock"), ml("strength"), np.maximum(ml("dexterity"), ml("legerdemain")),
+                   np.maximum(ml("agility"), ml("acrobatics")))
+
+
+def _blows(model: AnatomyArrayModel, hits: Attacks, mls: TestMLs) -> BlowArrays:
+    """Resolve ``hits`` as blows that land (``mls``: their targets' test MLs), each against its own target as
+    the attack phase began (its wounds then: ``BlowArrays.on_wounds`` reads them again when the blow lands)."""
+    engine = model.engine
     cr, modes = engine.creatures, engine.modes
     fights = cr.fight[hits.target]
     impacts = modes.roll_impacts(hits.mode, engine.streams, fights)
@@ -101,12 +138,6 @@ def _blows(model: AnatomyArrayModel, hits: Attacks):  # type: ignore[no-untyped-
     t = hits.target
     kind = cr.target_kind[t]
     locator = engine.locators(kind, hits.aim_zone, modes.spread[hits.mode])
-    fumble = np.maximum(st.effective_ml(t, model.skill["dexterity"], cr.mls, engine.skills),
-                        st.effective_ml(t, model.skill["legerdemain"], cr.mls, engine.skills))
-    stumble = np.maximum(st.effective_ml(t, model.skill["agility"], cr.mls, engine.skills),
-                         st.effective_ml(t, model.skill["acrobatics"], cr.mls, engine.skills))
     return resolve_blow_batch(
-        engine.tables, kind, impacts, modes.aspect[hits.mode], rng, locator=locator,
-        shock_ml=st.effective_ml(t, model.skill["shock"], cr.mls, engine.skills),
-        strength_ml=st.effective_ml(t, model.skill["strength"], cr.mls, engine.skills),
-        fumble_ml=fumble, stumble_ml=stumble, existing=(st.totals, t))
+        engine.tables, kind, impacts, modes.aspect[hits.mode], rng, locator=locator, shock_ml=mls.shock,
+        strength_ml=mls.strength, fumble_ml=mls.fumble, stumble_ml=mls.stumble, existing=(model.state.totals, t))
