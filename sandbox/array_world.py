@@ -254,8 +254,8 @@ def run_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[in
     the tick its fight ended.
 
     The fights of a batch end at different ticks, and a world's tick costs what all its creatures cost: once
-    fewer than ``1 / SHRINK`` of a world's fights are still going, they start again from the beginning in a world
-    of their own (the same fights, since a fight is its own), so a few long fights do not drag the whole batch.
+    fewer than ``1 / SHRINK`` of a world's fights are still going, the world drops the ended ones
+    (``ArrayEngine.keep_fights``) and goes on with the rest, so a few long fights do not drag the whole batch.
 
     ``records=False`` reads each creature in brief only (``FightResult.standings``): the lab's case, where building
     every creature's records and readout would cost more than its fight.
@@ -267,25 +267,19 @@ def run_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[in
 
     name = model or spec.model or DEFAULT_MODEL
     check_array_model(name)
-    per_event = build_model(name, catalog)
-    done: dict[int, FightResult] = {}
-    todo = list(runs)
-    while todo:
-        finished, todo = _batch(spec, catalog, seed, todo, per_event, shrink=len(todo) >= SHRINK_FROM,
-                                records=records)
-        done.update((r.run, r) for r in finished)
+    done = {r.run: r for r in _batch(spec, catalog, seed, list(runs), build_model(name, catalog), records=records)}
     return [done[r] for r in runs]
 
 
-SHRINK = 4
-"""A batch's unfinished fights start again in a world of their own once fewer than a quarter are left."""
-SHRINK_FROM = 256
+SHRINK = 2
+"""A world drops its ended fights once fewer than half are still going."""
+SHRINK_FROM = 64
 """Worlds of fewer fights run to the end (a tick of a small world costs about its fixed overhead)."""
 
 
 def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_event: DamageModel, *,
-           shrink: bool, records: bool) -> tuple[list[FightResult], list[int]]:
-    """One world of ``runs``: the fights that ended, and (``shrink``) the runs left unfinished when few were."""
+           records: bool) -> list[FightResult]:
+    """One world of ``runs``, run until every fight ended: each fight's result, read the tick it ended."""
     try:
         engine = ArrayEngine(catalog, [(f, c) for f in range(len(runs)) for c in spec.combatants], per_event,
                              seed=seed, runs=runs)
@@ -297,6 +291,7 @@ def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_
                            f"{limit}: run it with --engine esper")
     engine.tracer.tally = True
     size = len(spec.combatants)
+    results: list[FightResult] = []
     ended: list[_Ending | None] = [None] * len(runs)
     marks = np.zeros(len(runs), dtype=np.int64)  # per fight, the landed-blow batches logged when it ended
     pending = np.ones(len(runs), dtype=np.bool_)
@@ -307,16 +302,25 @@ def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_
             ended[f] = _ending(engine, f, size, records)
             marks[f] = len(engine.tracer.landed)
         pending &= ~over
-        if not pending.any() or (shrink and SHRINK * int(pending.sum()) < len(runs)):
+        going = int(pending.sum())
+        if not going:
             break
+        if len(pending) >= SHRINK_FROM and SHRINK * going < len(pending):
+            results += _results(engine, ended, marks, size)
+            engine.keep_fights(np.flatnonzero(pending))
+            ended, marks, pending = [None] * going, np.zeros(going, dtype=np.int64), np.ones(going, dtype=np.bool_)
         try:
             engine.step()
         except EngineError as exc:
             raise SandboxError(str(exc)) from None
+    return results + _results(engine, ended, marks, size)
+
+
+def _results(engine: ArrayEngine, ended: list[_Ending | None], marks: np.ndarray, size: int) -> list[FightResult]:
+    """The results of the world's fights that ended (``ended[f]`` read as fight ``f`` ended)."""
     blows = _landed(engine, marks, size)
-    results = [FightResult(run, end[0], end[1], blows[f], end[2])
-               for f, (run, end) in enumerate(zip(runs, ended, strict=True)) if end is not None]
-    return results, [runs[f] for f in np.flatnonzero(pending).tolist()]
+    return [FightResult(engine.runs[f], end[0], end[1], blows[f], end[2]) for f, end in enumerate(ended)
+            if end is not None]
 
 
 _Ending = tuple[Outcome, tuple[Standing, ...], tuple[tuple[Creature, Readout], ...]]

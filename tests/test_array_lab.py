@@ -45,15 +45,28 @@ def test_a_fight_is_the_same_alone_or_in_any_batch(scenario: str) -> None:
     assert len({b[1] for b in batch.values()}) > 1  # the runs are different fights
 
 
-def test_the_tail_of_a_large_batch_restarts_as_the_same_fights() -> None:
-    """Past ``SHRINK_FROM`` fights, the last long fights start again in a world of their own: same records."""
+@pytest.mark.parametrize("scenario", ["duel", "skirmish"])
+def test_a_large_batch_drops_its_ended_fights_and_goes_on_with_the_same_fights(
+        scenario: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past ``SHRINK_FROM`` fights, a world whose fights mostly ended drops them and ticks on with the rest (their
+    creatures, wounds and streams moved): every fight's records are still those of the fight alone."""
     from sandbox.array_world import SHRINK_FROM
+    from systems.arrays.engine import ArrayEngine
 
-    catalog, spec = resolve_scenario("duel", default_catalog())
+    kept: list[int] = []
+    keep_fights = ArrayEngine.keep_fights
+
+    def spied(engine: ArrayEngine, fights: np.ndarray) -> None:
+        kept.append(len(fights))
+        keep_fights(engine, fights)
+
+    monkeypatch.setattr(ArrayEngine, "keep_fights", spied)
+    catalog, spec = resolve_scenario(scenario, default_catalog())
     runs = range(SHRINK_FROM + 44)
     batch = {f.run: _seen(f) for f in run_fights(spec, catalog, 2, runs)}
+    assert kept and kept == sorted(kept, reverse=True) and kept[0] < len(runs)  # it did drop fights, more and more
     longest = sorted(batch, key=lambda r: batch[r][1].ticks)[-3:]  # type: ignore[attr-defined]
-    for run in longest:
+    for run in [*longest, 0, 50]:
         assert _seen(run_fights(spec, catalog, 2, [run])[0]) == batch[run]
 
 

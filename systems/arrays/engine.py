@@ -188,6 +188,30 @@ class ArrayEngine:
         self._gear[i] = bool(equip.dropped or equip.weapons)
         self.hands_version[i] += 1
 
+    # ------------------------------------------------------------------ keeping some fights
+
+    def keep_fights(self, fights: IntArray) -> None:
+        """Go on with ``fights`` only (ascending), renumbered ``0, 1, ...`` in that order: every other fight's
+        creatures, wounds and streams are dropped, so a world whose fights mostly ended ticks only the rest. A kept
+        fight goes on exactly as it would have (its creatures keep their order, its streams their counters)."""
+        cr = self.creatures
+        fight_of = np.full(len(self.runs), -1, dtype=np.int64)
+        fight_of[fights] = np.arange(fights.size)
+        rows = np.flatnonzero(fight_of[cr.fight] >= 0)
+        moved_to = np.full(len(cr), -1, dtype=np.int64)
+        moved_to[rows] = np.arange(rows.size)
+        cr.keep(rows, moved_to, fight_of)
+        self.model.keep(rows, moved_to)
+        self.loadout.keep(rows)
+        self.tracer.keep(rows, moved_to)
+        self.streams.keep(fights)
+        listed = rows.tolist()
+        self.builds = [self.builds[i] for i in listed]
+        self.armor = [self.armor[i] for i in listed]
+        self.runs = [self.runs[f] for f in fights.tolist()]
+        self.option, self._gear, self.hands_version = self.option[rows], self._gear[rows], self.hands_version[rows]
+        self.cannot_rearm, self.strength_bonus = self.cannot_rearm[rows], self.strength_bonus[rows]
+
     # ------------------------------------------------------------------ running
 
     def step(self) -> None:

@@ -96,6 +96,10 @@ class FightStreams:
         ordinal[order] = (np.arange(n) - run_start).astype(np.uint64)
         return ordinal
 
+    def keep(self, fights: IntArray) -> None:
+        """Keep the streams of ``fights`` only, in that order (each where it was: its next draw is unchanged)."""
+        self.keys, self.counters = self.keys[:, fights], self.counters[:, fights]
+
     def random(self, purpose: str, fights: IntArray) -> FloatArray:
         """One uniform in [0, 1) per row (53 bits)."""
         out: FloatArray = (self.bits(purpose, fights) >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))

@@ -92,6 +92,13 @@ class Loadout:
         self.off_hand[stale, :width] = self._set_off[sets]
         self.key[stale] = key[stale]
 
+    def keep(self, rows: IntArray) -> None:
+        """Keep creatures ``rows`` only (see ``Creatures.keep``)."""
+        self.mode, self.parts, self.off_hand, self.key = (self.mode[rows], self.parts[rows], self.off_hand[rows],
+                                                          self.key[rows])
+        if self._anatomy_code is not None:
+            self._anatomy_code = self._anatomy_code[rows]
+
     def _add_set(self, options: Options) -> int:
         """Append an option set to the table of sets; returns its row."""
         ids, masks, off = options

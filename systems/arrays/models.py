@@ -75,6 +75,11 @@ class ArrayModel:
         apply what they do at once."""
         raise NotImplementedError
 
+    def keep(self, rows: IntArray, moved_to: IntArray) -> None:
+        """Keep creatures ``rows`` only, in that order (``moved_to[i]``: where creature ``i`` goes, -1: gone): the
+        world drops fights that ended (``ArrayEngine.keep_fights``), between ticks."""
+        raise NotImplementedError
+
     def settle(self) -> None:
         """DAMAGE phase: what this tick's wounds did to impairment and health."""
 

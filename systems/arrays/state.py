@@ -123,6 +123,26 @@ class Creatures:
     def __len__(self) -> int:
         return len(self.names)
 
+    ROWS = ("team", "body", "target_kind", "x", "y", "initiative", "speed", "mls", "strength", "policy", "aim",
+            "aim_name", "held", "hold_mask", "armed", "dead", "out", "prone", "reeling", "mode", "aim_zone", "action",
+            "walks", "names", "kinds", "anatomy", "equipment", "causes")
+    """The fields with one entry per creature that keeping some of them only selects."""
+
+    def keep(self, rows: IntArray, moved_to: IntArray, fight_of: IntArray) -> None:
+        """Keep creatures ``rows`` only (in that order): ``moved_to[i]`` is where creature ``i`` goes (-1: gone),
+        ``fight_of[f]`` fight ``f``'s new index; targets, the fights and the initiative order follow."""
+        listed = rows.tolist()
+        for name in self.ROWS:
+            value = getattr(self, name)
+            setattr(self, name, [value[i] for i in listed] if isinstance(value, list) else value[rows])
+        self.fight = fight_of[self.fight[rows]]
+        target = self.target[rows]
+        self.target = np.where(target >= 0, moved_to[np.maximum(target, 0)], -1)
+        order = moved_to[self.order]
+        self.order = order[order >= 0]
+        self.rank = np.empty(len(listed), dtype=np.int64)
+        self.rank[self.order] = np.arange(len(listed))
+
     @property
     def able(self) -> BoolArray:
         """Alive and not out of the fight (``systems.creatures.can_act``)."""

@@ -39,6 +39,15 @@ class Tracer:
         self.tally = False
         self.landed: list[tuple[IntArray, IntArray, IntArray]] = []
 
+    def keep(self, rows: IntArray, moved_to: IntArray) -> None:
+        """Keep creatures ``rows`` only (see ``Creatures.keep``): their tracing, and the tally of the blows they
+        took (as one batch)."""
+        self.traced = self.traced[rows]
+        if self.landed:
+            target, location, level = (np.concatenate(column) for column in zip(*self.landed, strict=True))
+            kept = moved_to[target] >= 0
+            self.landed = [(moved_to[target[kept]], location[kept], level[kept])]
+
     def count(self, hits: Attacks, blows: BlowArrays) -> None:
         """With ``tally`` on, keep every landed blow's (target, location, level), for a lab's records."""
         if self.tally:

@@ -99,6 +99,10 @@ class AnatomyArrayModel(ArrayModel):
         """Opposed d100 tests and the landed blows, in initiative waves (``waves``)."""
         waves.resolve(self, attacks)
 
+    def keep(self, rows: IntArray, moved_to: IntArray) -> None:
+        """Keep creatures ``rows`` only, with their wounds."""
+        self.state.keep(rows, moved_to)
+
     def settle(self) -> None:
         """Impairment and health of the wounded."""
         settle.settle(self)

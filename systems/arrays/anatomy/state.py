@@ -74,6 +74,22 @@ class Wounds:
         self.count = need
         return at
 
+    def keep(self, moved_to: IntArray) -> IntArray:
+        """Keep the wounds of the creatures kept (``moved_to[i]``: where creature ``i`` goes, -1: gone), in order,
+        their owners renumbered; returns where each wound went (-1: gone)."""
+        owner = self.owner[:self.count]
+        kept = np.flatnonzero(moved_to[owner] >= 0)
+        went = np.full(self.count, -1, dtype=np.int64)
+        went[kept] = np.arange(kept.size)
+        for name in self._FIELDS:
+            old = getattr(self, name)
+            fresh = np.zeros(max(kept.size, 1024), dtype=old.dtype)
+            fresh[:kept.size] = old[kept]
+            setattr(self, name, fresh)
+        self.owner[:kept.size] = moved_to[self.owner[:kept.size]]
+        self.count = int(kept.size)
+        return went
+
 
 @dataclass(slots=True)
 class AnatomyArrays:
@@ -142,6 +158,19 @@ class AnatomyArrays:
             role_penalty=np.zeros((n, len(ROLES)), dtype=np.int64), dirty=np.zeros(n, dtype=np.bool_))
         state.refresh_roles(np.arange(n), body, bodies)
         return state
+
+    ROWS = ("shock", "since", "retest_at", "extended_hr", "coma_hr", "cause_location", "cause_level", "blood_loss",
+            "fatigue", "health", "penalty", "unusable", "lost", "severed", "totals", "role_penalty", "dirty")
+    """The per-creature arrays that keeping some creatures only selects (``worst`` names wounds: renumbered)."""
+
+    def keep(self, rows: IntArray, moved_to: IntArray) -> None:
+        """Keep creatures ``rows`` only (see ``Creatures.keep``), with their wounds."""
+        assert not self.touched, "creatures are kept between ticks, when no wound waits to be settled"
+        for name in self.ROWS:
+            setattr(self, name, getattr(self, name)[rows])
+        went = self.wounds.keep(moved_to)
+        worst = self.worst[rows]
+        self.worst = np.where(worst >= 0, went[np.maximum(worst, 0)], -1)
 
     def refresh_roles(self, idx: IntArray, body: IntArray, bodies: BodyTables) -> None:
         """Recompute the role penalties of creatures ``idx`` from their parts (``impairment.test_penalty``)."""

@@ -1,13 +1,20 @@
-"""The anatomy model's attack phase over arrays: opposed d100 tests, then the landed blows resolved and applied
-in initiative waves, so the outcome is the esper engine's one-attack-at-a-time turn order.
+"""The anatomy model's attack phase over arrays: opposed d100 tests, every blow that might land resolved at once,
+then those that do land applied in initiative waves, so the outcome is the esper engine's one-attack-at-a-time
+turn order.
 
 Every attack's two d100 rolls are drawn up front. An attack whose attacker's own test fails cannot land and
-changes nothing, so only the others take part. A wave is every remaining attack with no earlier remaining attack
-(in initiative order) on its target or on its attacker: all it depends on has been resolved, and no two attacks of
-a wave share a target, so the wave's blows resolve as one batch (``resolve_blow_batch``) and apply at once. When
-an attack's turn comes, its attacker must not have been felled, shocked or disarmed by an earlier one (the order
-of the first blow that did is kept per creature), and its target must still live. The waves of a tick are as few
-as the longest chain of attacks that wait on one another.
+changes nothing, so only the others take part. Each of those is resolved as a blow in one batch
+(``resolve_blow_batch``), against its target as the phase began: nothing in the phase changes an ML, and the one
+thing a blow does that depends on the wounds already there, compounding, is read again when it lands
+(``BlowArrays.on_wounds``). Its numbers are drawn whether or not it lands, so a fight's draws do not depend on
+the order its blows land in.
+
+A wave is every remaining attack with no earlier remaining attack (in initiative order) on its target or on its
+attacker: all it depends on has been settled, and no two attacks of a wave share a target, so the wave's blows
+apply at once. When an attack's turn comes, its attacker must not have been felled, shocked or disarmed by an
+earlier one (the order of the first blow that did is kept per creature), its target must still live, and the
+target defends as it is then. The waves of a tick are as few as the longest chain of attacks that wait on one
+another.
 """
 
 from __future__ import annotations
