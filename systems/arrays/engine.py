@@ -80,10 +80,10 @@ class ArrayEngine:
             skill_ids |= set(r.skills)
         self.skills = skill_tables(content.skills, sorted(attributes | skill_ids))
         self.modes = mode_tables(content.modes, self.skills.index)
-        weapon_index = {w: i for i, w in enumerate(content.weapons)}
+        self.weapon_index = {w: i for i, w in enumerate(content.weapons)}
         kinds: dict[tuple[str, tuple[str, ...]], int] = {}
         self.creatures, self.builds = build_recruits(content, per_event_model, pairs, self.bodies, self.skills,
-                                                     kinds, weapon_index)
+                                                     kinds, self.weapon_index)
         self.armor: list[Armor] = [b.armor for b in self.builds]
         armour_of = {(b.anatomy.body.id, tuple(p.id for p in b.armor.pieces)): b for b in self.builds}
         self.tables = build_target_tables(tuple(
@@ -182,7 +182,7 @@ class ArrayEngine:
         cr = self.creatures
         equip = cr.equipment[i]
         item = next(iter(equip.holding.values()), None)
-        cr.held[i] = -1 if item is None else list(self.weapons).index(item)
+        cr.held[i] = -1 if item is None else self.weapon_index[item]
         cr.hold_mask[i] = sum(1 << p for p in equip.holding)
         cr.armed[i] = bool(equip.natural or any(w not in equip.lost for w in equip.weapons))
         self._gear[i] = bool(equip.dropped or equip.weapons)

@@ -131,7 +131,13 @@ def set_shock(model: AnatomyArrayModel, who: IntArray, new: IntArray, cause: str
                                  np.where(new == UNCONSCIOUS, now + unconscious_after, -1.0))
     cr.reeling[who] = True
     falls = (new >= INCAPACITATED) & (new < DEAD) & ~cr.prone[who]
-    for j, i in enumerate(who.tolist()):
+    # Only a death or a change that is logged needs Python; everyone else who falls just lies down.
+    told = engine.tracer.traced[who] | (new == DEAD)
+    if follows and keys is not None:
+        told |= np.isin(keys, np.fromiter(follows, dtype=np.int64, count=len(follows)))
+    cr.prone[who[falls & ~told]] = True
+    for j in np.flatnonzero(told).tolist():
+        i = int(who[j])
         events = follows.get(int(keys[j])) if follows is not None and keys is not None else (
             [] if engine.tracer.traced[i] else None)
         if events is not None:
