@@ -433,7 +433,7 @@ def lab(
         help="Stop once every win rate's 95% half-width is below this; with --solve, once the solved value's 95% "
              "half-width (in its units) is (default: a fiftieth of the range).", min=0.0)] = None,
     chunk: Annotated[int | None, typer.Option(
-        help="Runs per chunk of work shipped to a worker (default: 25 on the esper engine, 2000 on the array "
+        help="Runs per chunk of work shipped to a worker (default: 25 on the esper engine, 4000 on the array "
              "engine).", min=1, max=10_000, show_default=False)] = None,
     scheduler: Annotated[str | None, typer.Option(
         help="A Dask scheduler (tcp://HOST:PORT) to run the chunks on instead of local processes.")] = None,

@@ -19,6 +19,7 @@ from sandbox.array_world import FightResult, run_fights
 from sandbox.cli import app
 from sandbox.config import default_catalog
 from sandbox.config.scenarios import resolve_scenario
+from sandbox.lab.plan import ARRAY_CHUNK
 from sandbox.lab.records import run_chunk
 from sandbox.lab.variants import Variant
 from systems.arrays.fight_streams import FightStreams
@@ -103,7 +104,7 @@ def test_cli_lab_on_the_array_engine_gives_the_same_files_for_any_jobs_and_chunk
         assert (tmp_path / "one" / name).read_text() == (tmp_path / "default" / name).read_text(), name
     assert len((tmp_path / "one" / "runs.csv").read_text().splitlines()) == 41
     # With no --chunk, an array lab ships its runs in chunks of thousands (one array world each), an esper lab in 25s.
-    assert json.loads((tmp_path / "default" / "summary.json").read_text())["plan"]["chunk"] == 2000
+    assert json.loads((tmp_path / "default" / "summary.json").read_text())["plan"]["chunk"] == ARRAY_CHUNK
 
 
 def test_cli_lab_on_the_array_engine_on_dask_gives_the_same_records(tmp_path: Path) -> None:

@@ -231,7 +231,7 @@ SAVE_EDITS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
         "entities#1.model_state: expected a value (the key is required)"),
     "another version": (lambda doc: doc.__setitem__("version", 0), "version 0"),
     "list of entities is a table": (lambda doc: doc.__setitem__("entities", {"a": 1}),
-        "entities: expected a list of at most 10,000 creatures"),
+        "entities: expected a list of at most 100,000 creatures"),
     "nan clock": (lambda doc: doc["clock"].__setitem__("seconds", float("nan")), "expected finite numbers, found NaN"),
     "position of text": (_entity_edit(lambda e: e.__setitem__("position", ["a", "b"])),
         "entities#1.position#1: expected a number, found 'a'"),

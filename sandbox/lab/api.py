@@ -113,7 +113,7 @@ def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = 
         solve: ``(key, low, high, target)`` (``("weapons.mace.modes.crush.impact", 0, 8, "Red=Blue")``).
         target_error: Without a solve, stop once every win rate's 95% half-width is below it; with one, the solved
             value's half-width to reach.
-        chunk: Runs per chunk (default: ``plan.default_chunk(engine)``: 25 on the esper engine, 2000 on the array
+        chunk: Runs per chunk (default: ``plan.default_chunk(engine)``: 25 on the esper engine, 4000 on the array
             engine).
         out: A new or empty folder for the files (default: a temporary one).
         odds_blows: Blows per odds card (0: none).
