@@ -110,7 +110,7 @@ def test_cli_lab_on_the_array_engine_gives_the_same_files_for_any_jobs_and_chunk
 def test_cli_lab_on_the_array_engine_on_dask_gives_the_same_records(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None)
+                                       dashboard_address=":0")  # any free port: 8787 may be another run's
     base = ["lab", "duel", "--runs", "24", "--engine", "array", "--seed", "6", "--chunk", "8", "--odds-blows", "0"]
     try:
         dask_run = runner.invoke(app, [*base, "--scheduler", cluster.scheduler_address, "--out",

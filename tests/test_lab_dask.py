@@ -19,7 +19,7 @@ def _on_dask_and_alone(tmp_path: Path, args: list[str]) -> tuple[Result, Result]
     """The lab of ``args`` on a local two-worker Dask cluster (into ``tmp_path/dask``) and in one process
     (``tmp_path/local``)."""
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None)
+                                       dashboard_address=":0")  # any free port: 8787 may be another run's
     try:
         dask_run = runner.invoke(app, [*args, "--scheduler", cluster.scheduler_address, "--out",
                                        str(tmp_path / "dask")])
@@ -73,7 +73,8 @@ def test_a_solve_on_dask_gives_the_same_probes_and_value_as_one_process(tmp_path
 
 
 def test_a_cluster_with_no_worker_stops_the_lab_with_exit_2(tmp_path: Path) -> None:
-    cluster = distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None)
+    cluster = distributed.LocalCluster(n_workers=0, processes=True, host="127.0.0.1",
+                                       dashboard_address=":0")  # any free port: 8787 may be another run's
     try:
         result = runner.invoke(app, ["lab", "duel", "--runs", "4", "--models", "anatomy", "--odds-blows", "0",
                                      "--scheduler", cluster.scheduler_address, "--worker-timeout", "2",
