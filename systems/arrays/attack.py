@@ -2,7 +2,7 @@
 reach its target and is not already felled, in initiative order.
 
 The model resolves them (``ArrayModel.attack``) so that the result is the esper engine's turn order: a creature
-felled, shocked or disarmed earlier in the tick does not act later in it (``systems.arrays.anatomy.waves``).
+felled, shocked or disarmed earlier in the tick does not act later in it (``systems.arrays.anatomy.attack_phase``).
 """
 
 from __future__ import annotations

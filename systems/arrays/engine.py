@@ -184,6 +184,9 @@ class ArrayEngine:
         item = next(iter(equip.holding.values()), None)
         cr.held[i] = -1 if item is None else self.weapon_index[item]
         cr.hold_mask[i] = sum(1 << p for p in equip.holding)
+        cr.holding[i] = -1
+        for p, held in equip.holding.items():
+            cr.holding[i, p] = self.weapon_index[held]
         cr.armed[i] = bool(equip.natural or any(w not in equip.lost for w in equip.weapons))
         self._gear[i] = bool(equip.dropped or equip.weapons)
         self.hands_version[i] += 1

@@ -186,6 +186,10 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
                  for b in builds]
     held = np.asarray([weapon_index[next(iter(e.holding.values()))] if e.holding else -1 for e in equipment],
                       dtype=np.int64)
+    holding = np.full((n, bodies.parts), -1, dtype=np.int64)
+    for i, e in enumerate(equipment):
+        for p, item in e.holding.items():
+            holding[i, p] = weapon_index[item]
     initiative = np.asarray([b.combatant.initiative for b in builds], dtype=np.int64)
     order = np.lexsort((np.arange(n), -initiative)).astype(np.int64)
     rank = np.empty(n, dtype=np.int64)
@@ -207,7 +211,7 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
         strength=np.asarray([b.anatomy.attributes.get("strength", NO_ML) for b in builds], dtype=np.int64),
         policy=np.asarray([POLICIES.index(r.policy) for _, r in recruits], dtype=np.int64),
         aim=aim, aim_name=aim_name, aim_names=aim_names, held=held,
-        hold_mask=np.asarray([sum(1 << p for p in e.holding) for e in equipment], dtype=np.int64),
+        hold_mask=np.asarray([sum(1 << p for p in e.holding) for e in equipment], dtype=np.int64), holding=holding,
         armed=np.asarray([bool(e.natural or e.weapons) for e in equipment], dtype=np.bool_),
     )
     return creatures, builds

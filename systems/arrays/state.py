@@ -59,6 +59,7 @@ class Creatures:
         aim_names: The aim names used.
         held: Weapon index of what it holds (-1: nothing).
         hold_mask: Part mask of the parts holding it.
+        holding: ``[i, p]`` weapon index of what part ``p`` holds (-1: nothing).
         armed: It has some way to strike (a natural weapon or a weapon not lost): ``status.can_fight``.
         dead: Dead.
         out: Out of the fight (its model says).
@@ -95,6 +96,7 @@ class Creatures:
     aim_names: list[str]
     held: IntArray
     hold_mask: IntArray
+    holding: IntArray
     armed: BoolArray
     dead: BoolArray = field(init=False)
     out: BoolArray = field(init=False)
@@ -124,8 +126,8 @@ class Creatures:
         return len(self.names)
 
     ROWS = ("team", "body", "target_kind", "x", "y", "initiative", "speed", "mls", "strength", "policy", "aim",
-            "aim_name", "held", "hold_mask", "armed", "dead", "out", "prone", "reeling", "mode", "aim_zone", "action",
-            "walks", "names", "kinds", "anatomy", "equipment", "causes")
+            "aim_name", "held", "hold_mask", "holding", "armed", "dead", "out", "prone", "reeling", "mode", "aim_zone",
+            "action", "walks", "names", "kinds", "anatomy", "equipment", "causes")
     """The fields with one entry per creature that keeping some of them only selects."""
 
     def keep(self, rows: IntArray, moved_to: IntArray, fight_of: IntArray) -> None:

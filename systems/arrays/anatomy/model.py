@@ -9,7 +9,7 @@ import numpy as np
 from components.impairment import Impairment
 from components.readout import Readout
 from components.rules import AnatomyRules, ShockState
-from systems.arrays.anatomy import over_time, settle, waves
+from systems.arrays.anatomy import attack_phase, over_time, settle
 from systems.arrays.anatomy.records import creature_record, impairments
 from systems.arrays.anatomy.state import AnatomyArrays
 from systems.arrays.attack import Attacks
@@ -96,8 +96,8 @@ class AnatomyArrayModel(ArrayModel):
     # ------------------------------------------------------------------ the tick
 
     def attack(self, attacks: Attacks) -> None:
-        """Opposed d100 tests and the landed blows, in initiative waves (``waves``)."""
-        waves.resolve(self, attacks)
+        """Opposed d100 tests and the landed blows, one attack at a time in initiative order (``attack_phase``)."""
+        attack_phase.resolve(self, attacks)
 
     def keep(self, rows: IntArray, moved_to: IntArray) -> None:
         """Keep creatures ``rows`` only, with their wounds."""

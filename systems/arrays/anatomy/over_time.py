@@ -13,9 +13,9 @@ import numpy as np
 
 from components.events import BloodLost, ShockRetested
 from components.rules import ShockState, TestResult
+from systems.arrays.anatomy.attack_phase import read_tests
 from systems.arrays.anatomy.consequences import DEAD, STUNNED, UNCONSCIOUS, set_shock
 from systems.arrays.anatomy.settle import _health
-from systems.arrays.anatomy.waves import read_tests
 
 if TYPE_CHECKING:
     from systems.arrays.anatomy.model import AnatomyArrayModel

@@ -49,11 +49,9 @@ class Wounds:
 
     _FIELDS = ("owner", "location", "part", "level", "aspect", "bleeder", "received", "next_bleed", "compounded")
 
-    def add(self, owner: IntArray, location: IntArray, part: IntArray, level: IntArray, aspect: IntArray,
-            bleeder: BoolArray, received: float, next_bleed: FloatArray) -> IntArray:
-        """Append wounds; returns their indices."""
-        n = owner.shape[0]
-        need = self.count + n
+    def reserve(self, more: int) -> None:
+        """Make room for ``more`` wounds past ``count`` (the attack phase's walk writes them in place)."""
+        need = self.count + more
         if need > self.owner.shape[0]:
             size = max(need, 2 * self.owner.shape[0])
             for name in self._FIELDS:
@@ -61,18 +59,6 @@ class Wounds:
                 grown = np.zeros(size, dtype=old.dtype)
                 grown[:self.count] = old[:self.count]
                 setattr(self, name, grown)
-        at = np.arange(self.count, need)
-        self.owner[at] = owner
-        self.location[at] = location
-        self.part[at] = part
-        self.level[at] = level
-        self.aspect[at] = aspect
-        self.bleeder[at] = bleeder
-        self.received[at] = received
-        self.next_bleed[at] = next_bleed
-        self.compounded[at] = 0
-        self.count = need
-        return at
 
     def keep(self, moved_to: IntArray) -> IntArray:
         """Keep the wounds of the creatures kept (``moved_to[i]``: where creature ``i`` goes, -1: gone), in order,

@@ -1,0 +1,204 @@
+"""The anatomy model's attack phase over arrays: opposed d100 tests, every blow that might land resolved at once,
+then the attacks walked one at a time in initiative order (``landing``, compiled), so the outcome is the esper
+engine's turn order.
+
+Every attack's two d100 rolls are drawn up front. An attack whose attacker's own test fails cannot land and
+changes nothing, so only the others take part. Each of those is resolved as a blow in one batch
+(``resolve_blow_batch``), against its target as the phase began: nothing in the phase changes an ML, and the one
+thing a blow does that depends on the wounds already there, compounding, is read again when it lands. Its
+numbers are drawn whether or not it lands, so a fight's draws do not depend on which of its blows land.
+
+The walk settles which land and applies them to the arrays; what it returns is then replayed here in order: the
+hands that let go (each creature's ``Equipment``), the causes of deaths, a lab's tally of landed blows, and the
+records and events of traced creatures' blows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, cast
+
+import numpy as np
+
+from components.events import BleederOpened, Died, Event, FellProne, Severed, ShockChanged
+from components.rules import ShockState, TestResult
+from systems.arrays.anatomy import landing
+from systems.arrays.anatomy.consequences import drop_held, location_name, part_name
+from systems.arrays.anatomy.landing import FELL_SHOCKED, FELL_STUMBLING, KILLED_BY_BLOW, Landed
+from systems.arrays.anatomy.records import log_blows
+from systems.arrays.attack import Attacks
+from systems.arrays.state import NO_ML
+from systems.arrays.tables import IntArray
+from systems.vector_blows import BlowArrays, resolve_blow_batch
+
+if TYPE_CHECKING:
+    from systems.arrays.anatomy.model import AnatomyArrayModel
+
+def read_tests(model: AnatomyArrayModel, ml: IntArray, rolls: IntArray) -> IntArray:
+    """d100 results (``TestResult`` codes) of ``rolls`` (0..99, a roll of 1..100 less one) against ``ml``
+    (``NO_ML``: a critical failure)."""
+    tests = model.rules.tests
+    lut = model.engine.tables.test_lut
+    row = np.clip(ml, tests.ml_min, tests.ml_max) - tests.ml_min
+    return np.where(ml > NO_ML // 2, lut[row * 100 + rolls], int(TestResult.CF))
+
+
+def resolve(model: AnatomyArrayModel, attacks: Attacks) -> None:
+    """Resolve and apply this tick's attacks (see the module docstring)."""
+    engine, st = model.engine, model.state
+    cr, combat = engine.creatures, engine.combat
+    n = len(attacks)
+    if not n:
+        return
+    fights = cr.fight[attacks.attacker]
+    rolls = [engine.streams.integers("attack", fights, 0, 100) for _ in range(2)]
+    attack_ml = model.attack_ml(attacks)
+    attack_raw = read_tests(model, attack_ml, rolls[0])
+    potential = attack_raw >= int(TestResult.MS)
+    attacks = attacks.take(potential)
+    attack_raw, attack_ml = attack_raw[potential], attack_ml[potential]
+    if not len(attacks):
+        return
+    mls = TestMLs.of(model, attacks.target)
+    defence_raw = read_tests(model, mls.defence, rolls[1][potential])
+    stunned_before = st.shock == int(ShockState.STUNNED)  # an attacker that still acts has not changed state
+    drop = combat.stunned_level_drop
+    result = np.maximum(attack_raw - np.where(stunned_before[attacks.attacker], drop, 0), 0)
+    blows = _blows(model, attacks, mls)  # every blow that might land, as it would (see the module docstring)
+    landed = walk(model, attacks, blows, result, defence_raw)
+    if not landed.blows.size:
+        return
+    k = landed.blows
+    hits = attacks.take(k)
+    blows = replace(blows.take(k), compound=landed.compound[k])
+    engine.tracer.count(hits, blows)
+    follows = follow(model, hits, blows, landed)
+    log_blows(engine.tracer, hits, blows, attack_ml[k], result[k], landed.defence[k], mls.defence[k], follows)
+
+
+def walk(model: AnatomyArrayModel, attacks: Attacks, blows: BlowArrays, result: IntArray, defence_roll: IntArray
+         ) -> Landed:
+    """Walk ``attacks`` (each with its blow and its attacker's result) in order: which land, applied to the arrays
+    as they land (``landing``)."""
+    engine, st, rules = model.engine, model.state, model.rules
+    cr, combat = engine.creatures, engine.combat
+    n = len(attacks)
+    wounds = st.wounds
+    wounds.reserve(n)
+    aftercare = rules.aftercare
+    records = (np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.bool_),
+               np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+               np.zeros(n, dtype=np.int64), np.zeros(2 * n, dtype=np.int64), np.zeros((2 * n, 3), dtype=np.int64))
+    count_landed, wounds.count, count_touched, count_drops = landing.walk_attacks(
+        attacks.attacker, attacks.target, attacks.natural, result, defence_roll,
+        blows.missed, blows.location, blows.level, blows.bleeder, blows.severed, blows.fumble_outcome,
+        blows.stumble_outcome, blows.shock_state, blows.dead, engine.modes.aspect[attacks.mode],
+        cr.body, engine.bodies.location_part,
+        st.shock, st.since, st.retest_at, st.cause_location, st.cause_level,
+        cr.out, cr.dead, cr.prone, cr.reeling, cr.holding,
+        st.totals, st.worst, st.severed, st.lost, st.dirty,
+        wounds.owner, wounds.location, wounds.part, wounds.level, wounds.aspect, wounds.bleeder, wounds.received,
+        wounds.next_bleed, wounds.compounded, wounds.count,
+        engine.tick, engine.clock_time, combat.tick_seconds, aftercare.bleed_interval if aftercare else 0.0,
+        aftercare.unconscious_retest_after if aftercare else -1.0, combat.stunned_level_drop,
+        combat.helpless_defence, *records)
+    landed_at, defence, compound, before, after, fell, killed, touched, drops = records
+    st.touched.append(touched[:count_touched])
+    return Landed(landed_at[:count_landed], defence, compound, before, after, fell, killed, touched[:count_touched],
+                  drops[:count_drops])
+
+
+def follow(model: AnatomyArrayModel, hits: Attacks, blows: BlowArrays, landed: Landed) -> dict[int, list[Event]]:
+    """What the walk left to Python, in its order: the hands that let go of their items (each creature's
+    ``Equipment``), the causes of deaths, and per landed blow of a traced creature (by position in ``hits``) the
+    events of what followed, as ``systems.damage.apply_blow`` orders them."""
+    engine = model.engine
+    cr = engine.creatures
+    at = np.full(int(landed.blows.max()) + 1, -1, dtype=np.int64)
+    at[landed.blows] = np.arange(landed.blows.size)  # attack walked -> its place among the landed blows
+    traced = engine.tracer.involved(hits)
+    follows: dict[int, list[Event]] = {int(k): [] for k in np.flatnonzero(traced)}
+    dropped: dict[int, list[Event]] = {k: [] for k in follows}
+    for j, part, flung in landed.drops.tolist():
+        k = int(at[j])
+        held = drop_held(engine, int(hits.target[k]), part, bool(flung), dropped.get(k))
+        assert held, "the walk lets go only of what a hand holds"
+    loc = np.maximum(blows.location, 0)
+    killed = landed.killed[landed.blows]
+    for k in np.flatnonzero(killed).tolist():
+        cr.causes[int(hits.target[k])] = (
+            f"severed {location_name(engine, int(hits.target[k]), int(loc[k]))}"
+            if killed[k] == KILLED_BY_BLOW and blows.severed[k] else "shock")
+    tick, now = engine.tick, engine.clock_time
+    for k, events in follows.items():
+        j, t = int(landed.blows[k]), int(hits.target[k])
+        who = t + 1
+        if blows.missed[k]:
+            continue
+        if blows.level[k] > 0 and blows.bleeder[k]:
+            events.append(BleederOpened(tick, now, who, location_name(engine, t, int(loc[k]))))
+        if blows.severed[k]:
+            part = int(engine.bodies.location_part[cr.body[t], loc[k]])
+            events.append(Severed(tick, now, who, location_name(engine, t, int(loc[k])), part_name(engine, t, part)))
+        events.extend(dropped[k])
+        if landed.fell[j] & FELL_STUMBLING:
+            events.append(FellProne(tick, now, who, "stumble"))
+        before, after = int(landed.shock_before[j]), int(landed.shock_after[j])
+        if after != before:
+            events.append(ShockChanged(tick, now, who, ShockState(before).label, ShockState(after).label))
+        if landed.fell[j] & FELL_SHOCKED:
+            events.append(FellProne(tick, now, who, "shock"))
+        if landed.killed[j]:
+            events.append(Died(tick, now, who, cr.causes[t]))
+    return follows
+
+
+@dataclass(frozen=True, slots=True)
+class TestMLs:
+    """The MLs of the tests a blow makes of its target, per attack, read as the attack phase begins: nothing in
+    the phase changes an ML (impairment and fatigue settle after it).
+
+    Attributes:
+        defence: The defence skill.
+        shock: Shock.
+        strength: Strength (amputation).
+        fumble: Keeping a grip: the better of Dexterity and Legerdemain.
+        stumble: Keeping one's footing: the better of Agility and Acrobatics.
+    """
+
+    defence: IntArray
+    shock: IntArray
+    strength: IntArray
+    fumble: IntArray
+    stumble: IntArray
+
+    @classmethod
+    def of(cls, model: AnatomyArrayModel, targets: IntArray) -> TestMLs:
+        """Read them from the model's state, for attacks on ``targets``."""
+        engine, st = model.engine, model.state
+
+        def ml(skill: str) -> IntArray:
+            return st.effective_ml(targets, model.skill[skill], engine.creatures.mls, engine.skills)
+
+        return cls(ml("defence"), ml("shock"), ml("strength"), np.maximum(ml("dexterity"), ml("legerdemain")),
+                   np.maximum(ml("agility"), ml("acrobatics")))
+
+
+def _blows(model: AnatomyArrayModel, hits: Attacks, mls: TestMLs) -> BlowArrays:
+    """Resolve ``hits`` as blows that land (``mls``: their targets' test MLs), each against its own target as
+    the attack phase began (its wounds then: ``BlowArrays.on_wounds`` reads them again when the blow lands)."""
+    engine = model.engine
+    cr, modes = engine.creatures, engine.modes
+    fights = cr.fight[hits.target]
+    impacts = modes.roll_impacts(hits.mode, engine.streams, fights)
+    rng = cast(np.random.Generator, engine.streams.bound("injury", fights))  # a Generator's calls, per fight
+    takes = modes.strength_modifier[hits.mode] & (cr.strength[hits.attacker] > NO_ML // 2)
+    thrown = modes.kind[hits.mode] == 1
+    bonus = engine.strength_bonus[hits.attacker, hits.off_hand.astype(np.int64), thrown.astype(np.int64)]
+    impacts = impacts + np.where(takes, bonus, 0)
+    t = hits.target
+    kind = cr.target_kind[t]
+    locator = engine.locators(kind, hits.aim_zone, modes.spread[hits.mode])
+    return resolve_blow_batch(
+        engine.tables, kind, impacts, modes.aspect[hits.mode], rng, locator=locator, shock_ml=mls.shock,
+        strength_ml=mls.strength, fumble_ml=mls.fumble, stumble_ml=mls.stumble, existing=(model.state.totals, t))
