@@ -70,9 +70,9 @@ class ArrayEngine:
         self.rules = content.rules
         self.per_event_model = per_event_model
         self.weapons = content.weapons
-        used = [content.bodies[content.creatures[r.creature].body] for _, r in pairs
-                if r.creature in content.creatures]
-        self.bodies = body_tables(list(dict.fromkeys(used)) or list(content.bodies.values())[:1])
+        # By id: a body is a deep frozen dataclass, and hashing one per recruit was a lab's tenth.
+        used = dict.fromkeys(content.creatures[r.creature].body for _, r in pairs if r.creature in content.creatures)
+        self.bodies = body_tables([content.bodies[b] for b in used] or list(content.bodies.values())[:1])
         attributes = {a for kind in content.creatures.values() for a in kind.attributes}
         skill_ids = {s for kind in content.creatures.values() for s in kind.skills}
         for _, r in pairs:

@@ -1,26 +1,27 @@
 """Finding enemies: the nearest one, and those within a radius, for many seekers at once, only ever within the
 seeker's own fight.
 
-Small fights (every fight at most ``DENSE_MAX`` candidates: a duel, a skirmish, a batch of thousands of duels)
-measure every seeker against every candidate of its fight in one padded matrix. Large fights build a k-d tree
-(``scipy.spatial.cKDTree``) per team over its candidates. Both are exact; ties in distance go to the lower
-entity.
+The candidates are sorted into a grid of square cells, fight by fight (a cell's members are one contiguous run of
+the sorted candidates), and each query is a compiled walk over the cells around its seeker: the nearest widens
+ring by ring until no unexamined cell could hold anything nearer, the radius query reads the cells the radius
+covers. Both are exact (distances by ``hypot``, ties in distance to the lower entity), whatever the battle's size:
+a duel's lab of thousands of fights and a battle of 100,000 are the same few cells a seeker.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from scipy.spatial import cKDTree
+import math
 
+import numpy as np
+
+from systems.arrays.compiled import compiled
 from systems.arrays.state import Creatures
 from systems.arrays.tables import BoolArray, FloatArray, IntArray
 
-DENSE_MAX = 512
-"""Fights with at most this many candidates are searched by the padded distance matrix."""
-NEAREST_FIRST = 8
-"""How many nearest members a tree is first asked for (most seekers find an accepted foe among them)."""
-NEAREST_GROWTH = 8
-"""How much more is asked, each time, of the seekers that did not."""
+PER_CELL = 2.0
+"""About how many of a fight's candidates a cell holds (the cell's side follows from the fight's area)."""
+SLACK = 1e-9
+"""Relative slack on a ring's distance bound: a position on a cell's edge may fall on either side by rounding."""
 
 
 class Finder:
@@ -33,148 +34,154 @@ class Finder:
 
     def __init__(self, cr: Creatures, candidates: BoolArray) -> None:
         self.cr = cr
-        self.candidates = np.flatnonzero(candidates)
-        fights = cr.fight[self.candidates]
-        counts = np.bincount(fights, minlength=int(cr.fight.max(initial=0)) + 1)
-        self.dense = int(counts.max(initial=0)) <= DENSE_MAX
-        if self.dense:
-            order = np.argsort(fights, kind="stable")
-            ordered = self.candidates[order]
-            starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-            width = max(int(counts.max(initial=0)), 1)
-            slot = np.arange(len(ordered)) - starts[fights[order]]
-            self.slots = np.full((len(counts), width), -1, dtype=np.int64)
-            self.slots[fights[order], slot] = ordered
-        self._trees: dict[int, tuple[cKDTree, IntArray]] = {}
-        teams, first = np.unique(cr.team[self.candidates], return_index=True)
-        self._team_fights = list(zip(teams.tolist(), cr.fight[self.candidates[first]].tolist(), strict=True))
-        """Each candidate team and its fight (a team fights in one fight)."""
+        members = np.flatnonzero(candidates)
+        x, y = cr.x[members], cr.y[members]
+        if members.size:
+            self.x0, self.y0 = float(x.min()), float(y.min())
+            width, height = float(x.max()) - self.x0, float(y.max()) - self.y0
+        else:
+            self.x0 = self.y0 = width = height = 0.0
+        fights = int(cr.fight.max(initial=0)) + 1
+        per_fight = max(members.size / fights, 1.0)
+        area = max(width, 1.0) * max(height, 1.0)
+        self.cell = max(math.sqrt(area * PER_CELL / per_fight), 1e-3)
+        self.nx = math.floor(width / self.cell) + 1
+        self.ny = math.floor(height / self.cell) + 1
+        keys = self._keys(cr.fight[members], x, y)
+        order = np.argsort(keys, kind="stable")  # stable: within a cell, by entity
+        self.members: IntArray = members[order]
+        # Where each cell's run of members starts (a cell per key: about as many as there are candidates).
+        self.starts: IntArray = np.searchsorted(keys[order], np.arange(fights * self.ny * self.nx + 1))
 
-    # ------------------------------------------------------------------ dense
+    def _keys(self, fight: IntArray, x: FloatArray, y: FloatArray) -> IntArray:
+        # As the queries place a position (floor of the quotient), so that a candidate is where they look for it.
+        cx = np.clip(np.floor((x - self.x0) / self.cell).astype(np.int64), 0, self.nx - 1)
+        cy = np.clip(np.floor((y - self.y0) / self.cell).astype(np.int64), 0, self.ny - 1)
+        keys: IntArray = (fight * self.ny + cy) * self.nx + cx
+        return keys
 
-    def _dense(self, seekers: IntArray, accept: BoolArray | None) -> tuple[IntArray, FloatArray]:
-        cr = self.cr
-        rows = self.slots[cr.fight[seekers]]
-        valid = rows >= 0
-        safe = np.maximum(rows, 0)
-        ok = valid & (cr.team[safe] != cr.team[seekers][:, None])
-        if accept is not None:
-            ok &= accept[safe]
-        dist = np.hypot(cr.x[safe] - cr.x[seekers][:, None], cr.y[safe] - cr.y[seekers][:, None])
-        return np.where(ok, safe, -1), np.where(ok, dist, np.inf)
-
-    # ------------------------------------------------------------------ trees
-
-    def _team_tree(self, team: int) -> tuple[cKDTree, IntArray] | None:
-        """The k-d tree of a team's candidates and their entities, built once per ``Finder`` (a query that
-        accepts only some filters what the tree returns)."""
-        found = self._trees.get(team)
-        if found is None:
-            cr = self.cr
-            members = self.candidates[cr.team[self.candidates] == team]
-            if not members.size:
-                return None
-            found = self._trees[team] = (cKDTree(np.column_stack([cr.x[members], cr.y[members]])), members)
-        return found
-
-    def _tree_nearest(self, tree: cKDTree, members: IntArray, points: FloatArray, accept: BoolArray | None
-                      ) -> tuple[IntArray, FloatArray]:
-        """Per point, the nearest accepted member (ties to the lower entity) and its distance (-1, inf: none).
-
-        The tree is asked for the ``k`` nearest, ``k`` growing for the points whose answer is not settled among
-        them: none accepted, or the best tied with the farthest returned (a tie may lie beyond)."""
-        n = len(points)
-        best = np.full(n, -1, dtype=np.int64)
-        best_d = np.full(n, np.inf)
-        rows = np.arange(n)
-        k = NEAREST_FIRST
-        while rows.size:
-            k = min(k, len(members))
-            d, j = tree.query(points[rows], k=[*range(1, k + 1)])
-            who = members[np.minimum(j, len(members) - 1)]
-            ok = np.isfinite(d) if accept is None else np.isfinite(d) & accept[who]
-            score = np.where(ok, d, np.inf)
-            near = score.min(axis=1)
-            pick = np.where(ok & (score == near[:, None]), who, np.iinfo(np.int64).max).min(axis=1)
-            settled = (k == len(members)) | (np.isfinite(near) & (near < d[:, -1]))
-            done = rows[settled]
-            best[done] = np.where(np.isfinite(near[settled]), pick[settled], -1)
-            best_d[done] = near[settled]
-            rows = rows[~settled]
-            k *= NEAREST_GROWTH
-        return best, best_d
-
-    def _enemy_teams(self, seekers: IntArray) -> dict[int, IntArray]:
-        """Per candidate team, which of ``seekers`` (positions into it) are its enemies (same fight, other team)."""
-        cr = self.cr
-        out: dict[int, IntArray] = {}
-        fight, team_of = cr.fight[seekers], cr.team[seekers]
-        for team, its_fight in self._team_fights:
-            mask = (fight == its_fight) & (team_of != team)
-            if mask.any():
-                out[team] = np.flatnonzero(mask)
-        return out
-
-    # ------------------------------------------------------------------ queries
+    def _accept(self, accept: BoolArray | None) -> BoolArray:
+        return np.ones(len(self.cr), dtype=np.bool_) if accept is None else accept
 
     def nearest(self, seekers: IntArray, accept: BoolArray | None = None) -> tuple[IntArray, FloatArray]:
         """Per seeker, the nearest accepted enemy and its distance (-1 and inf: none)."""
         n = len(seekers)
-        if not n or not self.candidates.size:
-            return np.full(n, -1, dtype=np.int64), np.full(n, np.inf)
-        if self.dense:
-            found, dist = self._dense(seekers, accept)
-            col = dist.argmin(axis=1)
-            at = np.arange(n)
-            best = found[at, col]
-            return best, np.where(best >= 0, dist[at, col], np.inf)
         best = np.full(n, -1, dtype=np.int64)
         best_d = np.full(n, np.inf)
-        cr = self.cr
-        for team, pos in self._enemy_teams(seekers).items():
-            tree = self._team_tree(team)
-            if tree is None:
-                continue
-            who, d = self._tree_nearest(*tree, np.column_stack([cr.x[seekers[pos]], cr.y[seekers[pos]]]), accept)
-            better = (who >= 0) & ((d < best_d[pos]) | ((d == best_d[pos]) & (who < best[pos])))
-            best[pos[better]] = who[better]
-            best_d[pos[better]] = d[better]
+        if n and self.members.size:
+            cr = self.cr
+            _nearest(seekers, cr.x, cr.y, cr.fight, cr.team, self._accept(accept), self.starts, self.members,
+                     self.x0, self.y0, self.cell, self.nx, self.ny, best, best_d)
         return best, best_d
 
     def within(self, seekers: IntArray, radius: float, accept: BoolArray | None = None
                ) -> tuple[IntArray, IntArray, FloatArray]:
         """Every accepted enemy within ``radius`` of each seeker: ``(seeker position, enemy, distance)`` triples,
         ordered by seeker position, then enemy."""
+        if not len(seekers) or not self.members.size:
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty, np.zeros(0)
         cr = self.cr
-        if not len(seekers) or not self.candidates.size:
-            empty = np.zeros(0, dtype=np.int64)
-            return empty, empty, np.zeros(0)
-        if self.dense:
-            found, dist = self._dense(seekers, accept)
-            row, col = np.nonzero((dist <= radius) & (found >= 0))
-            enemy = found[row, col]
-            order = np.lexsort((enemy, row))
-            return row[order], enemy[order], dist[row, col][order]
-        rows: list[IntArray] = []
-        enemies: list[IntArray] = []
-        for team, pos in self._enemy_teams(seekers).items():
-            tree = self._team_tree(team)
-            if tree is None:
-                continue
-            # Every (seeker, member) pair within the radius at once, from a tree of the seekers against the team's.
-            near = cKDTree(np.column_stack([cr.x[seekers[pos]], cr.y[seekers[pos]]])).sparse_distance_matrix(
-                tree[0], radius, output_type="ndarray")
-            row, enemy = pos[near["i"]], tree[1][near["j"]]
-            if accept is not None:
-                row, enemy = row[accept[enemy]], enemy[accept[enemy]]
-            rows.append(row)
-            enemies.append(enemy)
-        if not rows:
-            empty = np.zeros(0, dtype=np.int64)
-            return empty, empty, np.zeros(0)
-        row = np.concatenate(rows)
-        enemy = np.concatenate(enemies)
-        order = np.lexsort((enemy, row))
-        row, enemy = row[order], enemy[order]
-        dist = np.hypot(cr.x[enemy] - cr.x[seekers[row]], cr.y[enemy] - cr.y[seekers[row]])
+        counts = np.zeros(len(seekers), dtype=np.int64)
+        args = (seekers, radius, cr.x, cr.y, cr.fight, cr.team, self._accept(accept), self.starts, self.members,
+                self.x0, self.y0, self.cell, self.nx, self.ny)
+        _within(*args, counts, np.zeros(0, dtype=np.int64), np.zeros(0), False)
+        total = int(counts.sum())
+        enemy = np.zeros(total, dtype=np.int64)
+        dist = np.zeros(total)
+        _within(*args, counts, enemy, dist, True)
+        row = np.repeat(np.arange(len(seekers), dtype=np.int64), counts)
         return row, enemy, dist
+
+
+@compiled
+def _cell_run(starts: IntArray, fight: int, row: int, first: int, last: int, nx: int, ny: int) -> tuple[int, int]:
+    """The members of cells ``first..last`` of grid row ``row`` of ``fight``: one run of the sorted members."""
+    base = (fight * ny + row) * nx
+    return starts[base + first], starts[base + last + 1]
+
+
+@compiled
+def _nearest(seekers: IntArray, x: FloatArray, y: FloatArray, fight: IntArray, team: IntArray, accept: BoolArray,
+             starts: IntArray, members: IntArray, x0: float, y0: float, cell: float, nx: int, ny: int,
+             best: IntArray, best_d: FloatArray) -> None:
+    """Per seeker, ring by ring from its cell: the nearest accepted member of another team of its fight.
+
+    After ring ``r`` every unexamined cell is at least ``r`` cells away, so a best distance below ``r`` cells is
+    final (equal is not: a lower entity may tie beyond)."""
+    for s in range(seekers.shape[0]):
+        i = seekers[s]
+        f = fight[i]
+        cx = math.floor((x[i] - x0) / cell)
+        cy = math.floor((y[i] - y0) / cell)
+        last_ring = max(cx, nx - 1 - cx, cy, ny - 1 - cy, 0)
+        b = -1
+        bd = np.inf
+        for r in range(last_ring + 1):
+            for gy in range(max(cy - r, 0), min(cy + r, ny - 1) + 1):
+                edge = gy == cy - r or gy == cy + r
+                for side in range(1 if edge else 2):
+                    if edge:
+                        first, last = max(cx - r, 0), min(cx + r, nx - 1)
+                    else:
+                        first = last = cx - r if side == 0 else cx + r
+                        if first < 0 or first >= nx:
+                            continue
+                    if first > last:
+                        continue
+                    lo, hi = _cell_run(starts, f, gy, first, last, nx, ny)
+                    for k in range(lo, hi):
+                        j = members[k]
+                        if team[j] == team[i] or not accept[j]:
+                            continue
+                        d = math.hypot(x[j] - x[i], y[j] - y[i])
+                        if d < bd or (d == bd and j < b):
+                            b = j
+                            bd = d
+            if b >= 0 and bd < r * cell * (1.0 - SLACK):
+                break
+        best[s] = b
+        best_d[s] = bd
+
+
+@compiled
+def _within(seekers: IntArray, radius: float, x: FloatArray, y: FloatArray, fight: IntArray, team: IntArray,
+            accept: BoolArray, starts: IntArray, members: IntArray, x0: float, y0: float, cell: float, nx: int,
+            ny: int, counts: IntArray, enemy: IntArray, dist: FloatArray, fill: bool) -> None:
+    """Per seeker, the accepted members of other teams of its fight within ``radius``: counted (``fill`` false),
+    or written in entity order at each seeker's place (``fill`` true, ``counts`` from the first pass)."""
+    at = 0
+    for s in range(seekers.shape[0]):
+        i = seekers[s]
+        f = fight[i]
+        reach = radius * (1.0 + SLACK)  # the box of cells a little wider than the radius: rounding never hides one
+        first = max(math.floor((x[i] - reach - x0) / cell), 0)
+        last = min(math.floor((x[i] + reach - x0) / cell), nx - 1)
+        bottom = max(math.floor((y[i] - reach - y0) / cell), 0)
+        top = min(math.floor((y[i] + reach - y0) / cell), ny - 1)
+        start = at
+        found = 0
+        if first <= last:
+            for gy in range(bottom, top + 1):
+                lo, hi = _cell_run(starts, f, gy, first, last, nx, ny)
+                for k in range(lo, hi):
+                    j = members[k]
+                    if team[j] == team[i] or not accept[j]:
+                        continue
+                    d = math.hypot(x[j] - x[i], y[j] - y[i])
+                    if d > radius:
+                        continue
+                    if fill:
+                        # Insertion into this seeker's run, kept in entity order.
+                        p = start + found
+                        while p > start and enemy[p - 1] > j:
+                            enemy[p] = enemy[p - 1]
+                            dist[p] = dist[p - 1]
+                            p -= 1
+                        enemy[p] = j
+                        dist[p] = d
+                    found += 1
+        if fill:
+            at += counts[s]
+        else:
+            counts[s] = found
