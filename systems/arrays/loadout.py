@@ -17,8 +17,9 @@ import numpy as np
 from components.impairment import SOUND, UNUSABLE, Impairment
 from components.state import Condition
 from systems.ai import mode_options
+from systems.arrays.compiled import compiled
 from systems.arrays.state import Creatures
-from systems.arrays.tables import BoolArray, IntArray, ModeTables
+from systems.arrays.tables import MELEE, BoolArray, FloatArray, IntArray, ModeTables
 from systems.combat import ready_parts
 from systems.context import TickContext
 from systems.strike import is_off_hand
@@ -122,17 +123,39 @@ class Loadout:
     def choose(self, idx: IntArray, distance: np.ndarray, modes: ModeTables) -> tuple[IntArray, IntArray]:
         """``systems.ai.choose_mode`` per creature: the first option that reaches ``distance``; else the first melee
         option, to close in with; else the longest-ranged. Returns ``(option column, mode index)`` (-1: none)."""
-        options = self.mode[idx]
-        has = options >= 0
-        reaches = modes.in_range(options, distance[:, None]) & has
-        melee = has & (modes.kind[np.maximum(options, 0)] == 0)
-        reach_any = reaches.any(axis=1)
-        melee_any = melee.any(axis=1)
-        ranged = np.where(has, modes.range[np.maximum(options, 0)], -np.inf)
-        column = np.where(reach_any, reaches.argmax(axis=1),
-                          np.where(melee_any, melee.argmax(axis=1), ranged.argmax(axis=1)))
-        chosen = np.where(has.any(axis=1), options[np.arange(len(idx)), column], -1)
+        column = np.zeros(len(idx), dtype=np.int64)
+        chosen = np.full(len(idx), -1, dtype=np.int64)
+        _choose(self.mode, idx, distance, modes.kind, modes.limit, modes.range, column, chosen)
         return column, chosen
+
+
+@compiled
+def _choose(options: IntArray, idx: IntArray, distance: FloatArray, kind: IntArray, limit: FloatArray,
+            reach_of: FloatArray, column: IntArray, chosen: IntArray) -> None:
+    """``Loadout.choose`` per creature ``idx[r]`` over its option row (the first reaching, else the first melee,
+    else the first of the longest range; column 0 and no mode when it has none)."""
+    for r in range(idx.shape[0]):
+        row = idx[r]
+        reaches = melee = longest = -1
+        best_range = -np.inf
+        for k in range(options.shape[1]):
+            m = options[row, k]
+            if m < 0:
+                continue
+            if reaches < 0 and distance[r] <= limit[m] + 1e-9:  # ModeTables.in_range
+                reaches = k
+            if melee < 0 and kind[m] == MELEE:
+                melee = k
+            if reach_of[m] > best_range:
+                best_range = reach_of[m]
+                longest = k
+            if chosen[r] < 0:
+                chosen[r] = m  # it has an option: the chosen one is written below
+        if chosen[r] < 0:
+            continue
+        c = reaches if reaches >= 0 else melee if melee >= 0 else max(longest, 0)
+        column[r] = c
+        chosen[r] = options[row, c]
 
 
 def _options(cr: Creatures, i: int, unusable: int, modes: ModeTables, ctx: TickContext) -> Options:

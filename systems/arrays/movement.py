@@ -2,8 +2,7 @@
 (``systems.movement``'s rules).
 
 The esper engine moves creatures one at a time in entity order, each toward where its target stands by then. So
-does this, in rounds: a creature whose target has a lower entity and moves this phase waits for the round after
-its target's; every other creature moves in the first round.
+does this, in a compiled loop.
 """
 
 from __future__ import annotations
@@ -12,8 +11,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from systems.arrays.compiled import compiled
 from systems.arrays.state import APPROACH, ATTACK, DRAW, PICK_UP, STAND_UP
-from systems.arrays.tables import FloatArray, IntArray
+from systems.arrays.tables import MELEE, FloatArray, IntArray
 
 if TYPE_CHECKING:
     from systems.arrays.engine import ArrayEngine
@@ -54,32 +54,29 @@ def move(engine: ArrayEngine) -> None:
     movers = np.flatnonzero(able & (cr.action == APPROACH) & (cr.target >= 0) & (cr.mode >= 0))
     if not movers.size:
         return
-    moving = np.zeros(len(cr), dtype=np.bool_)
-    moving[movers] = True
-    target = cr.target[movers]
-    waits = moving[target] & (target < movers)
-    rounds = np.zeros(len(cr), dtype=np.int64)
-    for _ in range(len(movers)):
-        new = np.where(waits, rounds[target] + 1, 0)
-        if np.array_equal(new, rounds[movers]):
-            break
-        rounds[movers] = new
     step_of = speeds(engine, movers)
     modes = engine.modes
-    stop = np.where(modes.kind[cr.mode[movers]] == 0, modes.reach[cr.mode[movers]], modes.range[cr.mode[movers]])
-    mover_round = rounds[movers]
-    for r in range(int(mover_round.max()) + 1):
-        sel = np.flatnonzero(mover_round == r)
-        who, foe = movers[sel], target[sel]
-        dx, dy = cr.x[foe] - cr.x[who], cr.y[foe] - cr.y[who]
+    mode = cr.mode[movers]
+    stop = np.where(modes.kind[mode] == MELEE, modes.reach[mode], modes.range[mode])
+    _close_in(movers, cr.target[movers], step_of, stop, cr.x, cr.y, cr.action)
+
+
+@compiled
+def _close_in(movers: IntArray, target: IntArray, step_of: FloatArray, stop: FloatArray, x: FloatArray,
+              y: FloatArray, action: IntArray) -> None:
+    """Each mover in entity order (``movers`` ascending) a step toward where its target stands by then, stopping a
+    little inside its reach; one that moved strikes if the target is in reach by then (the attack phase checks)."""
+    for k in range(movers.shape[0]):
+        who, foe = movers[k], target[k]
+        dx, dy = x[foe] - x[who], y[foe] - y[who]
         dist = np.hypot(dx, dy)
-        gap = dist - stop[sel] * 0.9  # stop a little inside reach
-        step = np.minimum(step_of[sel], gap)
-        go = (step > 0) & (dist > 0)
-        scale = np.where(go, step / np.where(dist > 0, dist, 1.0), 0.0)
-        cr.x[who] += dx * scale
-        cr.y[who] += dy * scale
-        cr.action[who[go]] = ATTACK  # it strikes if the target is in reach by then; the attack phase checks
+        step = min(step_of[k], dist - stop[k] * 0.9)
+        go = step > 0 and dist > 0
+        scale = step / dist if go else 0.0
+        x[who] += dx * scale
+        y[who] += dy * scale
+        if go:
+            action[who] = ATTACK
 
 
 def _take_up(engine: ArrayEngine, i: int, unusable: int) -> None:

@@ -13,6 +13,7 @@ from systems.arrays.anatomy import attack_phase, over_time, settle
 from systems.arrays.anatomy.records import creature_record, impairments
 from systems.arrays.anatomy.state import AnatomyArrays
 from systems.arrays.attack import Attacks
+from systems.arrays.compiled import compiled
 from systems.arrays.models import ArrayModel, register_array_model
 from systems.arrays.state import NO_ML
 from systems.arrays.tables import BoolArray, FloatArray, IntArray
@@ -25,6 +26,49 @@ if TYPE_CHECKING:
 
 SKILLS = ("shock", "strength", "dexterity", "legerdemain", "agility", "acrobatics")
 """The skills the anatomy rules test besides attack and defence."""
+
+
+@compiled
+def _part_masks(parts: BoolArray, out: IntArray) -> None:
+    """Per row, the mask of its true parts."""
+    for i in range(parts.shape[0]):
+        mask = 0
+        for p in range(parts.shape[1]):
+            if parts[i, p]:
+                mask |= 1 << p
+        out[i] = mask
+
+
+@compiled
+def _walking(body: IntArray, locomotor: BoolArray, has_locomotor: BoolArray, unusable: BoolArray,
+             out: BoolArray) -> None:
+    """Per creature, a usable Locomotor part, or a body with none."""
+    for i in range(body.shape[0]):
+        b = body[i]
+        walks = not has_locomotor[b]
+        for p in range(unusable.shape[1]):
+            if walks:
+                break
+            walks = locomotor[b, p] and not unusable[i, p]
+        out[i] = walks
+
+
+@compiled
+def _attack_mls(attacker: IntArray, mode: IntArray, parts: IntArray, skill: IntArray, modifier: IntArray,
+                mls: IntArray, penalty: IntArray, fatigue: IntArray, out: IntArray) -> None:
+    """``AnatomyArrayModel.attack_ml`` per attack."""
+    for k in range(attacker.shape[0]):
+        a, m = attacker[k], mode[k]
+        s = skill[m]
+        base = mls[a, s] if s >= 0 else NO_ML
+        if base <= NO_ML // 2:
+            out[k] = NO_ML
+            continue
+        worst = 0
+        for p in range(penalty.shape[1]):
+            if parts[k] >> p & 1:
+                worst = min(worst, penalty[a, p])
+        out[k] = base + modifier[m] + worst - fatigue[a]
 
 
 @register_array_model
@@ -44,7 +88,6 @@ class AnatomyArrayModel(ArrayModel):
         health = np.asarray([b.state[0].health for b in engine.builds], dtype=np.int64)  # type: ignore[attr-defined]
         self.state = AnatomyArrays.spawn(engine.creatures.body, health, engine.bodies)
         self.ceilings = settle.ceiling_table(self, engine.bodies.parts)
-        self._bits = (1 << np.arange(engine.bodies.parts, dtype=np.int64))
 
     # ------------------------------------------------------------------ the loop's questions
 
@@ -58,7 +101,8 @@ class AnatomyArrayModel(ArrayModel):
 
     def unusable_mask(self) -> IntArray:
         """Unusable parts as a mask per creature."""
-        mask: IntArray = (self.state.unusable * self._bits).sum(axis=1)
+        mask = np.zeros(self.state.unusable.shape[0], dtype=np.int64)
+        _part_masks(self.state.unusable, mask)
         return mask
 
     def part_states(self, i: int) -> tuple[Impairment, ...]:
@@ -68,9 +112,9 @@ class AnatomyArrayModel(ArrayModel):
     def walks(self) -> BoolArray:
         """``systems.ai.can_walk``: a usable Locomotor part, or a body with none."""
         bodies = self.engine.bodies
-        body = self.engine.creatures.body
-        usable = bodies.part_locomotor[body] & ~self.state.unusable
-        return ~bodies.has_locomotor[body] | usable.any(axis=1)
+        out = np.zeros(self.state.unusable.shape[0], dtype=np.bool_)
+        _walking(self.engine.creatures.body, bodies.part_locomotor, bodies.has_locomotor, self.state.unusable, out)
+        return out
 
     def speed_factor(self, idx: IntArray) -> FloatArray:
         """Stunned: the stunned factor (movement is Difficult)."""
@@ -86,12 +130,10 @@ class AnatomyArrayModel(ArrayModel):
         wielding it - fatigue (``NO_ML``: no such skill)."""
         engine = self.engine
         cr, modes = engine.creatures, engine.modes
-        skill = modes.skill[attacks.mode]
-        base = np.where(skill >= 0, cr.mls[attacks.attacker, np.maximum(skill, 0)], NO_ML)
-        wielding = ((attacks.parts[:, None] >> np.arange(engine.bodies.parts)) & 1).astype(np.bool_)
-        penalty = np.where(wielding, self.state.penalty[attacks.attacker], 0).min(axis=1, initial=0)
-        ml = base + modes.attack_modifier[attacks.mode] + penalty - self.state.fatigue[attacks.attacker]
-        return np.where(base <= NO_ML // 2, NO_ML, ml)
+        out = np.zeros(len(attacks), dtype=np.int64)
+        _attack_mls(attacks.attacker, attacks.mode, attacks.parts, modes.skill, modes.attack_modifier, cr.mls,
+                    self.state.penalty, self.state.fatigue, out)
+        return out
 
     # ------------------------------------------------------------------ the tick
 
