@@ -11,7 +11,7 @@ distributions are the same: ``tests/test_engines_agree.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -110,7 +110,7 @@ class ArrayEngine:
         self.clock_time = 0.0
         self._gear = np.asarray([bool(e.dropped or e.weapons) for e in self.creatures.equipment], dtype=np.bool_)
         self.hands_version: IntArray = np.zeros(len(self.creatures), dtype=np.int64)
-        """Per creature, how often its hands let go or took up (``sync_hands``)."""
+        """Per creature, how many phases its hands let go or took up in (``sync_hands``)."""
         self.cannot_rearm: IntArray = np.full((len(self.creatures), 2), -1, dtype=np.int64)
         """Per creature, the (hands version, unusable-part mask) at which it last found nothing to take up."""
         self.model: ArrayModel = model_class(self)
@@ -177,19 +177,34 @@ class ArrayEngine:
         """Per creature, it carries or dropped a weapon it might take up."""
         return self._gear
 
-    def sync_hands(self, i: int) -> None:
-        """Mirror creature ``i``'s equipment into the arrays after a hand let go or took up a weapon."""
-        cr = self.creatures
-        equip = cr.equipment[i]
-        item = next(iter(equip.holding.values()), None)
-        cr.held[i] = -1 if item is None else self.weapon_index[item]
-        cr.hold_mask[i] = sum(1 << p for p in equip.holding)
-        cr.holding[i] = -1
-        for p, held in equip.holding.items():
-            cr.holding[i, p] = self.weapon_index[held]
-        cr.armed[i] = bool(equip.natural or any(w not in equip.lost for w in equip.weapons))
-        self._gear[i] = bool(equip.dropped or equip.weapons)
-        self.hands_version[i] += 1
+    def sync_hands(self, who: Iterable[int]) -> None:
+        """Mirror creatures' equipment into the arrays after hands let go or took up weapons (once for all those
+        of a phase: the arrays are read only after it)."""
+        cr, index = self.creatures, self.weapon_index
+        idx = np.fromiter(dict.fromkeys(who), dtype=np.int64)
+        if not idx.size:
+            return
+        equips = [cr.equipment[i] for i in idx.tolist()]
+        rows: list[int] = []
+        parts: list[int] = []
+        items: list[int] = []
+        held: list[int] = []
+        for k, equip in enumerate(equips):
+            held.append(-1)
+            for p, item in equip.holding.items():
+                rows.append(k)
+                parts.append(p)
+                items.append(index[item])
+                if held[-1] < 0:
+                    held[-1] = items[-1]  # what it holds: the first hand's item
+        cr.holding[idx] = -1
+        cr.holding[idx[rows], parts] = items
+        cr.held[idx] = held
+        cr.hold_mask[idx] = 0
+        np.bitwise_or.at(cr.hold_mask, idx[rows], np.left_shift(1, np.asarray(parts, dtype=np.int64)))
+        cr.armed[idx] = [bool(e.natural or any(w not in e.lost for w in e.weapons)) for e in equips]
+        self._gear[idx] = [bool(e.dropped or e.weapons) for e in equips]
+        self.hands_version[idx] += 1
 
     # ------------------------------------------------------------------ keeping some fights
 

@@ -47,6 +47,7 @@ class Loadout:
     _set_mode: IntArray = field(default_factory=lambda: np.zeros((0, 1), dtype=np.int64))
     _set_parts: IntArray = field(default_factory=lambda: np.zeros((0, 1), dtype=np.int64))
     _set_off: BoolArray = field(default_factory=lambda: np.zeros((0, 1), dtype=np.bool_))
+    _set_count: int = 0
 
     @classmethod
     def empty(cls, n: int) -> Loadout:
@@ -101,18 +102,21 @@ class Loadout:
             self._anatomy_code = self._anatomy_code[rows]
 
     def _add_set(self, options: Options) -> int:
-        """Append an option set to the table of sets; returns its row."""
+        """Append an option set to the table of sets; returns its row (the table's rows and width double as
+        needed: sets are added a few a tick for a while, as new situations arise)."""
         ids, masks, off = options
-        k = max(len(ids), self._set_mode.shape[1])
-        row_mode = np.full((1, k), -1, dtype=np.int64)
-        row_parts = np.zeros((1, k), dtype=np.int64)
-        row_off = np.zeros((1, k), dtype=np.bool_)
-        row_mode[0, :len(ids)], row_parts[0, :len(ids)], row_off[0, :len(ids)] = ids, masks, off
-        pad = k - self._set_mode.shape[1]
-        self._set_mode = np.concatenate([np.pad(self._set_mode, ((0, 0), (0, pad)), constant_values=-1), row_mode])
-        self._set_parts = np.concatenate([np.pad(self._set_parts, ((0, 0), (0, pad))), row_parts])
-        self._set_off = np.concatenate([np.pad(self._set_off, ((0, 0), (0, pad))), row_off])
-        return len(self._set_mode) - 1
+        row = self._set_count
+        rows, width = self._set_mode.shape
+        if row == rows or len(ids) > width:
+            rows, width = max(2 * rows, 16) if row == rows else rows, max(width, len(ids))
+            grown = (np.full((rows, width), -1, dtype=np.int64), np.zeros((rows, width), dtype=np.int64),
+                     np.zeros((rows, width), dtype=np.bool_))
+            for new, old in zip(grown, (self._set_mode, self._set_parts, self._set_off), strict=True):
+                new[:old.shape[0], :old.shape[1]] = old
+            self._set_mode, self._set_parts, self._set_off = grown
+        self._set_mode[row, :len(ids)], self._set_parts[row, :len(ids)], self._set_off[row, :len(ids)] = ids, masks, off
+        self._set_count += 1
+        return row
 
     def _widen(self, k: int) -> None:
         n, old = self.mode.shape

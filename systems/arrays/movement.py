@@ -49,8 +49,8 @@ def move(engine: ArrayEngine) -> None:
     taking = np.flatnonzero(able & ((cr.action == PICK_UP) | (cr.action == DRAW)))
     if taking.size:
         unusable = engine.model.unusable_mask()[taking]
-        for i, mask in zip(taking.tolist(), unusable.tolist(), strict=True):
-            _take_up(engine, i, mask)
+        engine.sync_hands([i for i, mask in zip(taking.tolist(), unusable.tolist(), strict=True)
+                           if _take_up(engine, i, mask)])
     movers = np.flatnonzero(able & (cr.action == APPROACH) & (cr.target >= 0) & (cr.mode >= 0))
     if not movers.size:
         return
@@ -79,18 +79,19 @@ def _close_in(movers: IntArray, target: IntArray, step_of: FloatArray, stop: Flo
             action[who] = ATTACK
 
 
-def _take_up(engine: ArrayEngine, i: int, unusable: int) -> None:
-    """Grip the first dropped (``PICK_UP``) or carried (``DRAW``) weapon that free, usable hands can hold."""
+def _take_up(engine: ArrayEngine, i: int, unusable: int) -> bool:
+    """Grip the first dropped (``PICK_UP``) or carried (``DRAW``) weapon that free, usable hands can hold (its
+    ``Equipment``: the caller mirrors the hands into the arrays); whether it found one."""
     cr = engine.creatures
     pick_up = bool(cr.action[i] == PICK_UP)
     grip = engine.rearming.grip(i, unusable, pick_up)
     if grip is None:
-        return
+        return False
     item, parts = grip
     equip = cr.equipment[i]
     if pick_up:
         equip.dropped.remove(item)
     for p in parts:
         equip.holding[p] = item
-    engine.sync_hands(i)
     engine.tracer.picked_up(i, item, cr.anatomy[i].body.parts[parts[0]].name)
+    return True

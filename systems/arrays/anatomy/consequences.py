@@ -75,7 +75,7 @@ def kill(engine: ArrayEngine, i: int, cause: str, events: list[Event] | None) ->
 
 def drop_held(engine: ArrayEngine, i: int, part: int, flung: bool, events: list[Event] | None) -> bool:
     """``systems.conditions.drop_held``: the part lets go of what it holds (every hand holding it); True when it
-    held something."""
+    held something. Its ``Equipment`` only: the caller mirrors the hands into the arrays (``sync_hands``)."""
     equip = engine.creatures.equipment[i]
     item = equip.holding.get(part)
     if item is None:
@@ -83,7 +83,6 @@ def drop_held(engine: ArrayEngine, i: int, part: int, flung: bool, events: list[
     for p in [p for p, held in equip.holding.items() if held == item]:
         del equip.holding[p]
     (equip.lost if flung else equip.dropped).append(item)
-    engine.sync_hands(i)
     if events is not None:
         events.append(ItemDropped(engine.tick, engine.clock_time, i + 1, item, part_name(engine, i, part), flung))
     return True

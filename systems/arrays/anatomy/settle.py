@@ -67,6 +67,7 @@ def _announce(model: AnatomyArrayModel, dirty: IntArray, before_pen: IntArray, b
     newly = st.unusable[dirty] & ~before_unusable
     traced = engine.tracer.traced[dirty]
     rows = np.flatnonzero(((changed_pen | newly).any(axis=1) & traced) | newly.any(axis=1))
+    let_go = []
     for r in rows.tolist():
         i = int(dirty[r])
         traced = engine.tracer.traced[i]
@@ -79,9 +80,11 @@ def _announce(model: AnatomyArrayModel, dirty: IntArray, before_pen: IntArray, b
                                                      int(st.penalty[i, p]), bool(st.unusable[i, p])))
             if newly[r, p]:
                 events: list[Event] | None = [] if traced else None
-                drop_held(engine, i, p, False, events)
+                if drop_held(engine, i, p, False, events):
+                    let_go.append(i)
                 if events:
                     engine.tracer.extend(events)
+    engine.sync_hands(let_go)
 
 
 def _health(model: AnatomyArrayModel, idx: IntArray) -> None:
