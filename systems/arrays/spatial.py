@@ -47,18 +47,12 @@ class Finder:
         self.cell = max(math.sqrt(area * PER_CELL / per_fight), 1e-3)
         self.nx = math.floor(width / self.cell) + 1
         self.ny = math.floor(height / self.cell) + 1
-        keys = self._keys(cr.fight[members], x, y)
-        order = np.argsort(keys, kind="stable")  # stable: within a cell, by entity
-        self.members: IntArray = members[order]
-        # Where each cell's run of members starts (a cell per key: about as many as there are candidates).
-        self.starts: IntArray = np.searchsorted(keys[order], np.arange(fights * self.ny * self.nx + 1))
-
-    def _keys(self, fight: IntArray, x: FloatArray, y: FloatArray) -> IntArray:
-        # As the queries place a position (floor of the quotient), so that a candidate is where they look for it.
-        cx = np.clip(np.floor((x - self.x0) / self.cell).astype(np.int64), 0, self.nx - 1)
-        cy = np.clip(np.floor((y - self.y0) / self.cell).astype(np.int64), 0, self.ny - 1)
-        keys: IntArray = (fight * self.ny + cy) * self.nx + cx
-        return keys
+        # The members cell by cell (a counting sort: within a cell, by entity), and where each cell's run starts
+        # (a cell per fight and grid square: about as many as there are candidates).
+        self.members: IntArray = np.zeros(members.size, dtype=np.int64)
+        self.starts: IntArray = np.zeros(fights * self.ny * self.nx + 1, dtype=np.int64)
+        _sort_into_cells(members, cr.fight, cr.x, cr.y, self.x0, self.y0, self.cell, self.nx, self.ny, self.members,
+                         self.starts)
 
     def _accept(self, accept: BoolArray | None) -> BoolArray:
         return np.ones(len(self.cr), dtype=np.bool_) if accept is None else accept
@@ -92,6 +86,27 @@ class Finder:
         _within(*args, counts, enemy, dist, True)
         row = np.repeat(np.arange(len(seekers), dtype=np.int64), counts)
         return row, enemy, dist
+
+
+@compiled
+def _sort_into_cells(members: IntArray, fight: IntArray, x: FloatArray, y: FloatArray, x0: float, y0: float,
+                     cell: float, nx: int, ny: int, out: IntArray, starts: IntArray) -> None:
+    """``members`` (ascending) written to ``out`` cell by cell, in key order ``(fight, row, column)``, and each
+    cell's first place in ``starts`` (its last entry: the count)."""
+    keys = np.empty(members.shape[0], dtype=np.int64)
+    for k in range(members.shape[0]):
+        i = members[k]
+        # As the queries place a position (floor of the quotient), so that a candidate is where they look for it.
+        cx = min(max(math.floor((x[i] - x0) / cell), 0), nx - 1)
+        cy = min(max(math.floor((y[i] - y0) / cell), 0), ny - 1)
+        keys[k] = (fight[i] * ny + cy) * nx + cx
+        starts[keys[k] + 1] += 1
+    for c in range(1, starts.shape[0]):
+        starts[c] += starts[c - 1]
+    filled = starts[:-1].copy()
+    for k in range(members.shape[0]):
+        out[filled[keys[k]]] = members[k]
+        filled[keys[k]] += 1
 
 
 @compiled
