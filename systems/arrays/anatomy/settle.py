@@ -11,7 +11,8 @@ import numpy as np
 from components.events import Event, HealthChanged, ImpairmentChanged
 from components.impairment import ImpairmentTier
 from systems.arrays.anatomy.consequences import drop_held
-from systems.arrays.tables import IntArray
+from systems.arrays.compiled import compiled
+from systems.arrays.tables import BoolArray, IntArray
 from systems.health import band
 
 if TYPE_CHECKING:
@@ -66,7 +67,9 @@ def _announce(model: AnatomyArrayModel, dirty: IntArray, before_pen: IntArray, b
     changed_pen = st.penalty[dirty] != before_pen
     newly = st.unusable[dirty] & ~before_unusable
     traced = engine.tracer.traced[dirty]
-    rows = np.flatnonzero(((changed_pen | newly).any(axis=1) & traced) | newly.any(axis=1))
+    # Only a traced creature's changes are told, and only a hand that holds something has anything to let go of.
+    lets_go = (newly & (cr.holding[dirty] >= 0)).any(axis=1)
+    rows = np.flatnonzero(((changed_pen | newly).any(axis=1) & traced) | lets_go)
     let_go = []
     for r in rows.tolist():
         i = int(dirty[r])
@@ -91,22 +94,38 @@ def _health(model: AnatomyArrayModel, idx: IntArray) -> None:
     """``systems.health.health_ceiling`` and ``health`` for creatures ``idx``."""
     engine, st, rules = model.engine, model.state, model.rules
     cr, bodies = engine.creatures, engine.bodies
-    body = cr.body[idx]
-    pen, unusable = st.penalty[idx], st.unusable[idx]
-    exists = bodies.part_exists[body]
-    tier = np.where(unusable, 3, np.where(pen >= 0, -1, np.where(pen >= rules.impairment_tier_minor, 0, np.where(
-        pen >= rules.impairment_tier_serious, 1, 2))))
-    tier = np.where(exists, tier, -1)
-    critical = bodies.part_critical[body].astype(np.int64)
-    ceiling = np.full(idx.shape[0], 100, dtype=np.int64)
-    for c in (0, 1):
-        for k in range(len(TIERS)):
-            count = ((tier == k) & (critical == c)).sum(axis=1)
-            ceiling = np.minimum(ceiling, model.ceilings[c, k, count])
-    health = np.where(cr.dead[idx], 0, np.maximum(ceiling, rules.health_floor_alive))
+    health = np.zeros(idx.shape[0], dtype=np.int64)
+    _healths(idx, cr.body, cr.dead, st.penalty, st.unusable, bodies.part_exists, bodies.part_critical,
+             model.ceilings, rules.impairment_tier_minor, rules.impairment_tier_serious, rules.health_floor_alive,
+             health)
     old = st.health[idx]
     st.health[idx] = health
     for j in np.flatnonzero((health != old) & engine.tracer.traced[idx]).tolist():
         i = int(idx[j])
         engine.tracer.emit(HealthChanged(engine.tick, engine.clock_time, i + 1, int(old[j]), int(health[j]),
                                          band(int(health[j]), rules)))
+
+
+@compiled
+def _healths(idx: IntArray, body: IntArray, dead: BoolArray, penalty: IntArray, unusable: BoolArray,
+             exists: BoolArray, critical: BoolArray, ceilings: IntArray, minor: int, serious: int, floor: int,
+             out: IntArray) -> None:
+    """Per creature ``idx[r]``: its parts counted by (critical, tier), the lowest ceiling over the buckets, at
+    least ``floor`` alive and 0 dead."""
+    counts = np.zeros((2, len(TIERS)), dtype=np.int64)
+    for r in range(idx.shape[0]):
+        i = idx[r]
+        b = body[i]
+        counts[:] = 0
+        for p in range(penalty.shape[1]):
+            if not exists[b, p]:
+                continue
+            pen = penalty[i, p]
+            tier = 3 if unusable[i, p] else -1 if pen >= 0 else 0 if pen >= minor else 1 if pen >= serious else 2
+            if tier >= 0:
+                counts[1 if critical[b, p] else 0, tier] += 1
+        ceiling = 100
+        for c in range(2):
+            for k in range(len(TIERS)):
+                ceiling = min(ceiling, ceilings[c, k, counts[c, k]])
+        out[r] = 0 if dead[i] else max(ceiling, floor)
