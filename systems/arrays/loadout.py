@@ -64,25 +64,32 @@ class Loadout:
             modes: The compiled modes.
             ctx: A context carrying the weapons (``mode_options`` reads them).
         """
-        key = np.stack([cr.held, cr.hold_mask, unusable], axis=1)
-        stale = np.flatnonzero((key != self.key).any(axis=1) & ~cr.dead)
+        stale = np.zeros(len(cr), dtype=np.int64)
+        stale = stale[:_stale(cr.held, cr.hold_mask, unusable, cr.dead, self.key, stale)]
         if not stale.size:
             return
+        key = np.column_stack([cr.held[stale], cr.hold_mask[stale], unusable[stale]])
         # The options of each distinct (anatomy, key) among the stale, computed once ever; then written in bulk,
         # as rows of a table of every option set met so far.
         if self._anatomy_code is None:
             codes: dict[int, int] = {}
             self._anatomy_code = np.asarray([codes.setdefault(id(a), len(codes)) for a in cr.anatomy],
                                             dtype=np.int64)
-        keys = np.column_stack([self._anatomy_code[stale], key[stale]])
-        distinct, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+        keys = np.column_stack([self._anatomy_code[stale], key])
+        # The distinct keys in row order, the first of each and which each is (np.unique over rows, by a sort).
+        order = np.lexsort(keys.T[::-1])
+        ordered = keys[order]
+        starts = np.concatenate(([True], (ordered[1:] != ordered[:-1]).any(axis=1)))
+        distinct, first = ordered[starts], order[starts]
+        inverse = np.empty(len(keys), dtype=np.int64)
+        inverse[order] = np.cumsum(starts) - 1
         rows = np.empty(len(distinct), dtype=np.int64)
         for u, (ck, i) in enumerate(zip(distinct.tolist(), stale[first].tolist(), strict=True)):
             found = self._cache.get(tuple(ck))
             if found is None:
                 found = self._cache[tuple(ck)] = self._add_set(_options(cr, i, ck[3], modes, ctx))
             rows[u] = found
-        sets = rows[inverse.reshape(-1)]
+        sets = rows[inverse]
         if self._set_mode.shape[1] > self.mode.shape[1]:
             self._widen(self._set_mode.shape[1])
         width = self._set_mode.shape[1]
@@ -92,7 +99,7 @@ class Loadout:
         self.mode[stale, :width] = self._set_mode[sets]
         self.parts[stale, :width] = self._set_parts[sets]
         self.off_hand[stale, :width] = self._set_off[sets]
-        self.key[stale] = key[stale]
+        self.key[stale] = key
 
     def keep(self, rows: IntArray) -> None:
         """Keep creatures ``rows`` only (see ``Creatures.keep``)."""
@@ -131,6 +138,19 @@ class Loadout:
         chosen = np.full(len(idx), -1, dtype=np.int64)
         _choose(self.mode, idx, distance, modes.kind, modes.limit, modes.range, column, chosen)
         return column, chosen
+
+
+@compiled
+def _stale(held: IntArray, hold_mask: IntArray, unusable: IntArray, dead: BoolArray, key: IntArray,
+           out: IntArray) -> int:
+    """The living creatures whose (held, holding mask, unusable mask) is not their options' ``key``, into ``out``;
+    returns how many."""
+    count = 0
+    for i in range(held.shape[0]):
+        if not dead[i] and (held[i] != key[i, 0] or hold_mask[i] != key[i, 1] or unusable[i] != key[i, 2]):
+            out[count] = i
+            count += 1
+    return count
 
 
 @compiled
