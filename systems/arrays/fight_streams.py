@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from systems.arrays.compiled import compiled
 from systems.arrays.tables import FloatArray, IntArray
 
 U64 = npt.NDArray[np.uint64]
@@ -34,6 +35,19 @@ def mix64(z: U64) -> U64:
     z = (z ^ (z >> np.uint64(27))) * _M2
     out: U64 = z ^ (z >> np.uint64(31))
     return out
+
+
+@compiled
+def _draw(keys: U64, counters: U64, fights: IntArray, out: U64) -> None:
+    """Row by row, its fight's next counter, mixed with that fight's key."""
+    for j in range(fights.shape[0]):
+        f = fights[j]
+        at = counters[f] + np.uint64(1)
+        counters[f] = at
+        z = keys[f] + at * GAMMA
+        z = (z ^ (z >> np.uint64(30))) * _M1
+        z = (z ^ (z >> np.uint64(27))) * _M2
+        out[j] = z ^ (z >> np.uint64(31))
 
 
 class FightStreams:
@@ -61,40 +75,9 @@ class FightStreams:
         n = fights.shape[0]
         if not n:
             return np.zeros(0, dtype=np.uint64)
-        counters = self.counters[k]
-        first = fights[0]
-        if fights[-1] == first and (fights == first).all():  # one fight (a battle): its next n counters
-            with np.errstate(over="ignore"):
-                at = counters[first] + np.arange(1, n + 1, dtype=np.uint64)
-                one: U64 = mix64(self.keys[k, first] + at * GAMMA)
-            counters[first] += np.uint64(n)
-            return one
-        ordinal = self._ordinals(fights)
-        with np.errstate(over="ignore"):
-            at = counters[fights] + ordinal + np.uint64(1)
-            out = mix64(self.keys[k, fights] + at * GAMMA)
-        counters += np.bincount(fights, minlength=counters.shape[0]).astype(np.uint64)
+        out = np.empty(n, dtype=np.uint64)
+        _draw(self.keys[k], self.counters[k], fights, out)
         return out
-
-    @staticmethod
-    def _ordinals(fights: IntArray) -> U64:
-        """Each row's place among the rows of its fight (0 for a fight's first row)."""
-        n = fights.shape[0]
-        if n == 1:
-            return np.zeros(n, dtype=np.uint64)
-        step = np.diff(fights)
-        if (step >= 0).all():  # rows in fight order (most calls: a battle is one fight, a batch is spawned so)
-            if (step > 0).all():
-                return np.zeros(n, dtype=np.uint64)  # every fight once
-            starts = np.flatnonzero(np.concatenate(([True], step > 0)))
-            return (np.arange(n) - np.repeat(starts, np.diff(np.append(starts, n)))).astype(np.uint64)
-        order = np.argsort(fights, kind="stable")
-        sorted_f = fights[order]
-        starts = np.flatnonzero(np.concatenate(([True], sorted_f[1:] != sorted_f[:-1])))
-        run_start = np.repeat(starts, np.diff(np.append(starts, n)))
-        ordinal = np.empty(n, dtype=np.uint64)
-        ordinal[order] = (np.arange(n) - run_start).astype(np.uint64)
-        return ordinal
 
     def keep(self, fights: IntArray) -> None:
         """Keep the streams of ``fights`` only, in that order (each where it was: its next draw is unchanged)."""
