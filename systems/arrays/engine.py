@@ -265,9 +265,23 @@ class ArrayEngine:
 
     def fighting_teams(self, fight: int = 0) -> list[str]:
         """The teams of ``fight`` still able to fight, sorted."""
+        return self.fighting_teams_of([fight])[fight]
+
+    def fighting_teams_of(self, fights: Iterable[int]) -> dict[int, list[str]]:
+        """Per fight of ``fights``, the teams still able to fight, sorted (one pass over the creatures)."""
         cr = self.creatures
-        teams = np.unique(cr.team[self.fighting() & (cr.fight == fight)])
-        return sorted(cr.team_names[t] for t in teams.tolist())
+        out: dict[int, list[str]] = {f: [] for f in fights}
+        if not out:
+            return out
+        able = self.fighting()
+        pairs = np.unique(cr.fight[able] * (len(cr.team_names) + 1) + cr.team[able])
+        for fight, team in zip((pairs // (len(cr.team_names) + 1)).tolist(),
+                               (pairs % (len(cr.team_names) + 1)).tolist(), strict=True):
+            if fight in out:
+                out[fight].append(cr.team_names[team])
+        for teams in out.values():
+            teams.sort()
+        return out
 
     def teams_left(self) -> IntArray:
         """Per fight, how many teams can still fight."""
