@@ -233,11 +233,11 @@ def _import_before_interrupts(engine: str = "esper") -> None:
 
     The heavy modules are imported here, when the command starts, not with the CLI, so a Ctrl-C can land in these
     imports: it stops the command as any interrupt does (exit 130, no traceback), as far as CPython lets it.
-    ``engine`` other than ``esper``: the array engine (numpy, scipy) too.
+    ``engine`` other than ``esper``: the array engine (numpy, numba) too.
     """
     try:
         if engine != "esper":
-            import sandbox.array_world  # noqa: F401 (the array engine and scipy's k-d tree)
+            import sandbox.array_world  # noqa: F401 (the array engine and numba)
 
         import numpy.random  # noqa: F401 (numpy loads it lazily, on the first seed)
 

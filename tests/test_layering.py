@@ -27,9 +27,16 @@ def test_components_import_only_the_stdlib() -> None:
 
 def test_systems_import_neither_pygame_nor_sandbox() -> None:
     assert not imports_of("systems") & {"pygame", "sandbox"}
-    # scipy: the array engine's k-d tree (systems/arrays/spatial.py), a declared dependency
-    assert imports_of("systems") - set(sys.stdlib_module_names) <= {"components", "systems", "numpy", "scipy",
+    # numba: the array engine's compiled loops (systems/arrays/compiled.py), a declared dependency
+    assert imports_of("systems") - set(sys.stdlib_module_names) <= {"components", "systems", "numpy", "numba",
                                                                      "esper"}
+
+
+def test_the_esper_engine_never_imports_numba() -> None:
+    code = ("import sys, sandbox.cli; from sandbox.world import Sandbox; Sandbox.from_scenario('duel', seed=1).run(); "
+            "print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
 
 
 def test_importing_sandbox_does_not_import_pygame() -> None:

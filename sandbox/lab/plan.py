@@ -271,7 +271,7 @@ def check_engine(plan: LabPlan) -> None:
         LabError: An unknown engine, or a model or scenario feature the array engine does not run (it says which).
     """
     if plan.engine == "esper":
-        return  # nothing to import: the array engine and scipy stay unloaded
+        return  # nothing to import: the array engine and numba stay unloaded
     from sandbox.array_world import ArrayWorld
     from sandbox.array_world import check_engine as known_engine
     from sandbox.world import SandboxError

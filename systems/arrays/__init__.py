@@ -9,7 +9,8 @@ batches of independent fights (see ``docs/array-engine.md``).
 - ``fight_streams``: each fight's own counter-based random streams (a fight is the same in any batch);
 - ``trace``: full records of the traced creatures' blows; ``errors``: ``EngineError``.
 
-Pure rules and numpy (and scipy's k-d tree); nothing here imports the sandbox.
+Pure rules, numpy, and numba for the loops that take their cases one at a time (``compiled``); nothing here
+imports the sandbox.
 """
 
 import systems.arrays.anatomy.model  # noqa: F401 (registers the anatomy model with the array engine)
