@@ -117,14 +117,6 @@ def _cell_run(starts: IntArray, fight: int, row: int, first: int, last: int, nx:
 
 
 @compiled
-def _enemy_distance(i: int, j: int, team: IntArray, accept: BoolArray, x: FloatArray, y: FloatArray) -> float:
-    """How far ``j`` is from ``i`` when it is an accepted enemy of ``i`` (another team), else infinity."""
-    if team[j] == team[i] or not accept[j]:
-        return math.inf
-    return math.hypot(x[j] - x[i], y[j] - y[i])
-
-
-@compiled
 def _nearest(seekers: IntArray, x: FloatArray, y: FloatArray, fight: IntArray, team: IntArray, accept: BoolArray,
              starts: IntArray, members: IntArray, x0: float, y0: float, cell: float, nx: int, ny: int,
              best: IntArray, best_d: FloatArray) -> None:
@@ -155,7 +147,9 @@ def _nearest(seekers: IntArray, x: FloatArray, y: FloatArray, fight: IntArray, t
                     lo, hi = _cell_run(starts, f, gy, first, last, nx, ny)
                     for k in range(lo, hi):
                         j = members[k]
-                        d = _enemy_distance(i, j, team, accept, x, y)
+                        if team[j] == team[i] or not accept[j]:
+                            continue
+                        d = math.hypot(x[j] - x[i], y[j] - y[i])
                         if d < bd or (d == bd and j < b):
                             b = j
                             bd = d
@@ -187,7 +181,9 @@ def _within(seekers: IntArray, radius: float, x: FloatArray, y: FloatArray, figh
                 lo, hi = _cell_run(starts, f, gy, first, last, nx, ny)
                 for k in range(lo, hi):
                     j = members[k]
-                    d = _enemy_distance(i, j, team, accept, x, y)
+                    if team[j] == team[i] or not accept[j]:
+                        continue
+                    d = math.hypot(x[j] - x[i], y[j] - y[i])
                     if d > radius:
                         continue
                     if fill:
