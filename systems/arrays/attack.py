@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from systems.arrays.compiled import compiled
 from systems.arrays.state import ATTACK
-from systems.arrays.tables import BoolArray, IntArray
+from systems.arrays.tables import BoolArray, FloatArray, IntArray
 
 if TYPE_CHECKING:
     from systems.arrays.engine import ArrayEngine
@@ -56,14 +57,27 @@ def gather(engine: ArrayEngine) -> Attacks:
     """Every attack this tick (``systems.combat.AttackProcessor``'s checks as the phase begins: able, a target that
     is not dead and within reach or range)."""
     cr, modes, loadout = engine.creatures, engine.modes, engine.loadout
-    att = cr.order[(cr.action[cr.order] == ATTACK) & cr.able[cr.order] & (cr.target[cr.order] >= 0)]
+    att = np.zeros(len(cr), dtype=np.int64)
+    att = att[:_attackers(cr.order, cr.action, cr.dead, cr.out, cr.target, cr.mode, cr.x, cr.y, modes.limit, att)]
     tgt = cr.target[att]
-    att, tgt = att[~cr.dead[tgt]], tgt[~cr.dead[tgt]]
-    dist = np.hypot(cr.x[tgt] - cr.x[att], cr.y[tgt] - cr.y[att])
-    keep = modes.in_range(cr.mode[att], dist)
-    att, tgt = att[keep], tgt[keep]
     column = engine.option[att]
     mode = cr.mode[att]
     natural = engine.natural_mode[mode]
     return Attacks(att, tgt, mode, loadout.parts[att, column], loadout.off_hand[att, column], natural,
                    cr.aim_zone[att], cr.rank[att])
+
+
+@compiled
+def _attackers(order: IntArray, action: IntArray, dead: BoolArray, out: BoolArray, target: IntArray, mode: IntArray,
+               x: FloatArray, y: FloatArray, limit: FloatArray, found: IntArray) -> int:
+    """The creatures, in initiative order, that mean to attack and still can: able, with a target that is not
+    dead and within its mode's reach or range (``ModeTables.in_range``); written to ``found``, returns how many."""
+    count = 0
+    for i in order:
+        t = target[i]
+        if action[i] != ATTACK or dead[i] or out[i] or t < 0 or dead[t]:
+            continue
+        if np.hypot(x[t] - x[i], y[t] - y[i]) <= limit[mode[i]] + 1e-9:
+            found[count] = i
+            count += 1
+    return count

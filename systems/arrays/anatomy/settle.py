@@ -52,8 +52,7 @@ def settle(model: AnatomyArrayModel) -> None:
         st.unusable[owner[gone[lv]], part[gone[lv]]] = True
         st.unusable |= st.lost
         _announce(model, dirty, before_pen, before_unusable)
-    newly_dead = np.flatnonzero(cr.dead & (st.health > 0))
-    idx = np.union1d(dirty, newly_dead)
+    idx = np.flatnonzero(st.dirty | (cr.dead & (st.health > 0)))  # the wounded and the newly dead
     if idx.size:
         st.refresh_roles(idx, cr.body, bodies)
         _health(model, idx)

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from components.anatomy import ROLES
+from systems.arrays.compiled import compiled
 from systems.arrays.state import NO_ML
-from systems.arrays.tables import ROLE_BITS, BodyTables, BoolArray, FloatArray, IntArray, SkillTables
+from systems.arrays.tables import BodyTables, BoolArray, FloatArray, IntArray, SkillTables
 
 UNUSABLE_PENALTY = NO_ML
 """The role penalty of a role one of whose parts is unusable (a test naming it critically fails)."""
@@ -160,29 +161,50 @@ class AnatomyArrays:
 
     def refresh_roles(self, idx: IntArray, body: IntArray, bodies: BodyTables) -> None:
         """Recompute the role penalties of creatures ``idx`` from their parts (``impairment.test_penalty``)."""
-        roles = bodies.part_roles[body[idx]]
-        pen = self.penalty[idx]
-        dead_part = self.unusable[idx]
-        for r, role in enumerate(ROLES):
-            holds = (roles & ROLE_BITS[role]) != 0
-            worst = np.where(holds, pen, 0).min(axis=1, initial=0)
-            self.role_penalty[idx, r] = np.where((holds & dead_part).any(axis=1), UNUSABLE_PENALTY, worst)
+        _role_penalties(idx, body, bodies.part_roles, self.penalty, self.unusable, self.role_penalty)
 
     def effective_ml(self, idx: IntArray | None, skill: int, mls: IntArray, skills: SkillTables, modifier: int = 0
                      ) -> IntArray:
         """``systems.mastery.effective_ml`` per creature (``idx``; ``None``: every creature, in order): base -
         fatigue + the worst penalty of the roles the skill names (``NO_ML``: no such skill, or one of those roles
         has an unusable part)."""
-        rows: IntArray | slice = slice(None) if idx is None else idx
-        n = self.fatigue.shape[0] if idx is None else idx.shape[0]
-        if skill < 0:
-            return np.full(n, NO_ML, dtype=np.int64)
-        base = mls[rows, skill]
-        mask = int(skills.roles[skill])
-        penalty = np.zeros(n, dtype=np.int64)
-        for r, role in enumerate(ROLES):
-            if mask & ROLE_BITS[role]:
-                penalty = np.minimum(penalty, self.role_penalty[rows, r])
-        ml = base - self.fatigue[rows] + modifier + penalty
-        out: IntArray = np.where((base <= NO_ML // 2) | (penalty <= NO_ML // 2), NO_ML, ml)
+        rows = np.arange(self.fatigue.shape[0]) if idx is None else idx
+        out = np.full(rows.shape[0], NO_ML, dtype=np.int64)
+        if skill >= 0:
+            _effective_mls(rows, skill, int(skills.roles[skill]), modifier, mls, self.fatigue, self.role_penalty, out)
         return out
+
+
+@compiled
+def _role_penalties(idx: IntArray, body: IntArray, part_roles: IntArray, penalty: IntArray, unusable: BoolArray,
+                    out: IntArray) -> None:
+    """Per creature ``idx[r]`` and role: the worst penalty of the parts holding it (``UNUSABLE_PENALTY`` when one is
+    unusable)."""
+    for r in range(idx.shape[0]):
+        i = idx[r]
+        b = body[i]
+        for role in range(out.shape[1]):
+            bit = 1 << role  # ROLE_BITS: role k is bit k
+            worst = 0
+            gone = False
+            for p in range(penalty.shape[1]):
+                if part_roles[b, p] & bit:
+                    worst = min(worst, penalty[i, p])
+                    gone = gone or unusable[i, p]
+            out[i, role] = UNUSABLE_PENALTY if gone else worst
+
+
+@compiled
+def _effective_mls(rows: IntArray, skill: int, roles: int, modifier: int, mls: IntArray, fatigue: IntArray,
+                   role_penalty: IntArray, out: IntArray) -> None:
+    """``AnatomyArrays.effective_ml`` per creature ``rows[k]`` (``roles``: the skill's role bits, role ``r`` bit
+    ``r``); ``out`` holds ``NO_ML`` where the skill is missing or a role's part is unusable."""
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        base = mls[i, skill]
+        penalty = 0
+        for r in range(role_penalty.shape[1]):
+            if roles >> r & 1:
+                penalty = min(penalty, role_penalty[i, r])
+        if base > NO_ML // 2 and penalty > NO_ML // 2:
+            out[k] = base - fatigue[i] + modifier + penalty
