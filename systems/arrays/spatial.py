@@ -149,14 +149,15 @@ def _nearest(seekers: IntArray, x: FloatArray, y: FloatArray, fight: IntArray, t
                         j = members[k]
                         if team[j] == team[i] or not accept[j]:
                             continue
-                        d = math.hypot(x[j] - x[i], y[j] - y[i])
+                        dx, dy = x[j] - x[i], y[j] - y[i]
+                        d = dx * dx + dy * dy  # squared: the order is the distance's, a root only for the best
                         if d < bd or (d == bd and j < b):
                             b = j
                             bd = d
-            if b >= 0 and bd < r * cell * (1.0 - SLACK):
+            if b >= 0 and bd < (r * cell * (1.0 - SLACK)) ** 2:
                 break
         best[s] = b
-        best_d[s] = bd
+        best_d[s] = math.hypot(x[b] - x[i], y[b] - y[i]) if b >= 0 else np.inf
 
 
 @compiled
