@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from components.state import Condition
+from components.state import Condition, Equipment
 from systems.ai import grip_parts_for, rearm_action
 from systems.arrays.loadout import part_states
 
@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 
 Situation = tuple[int, str, int, tuple[tuple[int, str], ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
 """(body, favoured side, unusable-part mask, what each hand holds, dropped, carried, lost)."""
+
+Gear = tuple[tuple[tuple[int, str], ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+"""What a creature holds, dropped, carries and lost (a situation's last four)."""
 
 Grip = tuple[str, tuple[int, ...]]
 """A weapon taken up, and the parts that grip it."""
@@ -36,13 +39,22 @@ class Rearming:
         self._actions: dict[Situation, str] = {}
         self._grips: dict[tuple[Situation, bool], Grip | None] = {}
         self._no_condition = Condition()  # nothing held fast: the array engine runs no such scenario
+        self._gear: dict[int, tuple[Equipment, int, Gear]] = {}
 
     def situation(self, i: int, unusable: int) -> Situation:
         """Creature ``i``'s situation, with ``unusable`` its unusable parts as a mask."""
-        cr = self.engine.creatures
+        engine = self.engine
+        cr = engine.creatures
         anat, equip = cr.anatomy[i], cr.equipment[i]
-        return (id(anat.body), anat.kind.dominance, unusable, tuple(equip.holding.items()), tuple(equip.dropped),
-                tuple(equip.weapons), tuple(equip.lost))
+        # What it holds, dropped, carries and lost changes only with its hands (``hands_version``): read once per
+        # change, though intent and movement both ask.
+        version = int(engine.hands_version[i])
+        seen = self._gear.get(id(equip))
+        if seen is None or seen[0] is not equip or seen[1] != version:
+            seen = self._gear[id(equip)] = (equip, version, (tuple(equip.holding.items()), tuple(equip.dropped),
+                                                             tuple(equip.weapons), tuple(equip.lost)))
+        holding, dropped, weapons, lost = seen[2]
+        return id(anat.body), anat.kind.dominance, unusable, holding, dropped, weapons, lost
 
     def action(self, i: int, unusable: int) -> str:
         """``pick up``, ``draw`` or ``""`` (``systems.ai.rearm_action``)."""

@@ -107,9 +107,9 @@ def retest(model: AnatomyArrayModel) -> None:
         level = np.where(st.cause_location[c] >= 0, st.cause_level[c], 1)
         st.coma_hr[c] = aftercare.coma_hr_base - shock_value - level
     if extended.any():
-        hr = np.asarray([aftercare.extended_shock_hr[TestResult(int(r))] for r in result[extended].tolist()],
-                        dtype=np.int64)
-        st.extended_hr[due[extended]] = hr
+        # By result code: only failures enter Extended Shock, and the rules give each failure its Healing Rate.
+        by_result = np.asarray([aftercare.extended_shock_hr.get(r, -1) for r in TestResult], dtype=np.int64)
+        st.extended_hr[due[extended]] = by_result[result[extended]]
     for j in np.flatnonzero(engine.tracer.traced[due]).tolist():
         engine.tracer.emit(ShockRetested(tick, now, int(due[j]) + 1, TestResult(int(result[j])).name,
                                          ShockState(int(before[j])).label, ShockState(int(after[j])).label))
