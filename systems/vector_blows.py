@@ -21,7 +21,7 @@ rigid armour, Shock Value 0, no bleeding, no amputation and no mishap from it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -239,11 +239,6 @@ class BlowArrays:
     def take(self, sel: IntArray | BoolArray) -> BlowArrays:
         """The blows at ``sel``."""
         return BlowArrays(*(getattr(self, f.name)[sel] for f in fields(self)))
-
-    def on_wounds(self, totals: IntArray, owner: IntArray) -> BlowArrays:
-        """These blows with ``compound`` read against wounds as they are now (``existing`` of
-        ``resolve_blow_batch``): nothing else a blow does depends on the wounds already there."""
-        return replace(self, compound=compounds(self.level, self.missed, self.location, totals, owner))
 
 
 def compounds(level: IntArray, missed: BoolArray, location: IntArray, totals: IntArray, owner: IntArray

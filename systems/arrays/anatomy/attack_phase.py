@@ -189,7 +189,7 @@ class TestMLs:
 
 def _blows(model: AnatomyArrayModel, hits: Attacks, mls: TestMLs) -> BlowArrays:
     """Resolve ``hits`` as blows that land (``mls``: their targets' test MLs), each against its own target as
-    the attack phase began (its wounds then: ``BlowArrays.on_wounds`` reads them again when the blow lands)."""
+    the attack phase began (its wounds then: the walk reads compounding again when the blow lands)."""
     engine = model.engine
     cr, modes = engine.creatures, engine.modes
     fights = cr.fight[hits.target]
