@@ -64,7 +64,14 @@ class Finder:
         best_d = np.full(n, np.inf)
         if n and self.members.size:
             cr = self.cr
-            _nearest(seekers, cr.x, cr.y, cr.fight, cr.team, self._accept(accept), self.starts, self.members,
+            accepted = self._accept(accept)
+            # Whether any accepted enemy is left in each seeker's fight (teams are numbered across fights): a seeker
+            # without one is answered at once, not by a search of the whole field.
+            taken = self.members[accepted[self.members]]
+            per_fight = np.bincount(cr.fight[taken], minlength=int(cr.fight.max(initial=0)) + 1)
+            per_team = np.bincount(cr.team[taken], minlength=int(cr.team.max(initial=0)) + 1)
+            hopeful = per_fight[cr.fight[seekers]] > per_team[cr.team[seekers]]
+            _nearest(seekers, hopeful, cr.x, cr.y, cr.fight, cr.team, accepted, self.starts, self.members,
                      self.x0, self.y0, self.cell, self.nx, self.ny, best, best_d)
         return best, best_d
 
@@ -117,9 +124,27 @@ def _cell_run(starts: IntArray, fight: int, row: int, first: int, last: int, nx:
 
 
 @compiled
-def _nearest(seekers: IntArray, x: FloatArray, y: FloatArray, fight: IntArray, team: IntArray, accept: BoolArray,
-             starts: IntArray, members: IntArray, x0: float, y0: float, cell: float, nx: int, ny: int,
-             best: IntArray, best_d: FloatArray) -> None:
+def _nearest_in(starts: IntArray, members: IntArray, f: int, row: int, first: int, last: int, nx: int, ny: int,
+                i: int, team: IntArray, accept: BoolArray, x: FloatArray, y: FloatArray, b: int, bd: float
+                ) -> tuple[int, float]:
+    """The nearest so far (``b`` at squared distance ``bd``) after the cells ``first..last`` of ``row``."""
+    lo, hi = _cell_run(starts, f, row, first, last, nx, ny)
+    for k in range(lo, hi):
+        j = members[k]
+        if team[j] == team[i] or not accept[j]:
+            continue
+        dx, dy = x[j] - x[i], y[j] - y[i]
+        d = dx * dx + dy * dy  # squared: the order is the distance's, a root only for the best
+        if d < bd or (d == bd and j < b):
+            b = j
+            bd = d
+    return b, bd
+
+
+@compiled
+def _nearest(seekers: IntArray, hopeful: BoolArray, x: FloatArray, y: FloatArray, fight: IntArray,
+             team: IntArray, accept: BoolArray, starts: IntArray, members: IntArray, x0: float, y0: float,
+             cell: float, nx: int, ny: int, best: IntArray, best_d: FloatArray) -> None:
     """Per seeker, ring by ring from its cell: the nearest accepted member of another team of its fight.
 
     After ring ``r`` every unexamined cell is at least ``r`` cells away, so a best distance below ``r`` cells is
@@ -132,28 +157,21 @@ def _nearest(seekers: IntArray, x: FloatArray, y: FloatArray, fight: IntArray, t
         last_ring = max(cx, nx - 1 - cx, cy, ny - 1 - cy, 0)
         b = -1
         bd = np.inf
+        if not hopeful[s]:
+            last_ring = -1  # no accepted enemy anywhere in its fight: nothing to look for
         for r in range(last_ring + 1):
-            for gy in range(max(cy - r, 0), min(cy + r, ny - 1) + 1):
-                edge = gy == cy - r or gy == cy + r
-                for side in range(1 if edge else 2):
-                    if edge:
-                        first, last = max(cx - r, 0), min(cx + r, nx - 1)
-                    else:
-                        first = last = cx - r if side == 0 else cx + r
-                        if first < 0 or first >= nx:
-                            continue
-                    if first > last:
-                        continue
-                    lo, hi = _cell_run(starts, f, gy, first, last, nx, ny)
-                    for k in range(lo, hi):
-                        j = members[k]
-                        if team[j] == team[i] or not accept[j]:
-                            continue
-                        dx, dy = x[j] - x[i], y[j] - y[i]
-                        d = dx * dx + dy * dy  # squared: the order is the distance's, a root only for the best
-                        if d < bd or (d == bd and j < b):
-                            b = j
-                            bd = d
+            # Ring r: its top and bottom rows whole, and its two side columns between them where they are on the
+            # grid (a long, narrow battle has no side columns past its width: a ring costs two rows there).
+            first, last = max(cx - r, 0), min(cx + r, nx - 1)
+            for side in range(2 if r > 0 else 1):
+                row = cy - r if side == 0 else cy + r
+                if 0 <= row < ny and first <= last:
+                    b, bd = _nearest_in(starts, members, f, row, first, last, nx, ny, i, team, accept, x, y, b, bd)
+            for column in (cx - r, cx + r):
+                if r == 0 or not 0 <= column < nx:
+                    continue
+                for row in range(max(cy - r + 1, 0), min(cy + r - 1, ny - 1) + 1):
+                    b, bd = _nearest_in(starts, members, f, row, column, column, nx, ny, i, team, accept, x, y, b, bd)
             if b >= 0 and bd < (r * cell * (1.0 - SLACK)) ** 2:
                 break
         best[s] = b
