@@ -6,6 +6,7 @@ The account uses the rules' codes (``S3``, ``MF``, ``HR``) and ends with a one-l
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -54,13 +55,16 @@ def _finish(current: str, follows: list[str], plain: bool = False) -> str:
     return wrapped(spell_out(line) if plain else line, indent=len("tick 123  "))
 
 
-def closing_table(world: Sandbox | ArrayWorld, plain: bool = False) -> str:
+def closing_table(world: Sandbox | ArrayWorld, plain: bool = False, *, every: bool = False) -> str:
     """Per creature: team, alive, health and band, shock state, wounds by location, conditions (``plain``: in
     words).
 
     Below ``WIDE`` columns the wounds leave the table for a line per wounded creature under it, so the table's
-    cells keep to one line in an 80-column terminal.
+    cells keep to one line in an 80-column terminal. A fight of more than ``ROWS_MOST`` creatures is summed up
+    instead, a row per team and state (``team_table``), unless ``every``.
     """
+    if not every and len(world.names) > ROWS_MOST:
+        return team_table(world, plain)
     rows, wound_rows = [], []
     narrow = output_width()[0] < WIDE
     for entity, c in world.creatures().items():
@@ -86,6 +90,28 @@ def closing_table(world: Sandbox | ArrayWorld, plain: bool = False) -> str:
 
 WIDE = 100
 """From this many columns the closing table has a wounds column; below it, the wounds are listed under it."""
+
+ROWS_MOST = 60
+"""Past this many creatures the closing table sums the fight up by team and state (a row per creature of a battle
+of thousands is unreadable, and would take longer to print than the battle takes to run)."""
+
+
+def team_table(world: Sandbox | ArrayWorld, plain: bool = False) -> str:
+    """Per team and state (the readout's label: "fair", "incapacitated", "dead"): how many creatures, of which
+    kinds; the teams in order of first appearance, each team's states most common first."""
+    count: Counter[tuple[str, str]] = Counter()
+    kinds: dict[tuple[str, str], set[str]] = {}
+    for entity in world.names:
+        s = world.standing(entity)
+        count[s.team, s.label] += 1
+        kinds.setdefault((s.team, s.label), set()).add(s.kind)
+    teams = list(dict.fromkeys(team for team, _ in count))
+    rows = [[team, spell_out(label) if plain else label, f"{n:,}", ", ".join(sorted(kinds[team, label]))]
+            for team in teams
+            for (t, label), n in sorted(count.items(), key=lambda kv: (-kv[1], kv[0][1])) if t == team]
+    note = (f"{len(world.names):,} creatures: a row per team and state (--every-creature lists each one; --trace "
+            "NAME follows one's blows).")
+    return "\n".join([table(["team", "state", "creatures", "kinds"], rows), wrapped(note)])
 
 
 def _wounds_text(wounds: Iterable[WoundReading], most: int = 4, plain: bool = False) -> str:

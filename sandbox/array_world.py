@@ -140,6 +140,10 @@ class ArrayWorld:
         """What the creature's state reads as under the world's damage model."""
         return self.engine.model.readout(self._index(creature))
 
+    def standing(self, creature: int | str) -> Standing:
+        """The creature in brief (``Sandbox.standing``), read from the arrays."""
+        return self.engine.standing(self._index(creature))
+
     # ------------------------------------------------------------------ running
 
     @property
@@ -332,11 +336,9 @@ _Ending = tuple[Outcome, tuple[Standing, ...], tuple[tuple[Creature, Readout], .
 def _ending(engine: ArrayEngine, fight: int, size: int, records: bool, teams: list[str]) -> _Ending:
     """Fight ``fight`` (creatures ``fight * size`` on, ``teams`` still able to fight) as it stands now: its outcome,
     its creatures in brief and (``records``) in full."""
-    cr, model = engine.creatures, engine.model
+    model = engine.model
     mine = range(fight * size, fight * size + size)
-    standings = tuple(Standing(cr.names[i], cr.kinds[i], cr.team_names[int(cr.team[i])], cr.anatomy[i].body.id,
-                               *model.standing(i), bool(cr.dead[i]), (cr.causes[i] or "died") if cr.dead[i] else "")
-                      for i in mine)
+    standings = tuple(engine.standing(i) for i in mine)
     creatures: tuple[tuple[Creature, Readout], ...] = ()
     if records:
         creatures = tuple((r, model.readout(i, r)) for i, r in ((i, model.record(i)) for i in mine))

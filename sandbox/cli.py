@@ -209,6 +209,9 @@ def run(
     trace: Annotated[list[str] | None, typer.Option(
         "--trace", help="With --engine array: account for this creature's landed blows in full (repeat it for "
                         "several; default: every creature, none with -q).", show_default=False)] = None,
+    every_creature: Annotated[bool, typer.Option(
+        "--every-creature", help="A closing row per creature however many fought (past 60 the table sums the fight "
+                                 "up by team and state).")] = False,
 ) -> None:
     """Run a skirmish headless and print what happened: every landed blow, then each creature's state."""
     from sandbox.interrupts import sigterm_as_interrupt
@@ -216,7 +219,7 @@ def run(
     _import_before_interrupts(engine)
     try:
         with _friendly(content, [scenario]), sigterm_as_interrupt():
-            _run(scenario, model, seed, ticks, log, quiet, aftermath, plain, engine, trace or [])
+            _run(scenario, model, seed, ticks, log, quiet, aftermath, plain, engine, trace or [], every_creature)
     except KeyboardInterrupt:
         # Ctrl-C or SIGTERM: the log is whole or absent (written last, through a temporary file).
         typer.echo("interrupted" + (f"; the log {log} is whole or absent" if log is not None else ""), err=True)
@@ -251,7 +254,8 @@ def _import_before_interrupts(engine: str = "esper") -> None:
 
 
 def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Path | None, quiet: bool,
-         aftermath: float | None, plain: bool = False, engine: str = "esper", trace: list[str] | None = None) -> None:
+         aftermath: float | None, plain: bool = False, engine: str = "esper", trace: list[str] | None = None,
+         every_creature: bool = False) -> None:
     """The body of ``sandbox run``: the account, then (unless ``plain``) a key to the codes it used."""
     from sandbox.account import account_key, blow_lines, closing_table, outcome_line
     from sandbox.eventlog import write_jsonl
@@ -314,7 +318,7 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
             printed.append(line)
         echo("")
     echo(outcome_line(outcome), wrap=True)
-    printed.append(closing_table(world, plain))
+    printed.append(closing_table(world, plain, every=every_creature))
     echo(printed[-1])
     if aftermath is not None and isinstance(world, Sandbox):
         from sandbox.account import aftermath_table

@@ -90,6 +90,33 @@ def test_a_narrow_closing_table_lists_the_wounds_under_it() -> None:
     assert "wounds (* bleeding)" in wide.split("\n")[1] and "Wounds (* bleeding):" not in wide, wide
 
 
+def test_a_battle_is_summed_up_by_team_and_state() -> None:
+    """Past 60 creatures a row per creature is unreadable: a row per team and state, the counts summing to the
+    fight's creatures, each state as the creature's own readout labels it; --every-creature lists each one."""
+    from sandbox.array_world import ArrayWorld
+
+    code, out = sandbox("run", "battle", "--engine", "array", "--seed", "2", "-q", columns=120)
+    assert code == 0, out
+    assert "200 creatures: a row per team and state" in out, out
+    rows = [re.split(r"\s{2,}", line.strip()) for line in out.split("\n") if re.match(r"^(Red|Blue)\s{2,}", line)]
+    world = ArrayWorld.from_scenario("battle", 2)
+    world.run()
+    expected: dict[tuple[str, str], int] = {}
+    for entity in world.names:
+        standing = world.standing(entity)
+        expected[standing.team, standing.label] = expected.get((standing.team, standing.label), 0) + 1
+    assert {(team, state): int(n) for team, state, n, _ in rows} == expected
+    code, every = sandbox("run", "battle", "--engine", "array", "--seed", "2", "-q", "--every-creature",
+                          columns=120)
+    assert code == 0 and "a row per team and state" not in every
+    assert all(name in every for name in world.names.values())
+
+
+def test_a_small_fight_keeps_a_row_per_creature() -> None:
+    _, out = sandbox("run", "skirmish", "-q", columns=120)
+    assert "a row per team and state" not in out and "Blue Mace" in out
+
+
 # ------------------------------------------------------------------------------------------ a key to the codes
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from components.readout import Standing
 from components.rules import ShockState
 from components.state import Armor
 from systems.ai import choose_aim
@@ -262,6 +263,14 @@ class ArrayEngine:
     def fighting(self) -> BoolArray:
         """Per creature, able to act and with some way to strike (``systems.status.can_fight``)."""
         return self.creatures.able & self.creatures.armed
+
+    def standing(self, i: int) -> Standing:
+        """Creature ``i`` in brief, read from the arrays (``Sandbox.standing``: its readout's alive, can act and
+        label, without building its records)."""
+        cr = self.creatures
+        dead = bool(cr.dead[i])
+        return Standing(cr.names[i], cr.kinds[i], cr.team_names[int(cr.team[i])], cr.anatomy[i].body.id,
+                        *self.model.standing(i), dead, (cr.causes[i] or "died") if dead else "")
 
     def fighting_teams(self, fight: int = 0) -> list[str]:
         """The teams of ``fight`` still able to fight, sorted."""
