@@ -189,7 +189,8 @@ class TestMLs:
 
 def _blows(model: AnatomyArrayModel, hits: Attacks, mls: TestMLs) -> BlowArrays:
     """Resolve ``hits`` as blows that land (``mls``: their targets' test MLs), each against its own target as
-    the attack phase began (its wounds then: the walk reads compounding again when the blow lands)."""
+    the attack phase began; compounding, which reads the wounds already there, is left to the walk (it reads them
+    as each blow lands)."""
     engine = model.engine
     cr, modes = engine.creatures, engine.modes
     fights = cr.fight[hits.target]
@@ -204,4 +205,4 @@ def _blows(model: AnatomyArrayModel, hits: Attacks, mls: TestMLs) -> BlowArrays:
     locator = engine.locators(kind, hits.aim_zone, modes.spread[hits.mode])
     return resolve_blow_batch(
         engine.tables, kind, impacts, modes.aspect[hits.mode], rng, locator=locator, shock_ml=mls.shock,
-        strength_ml=mls.strength, fumble_ml=mls.fumble, stumble_ml=mls.stumble, existing=(model.state.totals, t))
+        strength_ml=mls.strength, fumble_ml=mls.fumble, stumble_ml=mls.stumble)
