@@ -93,5 +93,6 @@ def _take_up(engine: ArrayEngine, i: int, unusable: int) -> bool:
         equip.dropped.remove(item)
     for p in parts:
         equip.holding[p] = item
-    engine.tracer.picked_up(i, item, cr.anatomy[i].body.parts[parts[0]].name)
+    if engine.tracer.traced[i]:  # the part's name only for a traced creature's event
+        engine.tracer.picked_up(i, item, cr.anatomy[i].body.parts[parts[0]].name)
     return True
