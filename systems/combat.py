@@ -20,12 +20,15 @@ from components.state import Anatomy, Condition, Equipment, Position
 from systems.context import TickContext
 from systems.strike import wielding_parts
 
+REACH_SLACK = 1e-9
+"""How far past its reach or range a strike still reaches, in metres (a distance's rounding)."""
+
 
 def in_range(mode: StrikeMode, distance: float) -> bool:
     """Whether a mode reaches a target at ``distance`` metres (melee: reach; missile and thrown: range)."""
     if mode.kind == "melee":
-        return distance <= mode.reach + 1e-9
-    return distance <= mode.range + 1e-9
+        return distance <= mode.reach + REACH_SLACK
+    return distance <= mode.range + REACH_SLACK
 
 
 def distance(a: Position, b: Position) -> float:

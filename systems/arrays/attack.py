@@ -15,6 +15,7 @@ import numpy as np
 from systems.arrays.compiled import compiled
 from systems.arrays.state import ATTACK
 from systems.arrays.tables import BoolArray, FloatArray, IntArray
+from systems.combat import REACH_SLACK
 
 if TYPE_CHECKING:
     from systems.arrays.engine import ArrayEngine
@@ -77,7 +78,7 @@ def _attackers(order: IntArray, action: IntArray, dead: BoolArray, out: BoolArra
         t = target[i]
         if action[i] != ATTACK or dead[i] or out[i] or t < 0 or dead[t]:
             continue
-        if np.hypot(x[t] - x[i], y[t] - y[i]) <= limit[mode[i]] + 1e-9:
+        if np.hypot(x[t] - x[i], y[t] - y[i]) <= limit[mode[i]] + REACH_SLACK:
             found[count] = i
             count += 1
     return count

@@ -20,7 +20,7 @@ from systems.ai import mode_options
 from systems.arrays.compiled import compiled
 from systems.arrays.state import Creatures
 from systems.arrays.tables import MELEE, BoolArray, FloatArray, IntArray, ModeTables
-from systems.combat import ready_parts
+from systems.combat import REACH_SLACK, ready_parts
 from systems.context import TickContext
 from systems.strike import is_off_hand
 
@@ -162,20 +162,20 @@ def _choose(options: IntArray, idx: IntArray, distance: FloatArray, kind: IntArr
         row = idx[r]
         reaches = melee = longest = -1
         best_range = -np.inf
+        has = False
         for k in range(options.shape[1]):
             m = options[row, k]
             if m < 0:
                 continue
-            if reaches < 0 and distance[r] <= limit[m] + 1e-9:  # ModeTables.in_range
+            has = True
+            if reaches < 0 and distance[r] <= limit[m] + REACH_SLACK:  # ModeTables.in_range
                 reaches = k
             if melee < 0 and kind[m] == MELEE:
                 melee = k
             if reach_of[m] > best_range:
                 best_range = reach_of[m]
                 longest = k
-            if chosen[r] < 0:
-                chosen[r] = m  # it has an option: the chosen one is written below
-        if chosen[r] < 0:
+        if not has:
             continue
         c = reaches if reaches >= 0 else melee if melee >= 0 else max(longest, 0)
         column[r] = c

@@ -18,6 +18,7 @@ from components.anatomy import ROLES, BodyStructure
 from components.creature import SkillDef
 from components.gear import StrikeMode
 from systems.ai import aimable_parts, mean_impact
+from systems.combat import REACH_SLACK
 from systems.hit_location import target_zone_number
 
 if TYPE_CHECKING:
@@ -159,7 +160,7 @@ class ModeTables:
 
     def in_range(self, mode: IntArray, distance: FloatArray) -> BoolArray:
         """``systems.combat.in_range`` per entry (a mode of -1 reaches nothing)."""
-        out: BoolArray = distance <= self.limit[mode] + 1e-9
+        out: BoolArray = distance <= self.limit[mode] + REACH_SLACK
         return out
 
     def roll_impacts(self, mode: IntArray, streams: FightStreams, fights: IntArray) -> IntArray:

@@ -34,6 +34,7 @@ from systems.vector_blows import BlowArrays, resolve_blow_batch
 if TYPE_CHECKING:
     from systems.arrays.anatomy.model import AnatomyArrayModel
 
+
 def read_tests(model: AnatomyArrayModel, ml: IntArray, rolls: IntArray) -> IntArray:
     """d100 results (``TestResult`` codes) of ``rolls`` (0..99, a roll of 1..100 less one) against ``ml``
     (``NO_ML``: a critical failure)."""

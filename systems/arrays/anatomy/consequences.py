@@ -1,7 +1,7 @@
-"""What a shock change, a death and a hand letting go do to creatures of the array world, outside the attack
-phase's compiled walk (``landing``, which does the same to the arrays as each blow lands): bleeding's and the
-re-tests' shock changes (``set_shock``), deaths (``kill``), and the ``Equipment`` a hand lets go from
-(``drop_held``), with the events of traced creatures.
+"""What a shock change and a hand letting go do to creatures of the array world outside the attack phase's
+compiled walk (``landing``): bleeding's shock changes and the deaths they bring (``set_shock``, entering each
+state as the walk does), and the ``Equipment`` a hand lets go from (``drop_held``), with the events of traced
+creatures.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import numpy as np
 
 from components.events import Died, Event, FellProne, ItemDropped, ShockChanged
 from components.rules import ShockState
+from systems.arrays.anatomy.landing import FELL_SHOCKED, KILLED_BY_SHOCK, enter_shocks
 from systems.arrays.tables import IntArray
 
 if TYPE_CHECKING:
@@ -22,55 +23,31 @@ STUNNED, INCAPACITATED, UNCONSCIOUS, DEAD = (int(s) for s in (ShockState.STUNNED
                                                                   ShockState.UNCONSCIOUS, ShockState.DEAD))
 
 
-def set_shock(model: AnatomyArrayModel, who: IntArray, new: IntArray, cause: str,
-              follows: dict[int, list[Event]] | None = None, keys: IntArray | None = None) -> None:
-    """``systems.damage.set_shock`` for creatures ``who`` (each moving to a different state): the re-test time,
-    reeling, prone from Incapacitated on, death (``cause``). ``follows[keys[j]]`` collects ``who[j]``'s events
-    when it is traced."""
+def set_shock(model: AnatomyArrayModel, who: IntArray, new: IntArray, cause: str) -> None:
+    """``systems.damage.set_shock`` for creatures ``who`` (each moving to a different state): the arrays as the
+    attack phase's walk sets them (``landing.enter_shock``), then the causes of the deaths (``cause``) and the
+    traced creatures' events."""
     engine, st, rules = model.engine, model.state, model.rules
     cr = engine.creatures
     now, tick = engine.clock_time, engine.tick
     old = st.shock[who].copy()
-    st.shock[who] = new
-    st.since[who] = tick
-    cr.out[who] = new >= INCAPACITATED
+    outcome = np.zeros(who.shape[0], dtype=np.int64)
     unconscious_after = rules.aftercare.unconscious_retest_after if rules.aftercare is not None else -1.0
-    st.retest_at[who] = np.where((new == STUNNED) | (new == INCAPACITATED), now + engine.combat.tick_seconds,
-                                 np.where(new == UNCONSCIOUS, now + unconscious_after, -1.0))
-    cr.reeling[who] = True
-    falls = (new >= INCAPACITATED) & (new < DEAD) & ~cr.prone[who]
-    # Only a death or a change that is logged needs Python; everyone else who falls just lies down.
-    told = engine.tracer.traced[who] | (new == DEAD)
-    if follows and keys is not None:
-        told |= np.isin(keys, np.fromiter(follows, dtype=np.int64, count=len(follows)))
-    cr.prone[who[falls & ~told]] = True
-    for j in np.flatnonzero(told).tolist():
+    enter_shocks(who, new, tick, now, engine.combat.tick_seconds, unconscious_after, st.shock, st.since, cr.out,
+                 st.retest_at, cr.reeling, cr.prone, cr.dead, outcome)
+    for j in np.flatnonzero(engine.tracer.traced[who] | (outcome == KILLED_BY_SHOCK)).tolist():
         i = int(who[j])
-        events = follows.get(int(keys[j])) if follows is not None and keys is not None else (
-            [] if engine.tracer.traced[i] else None)
-        if events is not None:
-            events.append(ShockChanged(tick, now, i + 1, ShockState(int(old[j])).label, ShockState(int(new[j])).label))
-        if new[j] == DEAD:
-            kill(engine, i, cause, events)
-        elif falls[j]:
-            cr.prone[i] = True
-            if events is not None:
-                events.append(FellProne(tick, now, i + 1, "shock"))
-        if events is not None and (follows is None or keys is None):
-            engine.tracer.extend(events)
-
-
-def kill(engine: ArrayEngine, i: int, cause: str, events: list[Event] | None) -> None:
-    """``systems.conditions.kill``: dead, fallen, acting no more this tick."""
-    cr = engine.creatures
-    if cr.dead[i]:
-        return
-    cr.dead[i] = True
-    cr.causes[i] = cause
-    cr.reeling[i] = True
-    cr.prone[i] = True
-    if events is not None:
-        events.append(Died(engine.tick, engine.clock_time, i + 1, cause))
+        if outcome[j] == KILLED_BY_SHOCK:
+            cr.causes[i] = cause
+        if not engine.tracer.traced[i]:
+            continue
+        events: list[Event] = [ShockChanged(tick, now, i + 1, ShockState(int(old[j])).label,
+                                            ShockState(int(new[j])).label)]
+        if outcome[j] == KILLED_BY_SHOCK:
+            events.append(Died(tick, now, i + 1, cause))
+        elif outcome[j] == FELL_SHOCKED:
+            events.append(FellProne(tick, now, i + 1, "shock"))
+        engine.tracer.extend(events)
 
 
 def drop_held(engine: ArrayEngine, i: int, part: int, flung: bool, events: list[Event] | None) -> bool:

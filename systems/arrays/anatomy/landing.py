@@ -11,7 +11,8 @@ as it is then (a Stunned defender's result drops). A blow that lands is applied 
 2. severing (the location and its part gone; the part lets go of what it holds);
 3. a fumble (a hand that holds something drops or flings it);
 4. a stumble (a creature on its feet falls);
-5. the shock state the blow offers (``offered_state``), with ``set_shock``'s re-test time, reeling and fall;
+5. the shock state the blow offers (``offered_state``), entered as ``set_shock`` enters it (``enter_shock``: the
+   re-test time, reeling, a fall, death);
 6. death, when the blow kills (a severed vital location) and its target was not dead already.
 
 What needs Python objects is returned as records, in order, and replayed by the caller: the drops (a creature's
@@ -70,6 +71,45 @@ class Landed:
     killed: IntArray
     touched: IntArray
     drops: IntArray
+
+
+@compiled
+def enter_shock(i: int, new: int, tick: int, now: float, tick_seconds: float, unconscious_after: float,
+                shock: IntArray, since: IntArray, out: BoolArray, retest_at: FloatArray, reeling: BoolArray,
+                prone: BoolArray, dead: BoolArray) -> int:
+    """``systems.damage.set_shock`` on the arrays: creature ``i`` enters shock state ``new`` (not its state now): its
+    re-test time, out of the fight from Incapacitated on, reeling; Dead kills it (when it was not dead already),
+    Incapacitated or worse puts it down. Returns ``KILLED_BY_SHOCK``, ``FELL_SHOCKED`` or 0."""
+    shock[i] = new
+    since[i] = tick
+    out[i] = new >= INCAPACITATED
+    if new in (STUNNED, INCAPACITATED):
+        retest_at[i] = now + tick_seconds
+    elif new == UNCONSCIOUS:
+        retest_at[i] = now + unconscious_after
+    else:
+        retest_at[i] = -1.0
+    reeling[i] = True
+    if new == DEAD:
+        if dead[i]:
+            return 0
+        dead[i] = True
+        prone[i] = True
+        return KILLED_BY_SHOCK
+    if new >= INCAPACITATED and not prone[i]:
+        prone[i] = True
+        return FELL_SHOCKED
+    return 0
+
+
+@compiled
+def enter_shocks(who: IntArray, new: IntArray, tick: int, now: float, tick_seconds: float, unconscious_after: float,
+                 shock: IntArray, since: IntArray, out: BoolArray, retest_at: FloatArray, reeling: BoolArray,
+                 prone: BoolArray, dead: BoolArray, outcome: IntArray) -> None:
+    """``enter_shock`` for creatures ``who`` (distinct), each its ``new`` state; ``outcome`` gets what each did."""
+    for j in range(who.shape[0]):
+        outcome[j] = enter_shock(who[j], new[j], tick, now, tick_seconds, unconscious_after, shock, since, out,
+                                 retest_at, reeling, prone, dead)
 
 
 @compiled
@@ -185,23 +225,12 @@ def walk_attacks(attacker: IntArray, target: IntArray, natural: BoolArray, resul
             else:
                 after = max(offered[j], before)
         if after != before:
-            shock[t] = after
             shock_after[j] = after
-            since[t] = tick
-            out[t] = after >= INCAPACITATED
-            if after in (STUNNED, INCAPACITATED):
-                retest_at[t] = now + tick_seconds
-            elif after == UNCONSCIOUS:
-                retest_at[t] = now + unconscious_after
-            else:
-                retest_at[t] = -1.0
-            reeling[t] = True
-            if after == DEAD:
-                dead[t] = True
-                prone[t] = True
+            outcome = enter_shock(t, after, tick, now, tick_seconds, unconscious_after, shock, since, out,
+                                  retest_at, reeling, prone, dead)
+            if outcome == KILLED_BY_SHOCK:
                 killed[j] = KILLED_BY_SHOCK
-            elif after >= INCAPACITATED and not prone[t]:
-                prone[t] = True
+            elif outcome == FELL_SHOCKED:
                 fell[j] |= FELL_SHOCKED
             cause_location[t] = loc
             cause_level[t] = max(new_level, 1)
