@@ -105,10 +105,9 @@ def team_table(world: Sandbox | ArrayWorld, plain: bool = False) -> str:
         s = world.standing(entity)
         count[s.team, s.label] += 1
         kinds.setdefault((s.team, s.label), set()).add(s.kind)
-    teams = list(dict.fromkeys(team for team, _ in count))
+    team_order = {team: k for k, team in enumerate(dict.fromkeys(team for team, _ in count))}
     rows = [[team, spell_out(label) if plain else label, f"{n:,}", ", ".join(sorted(kinds[team, label]))]
-            for team in teams
-            for (t, label), n in sorted(count.items(), key=lambda kv: (-kv[1], kv[0][1])) if t == team]
+            for (team, label), n in sorted(count.items(), key=lambda kv: (team_order[kv[0][0]], -kv[1], kv[0][1]))]
     note = (f"{len(world.names):,} creatures: a row per team and state (--every-creature lists each one; --trace "
             "NAME follows one's blows).")
     return "\n".join([table(["team", "state", "creatures", "kinds"], rows), wrapped(note)])

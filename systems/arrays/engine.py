@@ -278,26 +278,29 @@ class ArrayEngine:
 
     def fighting_teams_of(self, fights: Iterable[int]) -> dict[int, list[str]]:
         """Per fight of ``fights``, the teams still able to fight, sorted (one pass over the creatures)."""
-        cr = self.creatures
         out: dict[int, list[str]] = {f: [] for f in fights}
         if not out:
             return out
-        able = self.fighting()
-        pairs = np.unique(cr.fight[able] * (len(cr.team_names) + 1) + cr.team[able])
-        for fight, team in zip((pairs // (len(cr.team_names) + 1)).tolist(),
-                               (pairs % (len(cr.team_names) + 1)).tolist(), strict=True):
+        names = self.creatures.team_names
+        for fight, team in zip(*(column.tolist() for column in self._fighting_pairs()), strict=True):
             if fight in out:
-                out[fight].append(cr.team_names[team])
+                out[fight].append(names[team])
         for teams in out.values():
             teams.sort()
         return out
 
     def teams_left(self) -> IntArray:
         """Per fight, how many teams can still fight."""
+        fights = int(self.creatures.fight.max(initial=0)) + 1
+        return np.bincount(self._fighting_pairs()[0], minlength=fights)
+
+    def _fighting_pairs(self) -> tuple[IntArray, IntArray]:
+        """Every distinct (fight, team) with a creature still able to fight, as two columns."""
         cr = self.creatures
-        fights = int(cr.fight.max(initial=0)) + 1
-        pairs = np.unique(cr.fight[self.fighting()] * (len(cr.team_names) + 1) + cr.team[self.fighting()])
-        return np.bincount(pairs // (len(cr.team_names) + 1), minlength=fights)
+        able = self.fighting()
+        width = len(cr.team_names) + 1
+        pairs = np.unique(cr.fight[able] * width + cr.team[able])
+        return pairs // width, pairs % width
 
     def shock_states(self) -> list[ShockState]:
         """Every creature's shock state (under the anatomy model)."""
