@@ -29,8 +29,9 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
+@compiled
 def mix64(z: U64) -> U64:
-    """SplitMix64's finaliser over an array (wrapping ``uint64`` arithmetic)."""
+    """SplitMix64's finaliser, of one ``uint64`` or over an array (wrapping arithmetic)."""
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
     out: U64 = z ^ (z >> np.uint64(31))
@@ -44,10 +45,7 @@ def _draw(keys: U64, counters: U64, fights: IntArray, out: U64) -> None:
         f = fights[j]
         at = counters[f] + np.uint64(1)
         counters[f] = at
-        z = keys[f] + at * GAMMA
-        z = (z ^ (z >> np.uint64(30))) * _M1
-        z = (z ^ (z >> np.uint64(27))) * _M2
-        out[j] = z ^ (z >> np.uint64(31))
+        out[j] = mix64(keys[f] + at * GAMMA)
 
 
 class FightStreams:
