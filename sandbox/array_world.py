@@ -27,6 +27,7 @@ from sandbox.eventlog import expand_log
 from sandbox.scenario_def import ScenarioDef
 from sandbox.world import Outcome, SandboxError, verdict
 from systems.arrays import ENGINES, ArrayEngine, EngineError
+from systems.arrays.tables import BoolArray, IntArray
 from systems.creatures import Creature
 from systems.models import DEFAULT_MODEL
 from systems.models.base import DamageModel
@@ -251,18 +252,115 @@ class FightResult:
     creatures: tuple[tuple[Creature, Readout], ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class FightEndings:
+    """How every run of a batch ended, as columns: what ``run_fights`` reads each run's result from, and what the
+    lab turns into its records without building a result per run.
+
+    Every run of a batch fights the same scenario, so a creature's name, kind, team and body depend only on its
+    position in the fight (``size`` creatures a run, in spawn order); what the fight did to it is a column of
+    ``size`` entries a run.
+
+    Attributes:
+        runs: The run indices, in the order asked.
+        ticks: Per run, the ticks its fight ran.
+        winners: Per run, the winning team (``None``: no winner).
+        reasons: Per run, why it stopped (``verdict``).
+        names: Per position in a fight, the creature's name.
+        kinds: Per position, its creature id.
+        teams: Per position, its team.
+        bodies: Per position, its body id.
+        alive: Per run and position, its readout's ``alive``.
+        can_act: Per run and position, its readout's ``can_act``.
+        labels: Per run and position, its readout's ``label``.
+        dead: Per run and position, dead.
+        causes: Per run and position, what killed it ("died" when nothing is named; "" when not dead).
+        blow_run: Per kind of landed blow of a run, the run's place in ``runs``; the blows are sorted by run,
+            target, location and injury level code.
+        blow_target: Per kind of blow, the target's position in its fight.
+        blow_location: Per kind of blow, the location's name.
+        blow_level: Per kind of blow, the injury level code.
+        blow_count: Per kind of blow, how many landed.
+        creatures: Per run, its creatures as per-event records and readouts (``()`` each unless asked for).
+    """
+
+    runs: list[int]
+    ticks: list[int]
+    winners: list[str | None]
+    reasons: list[str]
+    names: tuple[str, ...]
+    kinds: tuple[str, ...]
+    teams: tuple[str, ...]
+    bodies: tuple[str, ...]
+    alive: BoolArray
+    can_act: BoolArray
+    labels: list[str]
+    dead: BoolArray
+    causes: list[str]
+    blow_run: IntArray
+    blow_target: IntArray
+    blow_location: list[str]
+    blow_level: list[str]
+    blow_count: IntArray
+    creatures: list[tuple[tuple[Creature, Readout], ...]]
+
+    @property
+    def size(self) -> int:
+        """Creatures a fight."""
+        return len(self.names)
+
+    def results(self) -> list[FightResult]:
+        """Each run's result, in the order of ``runs``."""
+        size = self.size
+        blows: list[Counter[tuple[int, str, str]]] = [Counter() for _ in self.runs]
+        for run, target, location, level, count in zip(self.blow_run.tolist(), self.blow_target.tolist(),
+                                                       self.blow_location, self.blow_level,
+                                                       self.blow_count.tolist(), strict=True):
+            blows[run][target, location, level] = count
+        alive, can_act, dead = self.alive.tolist(), self.can_act.tolist(), self.dead.tolist()
+        out = []
+        for k, run in enumerate(self.runs):
+            mine = range(k * size, k * size + size)
+            standings = tuple(Standing(self.names[p], self.kinds[p], self.teams[p], self.bodies[p], alive[i],
+                                       can_act[i], self.labels[i], dead[i], self.causes[i])
+                              for p, i in enumerate(mine))
+            survivors = tuple(s.name for s in standings if s.alive)
+            outcome = Outcome(self.winners[k], self.ticks[k], survivors, self.reasons[k])
+            out.append(FightResult(run, outcome, standings, blows[k], self.creatures[k]))
+        return out
+
+
 def run_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[int], model: str | None = None, *,
                records: bool = True) -> list[FightResult]:
     """Runs ``runs`` of a scenario as one array world, each run its own fight (its creatures, its streams: run
     ``i`` is the same fight alone or in any batch), each to its end as ``ArrayWorld.run`` ends it, its state read
-    the tick its fight ended.
+    the tick its fight ended (``end_fights``, each run's result read from its columns).
+
+    ``records=False`` reads each creature in brief only (``FightResult.standings``): the lab's case, where building
+    every creature's records and readout would cost more than its fight.
+
+    Raises:
+        SandboxError: What the array engine cannot run (the message says which).
+    """
+    return end_fights(spec, catalog, seed, runs, model, records=records).results()
+
+
+def end_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[int], model: str | None = None, *,
+               records: bool = False) -> FightEndings:
+    """Runs ``runs`` of a scenario as one array world of independent fights (as ``run_fights``), and how each
+    ended, as columns.
 
     The fights of a batch end at different ticks, and a world's tick costs what all its creatures cost: once
     fewer than ``1 / SHRINK`` of a world's fights are still going, the world drops the ended ones
     (``ArrayEngine.keep_fights``) and goes on with the rest, so a few long fights do not drag the whole batch.
 
-    ``records=False`` reads each creature in brief only (``FightResult.standings``): the lab's case, where building
-    every creature's records and readout would cost more than its fight.
+    Args:
+        spec: The scenario.
+        catalog: The content.
+        seed: Root seed.
+        runs: The run indices (distinct).
+        model: Damage model (default: the scenario's).
+        records: Also read each creature as per-event records and its readout (``FightEndings.creatures``).
 
     Raises:
         SandboxError: What the array engine cannot run (the message says which).
@@ -271,8 +369,7 @@ def run_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[in
 
     name = model or spec.model or DEFAULT_MODEL
     check_array_model(name)
-    done = {r.run: r for r in _batch(spec, catalog, seed, list(runs), build_model(name, catalog), records=records)}
-    return [done[r] for r in runs]
+    return _batch(spec, catalog, seed, list(runs), build_model(name, catalog), records=records)
 
 
 SHRINK = 2
@@ -282,8 +379,8 @@ SHRINK_FROM = 64
 
 
 def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_event: DamageModel, *,
-           records: bool) -> list[FightResult]:
-    """One world of ``runs``, run until every fight ended: each fight's result, read the tick it ended."""
+           records: bool) -> FightEndings:
+    """One world of ``runs``, run until every fight ended, each fight read the tick it ended."""
     try:
         engine = ArrayEngine(catalog, [(f, c) for f in range(len(runs)) for c in spec.combatants], per_event,
                              seed=seed, runs=runs)
@@ -294,76 +391,142 @@ def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_
         raise SandboxError(f"the array engine runs at most {engine.max_ticks()} ticks; the scenario's max_ticks is "
                            f"{limit}: run it with --engine esper")
     engine.tracer.tally = True
-    size = len(spec.combatants)
-    results: list[FightResult] = []
-    ended: list[_Ending | None] = [None] * len(runs)
-    marks = np.zeros(len(runs), dtype=np.int64)  # per fight, the landed-blow batches logged when it ended
+    ends = _Ends(engine, len(spec.combatants), records)
     pending = np.ones(len(runs), dtype=np.bool_)
     while True:
-        left = engine.teams_left()
+        left, one = engine.teams_able()
         over = pending & ((left <= 1) | (engine.tick >= limit))
-        ending = np.flatnonzero(over).tolist()
-        teams = engine.fighting_teams_of(ending)
-        for f in ending:
-            ended[f] = _ending(engine, f, size, records, teams[f])
-            marks[f] = len(engine.tracer.landed)
+        if over.any():
+            ends.read(np.flatnonzero(over), left, one)
         pending &= ~over
         going = int(pending.sum())
         if not going:
             break
         if len(pending) >= SHRINK_FROM and SHRINK * going < len(pending):
-            results += _results(engine, ended, marks, size)
+            ends.flush()
             engine.keep_fights(np.flatnonzero(pending))
-            ended, marks, pending = [None] * going, np.zeros(going, dtype=np.int64), np.ones(going, dtype=np.bool_)
+            pending = np.ones(going, dtype=np.bool_)
         try:
             engine.step()
         except EngineError as exc:
             raise SandboxError(str(exc)) from None
-    return results + _results(engine, ended, marks, size)
+    ends.flush()
+    return ends.columns(runs)
 
 
-def _results(engine: ArrayEngine, ended: list[_Ending | None], marks: np.ndarray, size: int) -> list[FightResult]:
-    """The results of the world's fights that ended (``ended[f]`` read as fight ``f`` ended)."""
-    blows = _landed(engine, marks, size)
-    return [FightResult(engine.runs[f], end[0], end[1], blows[f], end[2]) for f, end in enumerate(ended)
-            if end is not None]
+class _Ends:
+    """The columns of a batch's ended fights, gathered as they end (in the order they end) and put in the order
+    of the runs at the end."""
+
+    def __init__(self, engine: ArrayEngine, size: int, records: bool) -> None:
+        self.engine, self.size, self.records = engine, size, records
+        cr = engine.creatures
+        first = range(size)  # every fight's creatures are the scenario's, so fight 0's say who is where
+        self.names = tuple(cr.names[i] for i in first)
+        self.kinds = tuple(cr.kinds[i] for i in first)
+        self.teams = tuple(cr.team_names[int(cr.team[i])] for i in first)
+        self.bodies = tuple(cr.anatomy[i].body.id for i in first)
+        # Location names and level codes by rank, so that sorting the ranks sorts the names.
+        bodies = engine.bodies.bodies
+        self.location_names = sorted({loc.name for body in bodies for loc in body.locations})
+        rank = {name: r for r, name in enumerate(self.location_names)}
+        self.location_rank = np.zeros((len(bodies), max(engine.bodies.locations, 1)), dtype=np.int64)
+        for b, body in enumerate(bodies):
+            self.location_rank[b, :len(body.locations)] = [rank[loc.name] for loc in body.locations]
+        self.level_codes = sorted(LEVEL_CODES)
+        self.level_rank = np.asarray([self.level_codes.index(c) for c in LEVEL_CODES], dtype=np.int64)
+        self.runs: list[int] = []
+        self.ticks: list[int] = []
+        self.winners: list[str | None] = []
+        self.reasons: list[str] = []
+        self.alive: list[BoolArray] = []
+        self.can_act: list[BoolArray] = []
+        self.dead: list[BoolArray] = []
+        self.labels: list[str] = []
+        self.causes: list[str] = []
+        self.creatures: list[tuple[tuple[Creature, Readout], ...]] = []
+        self.blows: list[tuple[IntArray, IntArray, IntArray, IntArray, IntArray]] = []
+        self._place = np.full(len(engine.runs), -1, dtype=np.int64)  # world fight -> its place in the columns
+        self._marks = np.zeros(len(engine.runs), dtype=np.int64)  # its landed-blow batches logged when it ended
+
+    def read(self, fights: IntArray, left: IntArray, one: IntArray) -> None:
+        """Read ``fights`` (of the world as it is now) as they stand: they ended this tick (``left``, ``one``: per
+        fight, teams left and one of them)."""
+        engine, size = self.engine, self.size
+        cr, team_names = engine.creatures, engine.creatures.team_names
+        self._place[fights] = np.arange(len(self.runs), len(self.runs) + fights.size)
+        self._marks[fights] = len(engine.tracer.landed)
+        rows = (fights[:, None] * size + np.arange(size)).ravel()
+        alive, can_act, labels = engine.model.standings(rows)
+        dead = cr.dead[rows]
+        self.alive.append(alive)
+        self.can_act.append(can_act)
+        self.dead.append(dead)
+        self.labels += labels
+        self.causes += [(cr.causes[i] or "died") if d else "" for i, d in zip(rows.tolist(), dead.tolist(),
+                                                                              strict=True)]
+        several = engine.fighting_teams_of(fights[left[fights] > 1].tolist())  # each one's names, sorted
+        for f, teams in zip(fights.tolist(), left[fights].tolist(), strict=True):
+            winner, reason = verdict([team_names[int(one[f])]] if teams == 1 else several.get(f, []))
+            self.runs.append(engine.runs[f])
+            self.winners.append(winner)
+            self.reasons.append(reason)
+        self.ticks += [engine.tick] * fights.size
+        if self.records:
+            model = engine.model
+            self.creatures += [tuple((r, model.readout(i, r)) for i, r in ((i, model.record(i)) for i in
+                                                                            range(f * size, f * size + size)))
+                               for f in fights.tolist()]
+        else:
+            self.creatures += [()] * fights.size
+
+    def flush(self) -> None:
+        """Count the landed blows of the fights that ended (before the world drops them): per fight, those logged
+        before it ended."""
+        engine, size = self.engine, self.size
+        landed = engine.tracer.landed
+        if landed:
+            batch = np.concatenate([np.full(t.shape[0], k, dtype=np.int64) for k, (t, _, _) in enumerate(landed)])
+            target = np.concatenate([t for t, _, _ in landed])
+            location = np.concatenate([loc for _, loc, _ in landed])
+            level = np.concatenate([lev for _, _, lev in landed])
+            keep = batch < self._marks[target // size]  # a fight still going has mark 0
+            target, location, level = target[keep], location[keep], level[keep]
+            # One integer per (target, location, level), counted by a sort (np.unique over rows is far slower).
+            locations, levels = int(location.max(initial=0)) + 1, len(LEVEL_CODES)
+            keys, counts = np.unique((target * locations + location) * levels + level, return_counts=True)
+            target, location, level = keys // (locations * levels), keys // levels % locations, keys % levels
+            self.blows.append((self._place[target // size], target % size,
+                               self.location_rank[engine.creatures.body[target], location], self.level_rank[level],
+                               counts))
+        self._place[:] = -1
+        self._marks[:] = 0
+
+    def columns(self, runs: list[int]) -> FightEndings:
+        """The columns, in the order of ``runs``."""
+        size = self.size
+        place = {run: k for k, run in enumerate(self.runs)}
+        order = np.asarray([place[r] for r in runs], dtype=np.int64)  # column place of each run, in runs order
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        rows = (order[:, None] * size + np.arange(size)).ravel()
+        listed = rows.tolist()
+        none = np.zeros(0, dtype=np.int64)
+        run, target, location, level, count = (np.concatenate([b[c] for b in self.blows]) if self.blows else none
+                                               for c in range(5))
+        run = rank[run]
+        by = np.lexsort((level, location, target, run))
+        return FightEndings(
+            runs=list(runs), ticks=[self.ticks[k] for k in order.tolist()],
+            winners=[self.winners[k] for k in order.tolist()], reasons=[self.reasons[k] for k in order.tolist()],
+            names=self.names, kinds=self.kinds, teams=self.teams, bodies=self.bodies,
+            alive=_joined(self.alive)[rows], can_act=_joined(self.can_act)[rows], dead=_joined(self.dead)[rows],
+            labels=[self.labels[i] for i in listed], causes=[self.causes[i] for i in listed],
+            blow_run=run[by], blow_target=target[by],
+            blow_location=[self.location_names[r] for r in location[by].tolist()],
+            blow_level=[self.level_codes[r] for r in level[by].tolist()], blow_count=count[by],
+            creatures=[self.creatures[k] for k in order.tolist()])
 
 
-_Ending = tuple[Outcome, tuple[Standing, ...], tuple[tuple[Creature, Readout], ...]]
-"""A fight read when it ended: its outcome, its creatures in brief, and in full (or ``()``)."""
-
-
-def _ending(engine: ArrayEngine, fight: int, size: int, records: bool, teams: list[str]) -> _Ending:
-    """Fight ``fight`` (creatures ``fight * size`` on, ``teams`` still able to fight) as it stands now: its outcome,
-    its creatures in brief and (``records``) in full."""
-    model = engine.model
-    mine = range(fight * size, fight * size + size)
-    standings = tuple(engine.standing(i) for i in mine)
-    creatures: tuple[tuple[Creature, Readout], ...] = ()
-    if records:
-        creatures = tuple((r, model.readout(i, r)) for i, r in ((i, model.record(i)) for i in mine))
-    winner, reason = verdict(teams)
-    survivors = tuple(s.name for s in standings if s.alive)
-    return Outcome(winner, engine.tick, survivors, reason), standings, creatures
-
-
-def _landed(engine: ArrayEngine, marks: np.ndarray, size: int) -> list[Counter[tuple[int, str, str]]]:
-    """Per fight, its landed blows before it ended: (creature position in the fight, location, level code)."""
-    out: list[Counter[tuple[int, str, str]]] = [Counter() for _ in range(len(marks))]
-    landed = engine.tracer.landed
-    if not landed:
-        return out
-    batch = np.concatenate([np.full(t.shape[0], k, dtype=np.int64) for k, (t, _, _) in enumerate(landed)])
-    target = np.concatenate([t for t, _, _ in landed])
-    location = np.concatenate([loc for _, loc, _ in landed])
-    level = np.concatenate([lev for _, _, lev in landed])
-    fight = target // size
-    keep = batch < marks[fight]
-    cr = engine.creatures
-    # One integer per (target, location, level), counted by a sort (np.unique over rows is far slower).
-    locations, levels = int(location.max(initial=0)) + 1, len(LEVEL_CODES)
-    keys, counts = np.unique((target[keep] * locations + location[keep]) * levels + level[keep], return_counts=True)
-    for key, n in zip(keys.tolist(), counts.tolist(), strict=True):
-        t, loc, lev = key // (locations * levels), key // levels % locations, key % levels
-        out[t // size][t % size, cr.anatomy[t].body.locations[loc].name, LEVEL_CODES[lev]] += n
-    return out
+def _joined(parts: list[BoolArray]) -> BoolArray:
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.bool_)

@@ -4,6 +4,7 @@ any work."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 from collections import Counter
@@ -15,7 +16,7 @@ from scipy import stats
 from typer.testing import CliRunner
 
 from components.readout import Readout, Standing
-from sandbox.array_world import FightResult, run_fights
+from sandbox.array_world import SHRINK_FROM, FightResult, end_fights, run_fights
 from sandbox.cli import app
 from sandbox.config import default_catalog
 from sandbox.config.scenarios import resolve_scenario
@@ -235,3 +236,25 @@ def test_world_of_rebuilds_any_run_of_an_array_lab_and_the_report_says_how(tmp_p
             assert (outcome.winner or "", outcome.ticks) == (row.winner, int(row.ticks)), (variant, i)
     shown = html.unescape(report_html(result.summary, {}))
     assert "world_of('duel', 4, model, i, patches, engine='array')" in shown
+
+
+@pytest.mark.parametrize("scenario", ["duel", "skirmish", "wolf_pack"])
+def test_a_chunks_records_built_from_columns_are_those_of_each_runs_result(scenario: str) -> None:
+    """The lab builds a chunk's records from the batch's columns (``endings_records``); they are what ``flatten``
+    makes of each run's own result, run by run (wins, draws at the tick limit, deaths, every kind of blow)."""
+    from sandbox.lab.records import endings_records, flatten
+
+    catalog, spec = resolve_scenario(scenario, default_catalog())
+    runs = [300, *reversed(range(SHRINK_FROM + 40))]  # past SHRINK_FROM: the world drops ended fights as it goes
+    short = dataclasses.replace(spec, max_ticks=40)  # some runs stop at the tick limit
+    for scene in (spec, short):
+        ends = end_fights(scene, catalog, 9, runs, "anatomy")
+        from_columns = endings_records("v", "anatomy", 9, ends)
+        from_results = [flatten(("v", "anatomy", f.run), 9, f.outcome, list(enumerate(f.standings, start=1)),
+                                Counter({(t + 1, loc, wound): n for (t, loc, wound), n in f.blows.items()}))
+                        for f in ends.results()]
+        assert from_columns == from_results
+        assert [r.run[2] for r in from_columns] == runs
+        assert {r.run[5] for r in from_columns} >= ({"one team left", "tick limit"} if scene is short
+                                                    else {"one team left"})
+        assert sum(len(r.blows) for r in from_columns) > len(runs)

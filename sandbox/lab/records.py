@@ -12,12 +12,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from components.events import DamageDealt
 from components.readout import Standing
 from sandbox.world import Outcome, Sandbox
 
 if TYPE_CHECKING:
-    from sandbox.array_world import ArrayWorld
+    from sandbox.array_world import ArrayWorld, FightEndings
 
 from .variants import Variant, variant_content
 
@@ -128,17 +130,37 @@ def flatten(key: tuple[str, str, int], seed: int, outcome: Outcome, creatures: S
 
 
 def array_chunk(scenario: str, seed: int, model: str, runs: Sequence[int], variant: Variant) -> list[RunRecord]:
-    """A chunk of runs on the array engine: one array world of independent fights (``run_fights``; run ``i`` is
+    """A chunk of runs on the array engine: one array world of independent fights (``end_fights``; run ``i`` is
     the same fight in any chunk, so the records are those of any other chunking, worker count or executor)."""
-    from sandbox.array_world import run_fights
+    from sandbox.array_world import end_fights
 
     content = variant_content(variant, scenario)
-    out = []
-    for fight in run_fights(content.scenario, content.catalog, seed, runs, model, records=False):
-        blows = Counter({(t + 1, loc, wound): n for (t, loc, wound), n in fight.blows.items()})
-        out.append(flatten((variant.name, model, fight.run), seed, fight.outcome,
-                           list(enumerate(fight.standings, start=1)), blows))
-    return out
+    return endings_records(variant.name, model, seed, end_fights(content.scenario, content.catalog, seed, runs,
+                                                                 model))
+
+
+def endings_records(variant: str, model: str, seed: int, ends: FightEndings) -> list[RunRecord]:
+    """Each run's records, read from a batch's columns: what ``flatten`` makes of each run's result (``tests/
+    test_array_lab.py`` checks they are the same), built a column at a time."""
+    size, runs = ends.size, len(ends.runs)
+    keys = [(variant, model, run) for run in ends.runs]
+    taken = np.bincount(ends.blow_run * size + ends.blow_target, weights=ends.blow_count,
+                        minlength=runs * size).astype(np.int64)
+    landed = taken.reshape(runs, size).sum(axis=1).tolist()
+    deaths = ends.dead.reshape(runs, size).sum(axis=1).tolist()
+    survivors = ends.alive.reshape(runs, size).sum(axis=1).tolist()
+    alive, can_act = ends.alive.astype(np.int64).tolist(), ends.can_act.astype(np.int64).tolist()
+    per_position = list(zip(ends.names, ends.kinds, ends.teams, strict=True))
+    combatants = [(*keys[i // size], *per_position[i % size], alive[i], can_act[i], ends.labels[i], t, ends.causes[i])
+                  for i, t in enumerate(taken.tolist())]
+    blow_rows: list[list[tuple[Any, ...]]] = [[] for _ in range(runs)]
+    for run, target, location, level, count in zip(ends.blow_run.tolist(), ends.blow_target.tolist(),
+                                                   ends.blow_location, ends.blow_level, ends.blow_count.tolist(),
+                                                   strict=True):
+        blow_rows[run].append((*keys[run], ends.names[target], ends.bodies[target], location, level, count))
+    return [RunRecord((*keys[k], seed, ends.winners[k] or "", ends.reasons[k], ends.ticks[k], survivors[k],
+                       deaths[k], landed[k]), tuple(combatants[k * size:(k + 1) * size]), tuple(blow_rows[k]))
+            for k in range(runs)]
 
 
 def run_chunk(scenario: str, seed: int, model: str, runs: Iterable[int], variant: Variant,

@@ -282,7 +282,9 @@ class ArrayEngine:
         if not out:
             return out
         names = self.creatures.team_names
-        for fight, team in zip(*(column.tolist() for column in self._fighting_pairs()), strict=True):
+        able, team_fight = self._able_teams()
+        codes = np.flatnonzero(able)
+        for fight, team in zip(team_fight[codes].tolist(), codes.tolist(), strict=True):
             if fight in out:
                 out[fight].append(names[team])
         for teams in out.values():
@@ -291,16 +293,27 @@ class ArrayEngine:
 
     def teams_left(self) -> IntArray:
         """Per fight, how many teams can still fight."""
-        fights = int(self.creatures.fight.max(initial=0)) + 1
-        return np.bincount(self._fighting_pairs()[0], minlength=fights)
+        return self.teams_able()[0]
 
-    def _fighting_pairs(self) -> tuple[IntArray, IntArray]:
-        """Every distinct (fight, team) with a creature still able to fight, as two columns."""
+    def teams_able(self) -> tuple[IntArray, IntArray]:
+        """Per fight, how many teams can still fight, and the index (into ``creatures.team_names``) of one of them
+        (-1: none): of a fight with one team left, its winner."""
+        fights = int(self.creatures.fight.max(initial=0)) + 1
+        able, team_fight = self._able_teams()
+        codes = np.flatnonzero(able)
+        one = np.full(fights, -1, dtype=np.int64)
+        one[team_fight[codes]] = codes  # of a fight with several teams, any one of them
+        return np.bincount(team_fight[codes], minlength=fights), one
+
+    def _able_teams(self) -> tuple[BoolArray, IntArray]:
+        """Per team index, whether a creature of it can still fight, and its fight (-1: a team of no creature
+        left in the world)."""
         cr = self.creatures
-        able = self.fighting()
-        width = len(cr.team_names) + 1
-        pairs = np.unique(cr.fight[able] * width + cr.team[able])
-        return pairs // width, pairs % width
+        able = np.zeros(len(cr.team_names), dtype=np.bool_)
+        able[cr.team[self.fighting()]] = True
+        team_fight = np.full(len(cr.team_names), -1, dtype=np.int64)
+        team_fight[cr.team] = cr.fight
+        return able, team_fight
 
     def shock_states(self) -> list[ShockState]:
         """Every creature's shock state (under the anatomy model)."""

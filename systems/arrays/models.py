@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+import numpy as np
+
 from components.impairment import Impairment
 from components.readout import Readout
 from systems.arrays.errors import EngineError
@@ -109,6 +111,13 @@ class ArrayModel:
         whole readout."""
         reading = self.readout(i)
         return reading.alive, reading.can_act, reading.label
+
+    def standings(self, rows: IntArray) -> tuple[BoolArray, BoolArray, list[str]]:
+        """``standing`` of each creature of ``rows``, as columns: alive, can act, label (a model can read them all
+        at once; this one asks ``standing`` of each)."""
+        brief = [self.standing(i) for i in rows.tolist()]
+        return (np.asarray([b[0] for b in brief], dtype=np.bool_), np.asarray([b[1] for b in brief], dtype=np.bool_),
+                [b[2] for b in brief])
 
 
 _REGISTRY: dict[str, type[ArrayModel]] = {}

@@ -173,3 +173,16 @@ class AnatomyArrayModel(ArrayModel):
         dead = bool(cr.dead[i])
         label = state_label(dead, band(int(self.state.health[i]), self.rules), ShockState(int(self.state.shock[i])))
         return not dead, not dead and not bool(cr.out[i]), label
+
+    def standings(self, rows: IntArray) -> tuple[BoolArray, BoolArray, list[str]]:
+        """``standing`` of each creature of ``rows`` at once: its health band and shock state pick its label from
+        the table of every (band, shock state) label."""
+        cr = self.engine.creatures
+        dead = cr.dead[rows]
+        bands = self.rules.health_bands
+        reaches = self.state.health[rows][:, None] >= np.asarray([least for _, least in bands], dtype=np.int64)
+        band_of = np.where(reaches.any(axis=1), reaches.argmax(axis=1), len(bands) - 1)  # ``band``: the first reached
+        shocks = [ShockState(v) for v in range(max(ShockState) + 1)]  # indexed by value
+        labels = [state_label(False, name, s) for name, _ in bands for s in shocks] + ["dead"]
+        code = np.where(dead, len(labels) - 1, band_of * len(shocks) + self.state.shock[rows])
+        return ~dead, ~dead & ~cr.out[rows], [labels[c] for c in code.tolist()]
