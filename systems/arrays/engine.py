@@ -17,12 +17,13 @@ import numpy as np
 
 from components.readout import Standing
 from components.rules import ShockState
-from components.state import Armor
+from components.state import Armor, Equipment
 from systems.ai import choose_aim
 from systems.arrays import intent, movement
 from systems.arrays.attack import gather
 from systems.arrays.errors import EngineError
 from systems.arrays.fight_streams import FightStreams
+from systems.arrays.gear import Gear
 from systems.arrays.loadout import Loadout
 from systems.arrays.models import ArrayModel, get_array_model
 from systems.arrays.rearm import Rearming
@@ -83,8 +84,9 @@ class ArrayEngine:
         self.modes = mode_tables(content.modes, self.skills.index)
         self.weapon_index = {w: i for i, w in enumerate(content.weapons)}
         kinds: dict[tuple[str, tuple[str, ...]], int] = {}
+        self.gear = Gear(self.weapon_index, self.bodies.parts)
         self.creatures, self.builds = build_recruits(content, per_event_model, pairs, self.bodies, self.skills,
-                                                     kinds, self.weapon_index)
+                                                     kinds, self.gear)
         self.armor: list[Armor] = [b.armor for b in self.builds]
         armour_of = {(b.anatomy.body.id, tuple(p.id for p in b.armor.pieces)): b for b in self.builds}
         self.tables = build_target_tables(tuple(
@@ -109,11 +111,6 @@ class ArrayEngine:
         self.tracer = Tracer(self, [names[n] for n in trace])
         self.tick = 0
         self.clock_time = 0.0
-        self._gear = np.asarray([bool(e.dropped or e.weapons) for e in self.creatures.equipment], dtype=np.bool_)
-        self.hands_version: IntArray = np.zeros(len(self.creatures), dtype=np.int64)
-        """Per creature, how many phases its hands let go or took up in (``sync_hands``)."""
-        self.cannot_rearm: IntArray = np.full((len(self.creatures), 2), -1, dtype=np.int64)
-        """Per creature, the (hands version, unusable-part mask) at which it last found nothing to take up."""
         self.model: ArrayModel = model_class(self)
         self.rearming = Rearming(self)
         self._locator_keys: IntArray = np.full(1, -1, dtype=np.int64)  # -1: no key (a sentinel to compare with)
@@ -176,36 +173,24 @@ class ArrayEngine:
 
     def has_gear(self) -> BoolArray:
         """Per creature, it carries or dropped a weapon it might take up."""
-        return self._gear
+        has: BoolArray = self.gear.has_gear[self.creatures.gear]
+        return has
 
     def sync_hands(self, who: Iterable[int]) -> None:
-        """Mirror creatures' equipment into the arrays after hands let go or took up weapons (once for all those
-        of a phase: the arrays are read only after it)."""
-        cr, index = self.creatures, self.weapon_index
-        idx = np.fromiter(dict.fromkeys(who), dtype=np.int64)
-        if not idx.size:
-            return
-        equips = [cr.equipment[i] for i in idx.tolist()]
-        rows: list[int] = []
-        parts: list[int] = []
-        items: list[int] = []
-        held: list[int] = []
-        for k, equip in enumerate(equips):
-            held.append(-1)
-            for p, item in equip.holding.items():
-                rows.append(k)
-                parts.append(p)
-                items.append(index[item])
-                if held[-1] < 0:
-                    held[-1] = items[-1]  # what it holds: the first hand's item
-        cr.holding[idx] = -1
-        cr.holding[idx[rows], parts] = items
-        cr.held[idx] = held
-        cr.hold_mask[idx] = 0
-        np.bitwise_or.at(cr.hold_mask, idx[rows], np.left_shift(1, np.asarray(parts, dtype=np.int64)))
-        cr.armed[idx] = [bool(e.natural or any(w not in e.lost for w in e.weapons)) for e in equips]
-        self._gear[idx] = [bool(e.dropped or e.weapons) for e in equips]
-        self.hands_version[idx] += 1
+        """Mirror creatures' gear states into the arrays the vector phases read (what each part holds, whether it
+        can still strike) after hands let go or took up weapons: once for all those of a phase, since the arrays
+        are read only after it."""
+        cr, gear = self.creatures, self.gear
+        idx = np.fromiter(who, dtype=np.int64)
+        state = cr.gear[idx]
+        cr.holding[idx] = gear.holding[state]
+        cr.held[idx] = gear.held[state]
+        cr.hold_mask[idx] = gear.hold_mask[state]
+        cr.armed[idx] = gear.armed[state]
+
+    def equipment(self, i: int) -> Equipment:
+        """Creature ``i``'s gear as a fresh ``Equipment``."""
+        return self.gear.equipment(int(self.creatures.gear[i]))
 
     # ------------------------------------------------------------------ keeping some fights
 
@@ -228,8 +213,7 @@ class ArrayEngine:
         self.builds = [self.builds[i] for i in listed]
         self.armor = [self.armor[i] for i in listed]
         self.runs = [self.runs[f] for f in fights.tolist()]
-        self.option, self._gear, self.hands_version = self.option[rows], self._gear[rows], self.hands_version[rows]
-        self.cannot_rearm, self.strength_bonus = self.cannot_rearm[rows], self.strength_bonus[rows]
+        self.option, self.strength_bonus = self.option[rows], self.strength_bonus[rows]
 
     # ------------------------------------------------------------------ running
 

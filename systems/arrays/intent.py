@@ -13,15 +13,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from systems.arrays.rearm import NOTHING
 from systems.arrays.spatial import Finder
 from systems.arrays.state import (
     APPROACH,
     ATTACK,
     DEAD,
     DOWN,
-    DRAW,
     NAMED_AIM,
-    PICK_UP,
     RANDOM,
     RANDOM_AIM,
     STAND,
@@ -47,19 +46,10 @@ def decide(engine: ArrayEngine) -> None:
     unusable = engine.model.unusable_mask()  # once a tick: nothing in this phase changes a part's use
     empty = np.flatnonzero(acting & (cr.held < 0) & engine.has_gear())
     if empty.size:
-        # Nothing to take up stays so until the hands or the usable parts change: asked again only then.
-        key = np.stack([engine.hands_version[empty], unusable[empty]], axis=1)
-        empty = empty[(engine.cannot_rearm[empty] != key).any(axis=1)]
-    for i in empty.tolist():
-        equip = cr.equipment[i]
-        if not equip.dropped and not equip.weapons:
-            continue
-        action = engine.rearming.action(i, int(unusable[i]))
-        if action:
-            cr.action[i] = PICK_UP if action == "pick up" else DRAW
-            acting[i] = False
-        else:
-            engine.cannot_rearm[i] = (engine.hands_version[i], unusable[i])
+        action = engine.rearming.actions(empty, unusable[empty])
+        rearms = empty[action != NOTHING]
+        cr.action[rearms] = action[action != NOTHING]
+        acting[rearms] = False
 
     # Engagement: how many able creatures are on each foe with a melee mode (as the tick began).
     engaged = np.bincount(cr.target[able & (cr.target >= 0) & _is_melee(engine, cr.mode)],
@@ -80,7 +70,7 @@ def decide(engine: ArrayEngine) -> None:
     idx = np.flatnonzero(has)
     ts = t[idx]
     dist = np.hypot(cr.x[ts] - cr.x[idx], cr.y[ts] - cr.y[idx])
-    engine.loadout.refresh(cr, unusable, modes, engine.reading)
+    engine.loadout.refresh(cr, engine.gear, unusable, modes, engine.reading)
     column, mode = engine.loadout.choose(idx, dist, modes)
     changed = mode != cr.mode[idx]
     if changed.any():

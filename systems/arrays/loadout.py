@@ -18,6 +18,7 @@ from components.impairment import SOUND, UNUSABLE, Impairment
 from components.state import Condition
 from systems.ai import mode_options
 from systems.arrays.compiled import compiled
+from systems.arrays.gear import Gear
 from systems.arrays.state import Creatures
 from systems.arrays.tables import MELEE, BoolArray, FloatArray, IntArray, ModeTables
 from systems.combat import REACH_SLACK, ready_parts
@@ -43,7 +44,6 @@ class Loadout:
     off_hand: BoolArray
     key: IntArray
     _cache: dict[tuple[int, ...], int] = field(default_factory=dict)
-    _anatomy_code: IntArray | None = None
     _set_mode: IntArray = field(default_factory=lambda: np.zeros((0, 1), dtype=np.int64))
     _set_parts: IntArray = field(default_factory=lambda: np.zeros((0, 1), dtype=np.int64))
     _set_off: BoolArray = field(default_factory=lambda: np.zeros((0, 1), dtype=np.bool_))
@@ -55,11 +55,12 @@ class Loadout:
         return cls(np.full((n, 1), -1, dtype=np.int64), np.zeros((n, 1), dtype=np.int64),
                    np.zeros((n, 1), dtype=np.bool_), np.full((n, 3), -2, dtype=np.int64))
 
-    def refresh(self, cr: Creatures, unusable: IntArray, modes: ModeTables, ctx: TickContext) -> None:
+    def refresh(self, cr: Creatures, gear: Gear, unusable: IntArray, modes: ModeTables, ctx: TickContext) -> None:
         """Recompute the options of every creature whose held weapon, grip or usable parts changed.
 
         Args:
             cr: The creatures.
+            gear: The world's gear states.
             unusable: Per creature, the mask of its unusable parts.
             modes: The compiled modes.
             ctx: A context carrying the weapons (``mode_options`` reads them).
@@ -71,11 +72,7 @@ class Loadout:
         key = np.column_stack([cr.held[stale], cr.hold_mask[stale], unusable[stale]])
         # The options of each distinct (anatomy, key) among the stale, computed once ever; then written in bulk,
         # as rows of a table of every option set met so far.
-        if self._anatomy_code is None:
-            codes: dict[int, int] = {}
-            self._anatomy_code = np.asarray([codes.setdefault(id(a), len(codes)) for a in cr.anatomy],
-                                            dtype=np.int64)
-        keys = np.column_stack([self._anatomy_code[stale], key])
+        keys = np.column_stack([cr.anatomy_code[stale], key])
         # The distinct keys in row order, the first of each and which each is (np.unique over rows, by a sort).
         order = np.lexsort(keys.T[::-1])
         ordered = keys[order]
@@ -87,7 +84,7 @@ class Loadout:
         for u, (ck, i) in enumerate(zip(distinct.tolist(), stale[first].tolist(), strict=True)):
             found = self._cache.get(tuple(ck))
             if found is None:
-                found = self._cache[tuple(ck)] = self._add_set(_options(cr, i, ck[3], modes, ctx))
+                found = self._cache[tuple(ck)] = self._add_set(_options(cr, gear, i, ck[3], modes, ctx))
             rows[u] = found
         sets = rows[inverse]
         if self._set_mode.shape[1] > self.mode.shape[1]:
@@ -105,8 +102,6 @@ class Loadout:
         """Keep creatures ``rows`` only (see ``Creatures.keep``)."""
         self.mode, self.parts, self.off_hand, self.key = (self.mode[rows], self.parts[rows], self.off_hand[rows],
                                                           self.key[rows])
-        if self._anatomy_code is not None:
-            self._anatomy_code = self._anatomy_code[rows]
 
     def _add_set(self, options: Options) -> int:
         """Append an option set to the table of sets; returns its row (the table's rows and width double as
@@ -182,9 +177,9 @@ def _choose(options: IntArray, idx: IntArray, distance: FloatArray, kind: IntArr
         chosen[r] = options[row, c]
 
 
-def _options(cr: Creatures, i: int, unusable: int, modes: ModeTables, ctx: TickContext) -> Options:
+def _options(cr: Creatures, gear: Gear, i: int, unusable: int, modes: ModeTables, ctx: TickContext) -> Options:
     anat = cr.anatomy[i]
-    equip = cr.equipment[i]
+    equip = gear.reading(int(cr.gear[i]))
     states = part_states(len(anat.body.parts), unusable)
     cond = Condition()
     ids: list[int] = []

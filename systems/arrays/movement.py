@@ -48,9 +48,7 @@ def move(engine: ArrayEngine) -> None:
     engine.tracer.stood_up(standing)
     taking = np.flatnonzero(able & ((cr.action == PICK_UP) | (cr.action == DRAW)))
     if taking.size:
-        unusable = engine.model.unusable_mask()[taking]
-        engine.sync_hands([i for i, mask in zip(taking.tolist(), unusable.tolist(), strict=True)
-                           if _take_up(engine, i, mask)])
+        _take_up(engine, taking)
     movers = np.flatnonzero(able & (cr.action == APPROACH) & (cr.target >= 0) & (cr.mode >= 0))
     if not movers.size:
         return
@@ -79,20 +77,19 @@ def _close_in(movers: IntArray, target: IntArray, step_of: FloatArray, stop: Flo
             action[who] = ATTACK
 
 
-def _take_up(engine: ArrayEngine, i: int, unusable: int) -> bool:
-    """Grip the first dropped (``PICK_UP``) or carried (``DRAW``) weapon that free, usable hands can hold (its
-    ``Equipment``: the caller mirrors the hands into the arrays); whether it found one."""
-    cr = engine.creatures
-    pick_up = bool(cr.action[i] == PICK_UP)
-    grip = engine.rearming.grip(i, unusable, pick_up)
-    if grip is None:
-        return False
-    item, parts = grip
-    equip = cr.equipment[i]
-    if pick_up:
-        equip.dropped.remove(item)
-    for p in parts:
-        equip.holding[p] = item
-    if engine.tracer.traced[i]:  # the part's name only for a traced creature's event
-        engine.tracer.picked_up(i, item, cr.anatomy[i].body.parts[parts[0]].name)
-    return True
+def _take_up(engine: ArrayEngine, idx: IntArray) -> None:
+    """Each of ``idx`` grips the first dropped (``PICK_UP``) or carried (``DRAW``) weapon that free, usable hands
+    can hold, if there is one (``Rearming.grips``): its gear state moves on, and the arrays mirror it."""
+    cr, gear, tracer = engine.creatures, engine.gear, engine.tracer
+    pick_up = cr.action[idx] == PICK_UP
+    grips = engine.rearming.grips(idx, engine.model.unusable_mask()[idx], pick_up)
+    took = []
+    for i, up, grip in zip(idx.tolist(), pick_up.tolist(), grips, strict=True):
+        if grip is None:
+            continue
+        item, parts = grip
+        cr.gear[i] = gear.take_up(int(cr.gear[i]), item, parts, up)
+        took.append(i)
+        if tracer.traced[i]:  # the part's name only for a traced creature's event
+            tracer.picked_up(i, item, cr.anatomy[i].body.parts[parts[0]].name)
+    engine.sync_hands(took)

@@ -14,6 +14,7 @@ import numpy as np
 
 from components.state import Anatomy, Armor, Combatant, Equipment
 from systems.arrays.errors import EngineError
+from systems.arrays.gear import Gear, GearState
 from systems.arrays.state import AIM_POLICIES_CODES, NO_ML, POLICIES, Creatures
 from systems.arrays.tables import MAX_PARTS, BodyTables, SkillTables
 from systems.models.base import DamageModel
@@ -97,7 +98,7 @@ class Built:
         anatomy: Its Anatomy.
         armor: What it wears.
         combatant: Its team and policies.
-        equipment: What it carries and holds at the start (copied per creature).
+        equipment: What it carries and holds at the start (its first gear state).
         state: Its damage model's components.
     """
 
@@ -115,7 +116,7 @@ def _key(r: Recruit) -> tuple[object, ...]:
 
 def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tuple[int, Recruit]],
                    bodies: BodyTables, skills: SkillTables, armour_kind: dict[tuple[str, tuple[str, ...]], int],
-                   weapon_index: Mapping[str, int]) -> tuple[Creatures, list[Built]]:
+                   gear: Gear) -> tuple[Creatures, list[Built]]:
     """The creatures of ``recruits`` (``(fight, recruit)`` pairs) and each one's build.
 
     Args:
@@ -125,7 +126,7 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
         bodies: The compiled bodies.
         skills: The compiled skills.
         armour_kind: (body id, armour ids) -> compiled target index; new combinations are added.
-        weapon_index: Weapon id -> index.
+        gear: The world's gear states; each build's starting state is numbered.
 
     Raises:
         EngineError: A recruit the array engine cannot run (parts held fast from the start; a body of more than
@@ -182,21 +183,21 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
             aim_name[i] = aim_names.index(r.aim)
     for b in builds:
         armour_kind.setdefault((b.anatomy.body.id, tuple(p.id for p in b.armor.pieces)), len(armour_kind))
-    equipment = [Equipment(list(b.equipment.weapons), list(b.equipment.natural), dict(b.equipment.holding))
-                 for b in builds]
-    held = np.asarray([weapon_index[next(iter(e.holding.values()))] if e.holding else -1 for e in equipment],
-                      dtype=np.int64)
-    holding = np.full((n, bodies.parts), -1, dtype=np.int64)
-    for i, e in enumerate(equipment):
-        for p, item in e.holding.items():
-            holding[i, p] = weapon_index[item]
+    states: dict[int, int] = {}  # per build, its starting gear state
+    anatomy_codes: dict[int, int] = {}
+    for b in builds:
+        if id(b) not in states:
+            states[id(b)] = gear.number(GearState.of(b.equipment))
+            anatomy_codes.setdefault(id(b.anatomy), len(anatomy_codes))
+    gear_of = np.asarray([states[id(b)] for b in builds], dtype=np.int64)
     initiative = np.asarray([b.combatant.initiative for b in builds], dtype=np.int64)
     order = np.lexsort((np.arange(n), -initiative)).astype(np.int64)
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n)
     creatures = Creatures(
         names=[r.name for _, r in recruits], kinds=[r.creature for _, r in recruits],
-        anatomy=[b.anatomy for b in builds], equipment=equipment,
+        anatomy=[b.anatomy for b in builds],
+        anatomy_code=np.asarray([anatomy_codes[id(b.anatomy)] for b in builds], dtype=np.int64), gear=gear_of,
         fight=np.asarray([f for f, _ in recruits], dtype=np.int64),
         team=np.asarray([teams[(f, r.team)] for f, r in recruits], dtype=np.int64),
         team_names=[t for (_, t) in teams],
@@ -210,8 +211,7 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
         mls=mls,
         strength=np.asarray([b.anatomy.attributes.get("strength", NO_ML) for b in builds], dtype=np.int64),
         policy=np.asarray([POLICIES.index(r.policy) for _, r in recruits], dtype=np.int64),
-        aim=aim, aim_name=aim_name, aim_names=aim_names, held=held,
-        hold_mask=np.asarray([sum(1 << p for p in e.holding) for e in equipment], dtype=np.int64), holding=holding,
-        armed=np.asarray([bool(e.natural or e.weapons) for e in equipment], dtype=np.bool_),
+        aim=aim, aim_name=aim_name, aim_names=aim_names, held=gear.held[gear_of], hold_mask=gear.hold_mask[gear_of],
+        holding=gear.holding[gear_of], armed=gear.armed[gear_of],
     )
     return creatures, builds

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from components.state import Anatomy, Equipment
+from components.state import Anatomy
 from systems.arrays.tables import BoolArray, FloatArray, IntArray
 
 NO_ML = -(1 << 30)
@@ -38,8 +38,11 @@ class Creatures:
         names: Creature names.
         kinds: Creature config ids.
         anatomy: Per creature, its ``Anatomy`` (shared by every creature spawned from the same recruit).
-        equipment: Per creature, what it carries, holds, dropped and lost (changed only when a hand lets go or
-            takes up: rare; ``held`` and ``hold_mask`` mirror what it holds for the vector phases).
+        anatomy_code: Per creature, a number per distinct ``Anatomy`` (what the memos of rearming and strike
+            options are keyed by).
+        gear: Per creature, its gear state: what it carries, holds, dropped and lost (``systems.arrays.gear``;
+            changed only when a hand lets go or takes up: rare; ``held``, ``hold_mask``, ``holding`` and ``armed``
+            mirror the state's tables for the vector phases).
         fight: The independent fight it belongs to.
         team: Team index (unique across fights).
         team_names: Team index -> name.
@@ -76,7 +79,8 @@ class Creatures:
     names: list[str]
     kinds: list[str]
     anatomy: list[Anatomy]
-    equipment: list[Equipment]
+    anatomy_code: IntArray
+    gear: IntArray
     fight: IntArray
     team: IntArray
     team_names: list[str]
@@ -127,7 +131,7 @@ class Creatures:
 
     ROWS = ("team", "body", "target_kind", "x", "y", "initiative", "speed", "mls", "strength", "policy", "aim",
             "aim_name", "held", "hold_mask", "holding", "armed", "dead", "out", "prone", "reeling", "mode", "aim_zone",
-            "action", "walks", "names", "kinds", "anatomy", "equipment", "causes")
+            "action", "walks", "names", "kinds", "anatomy", "anatomy_code", "gear", "causes")
     """The fields with one entry per creature that keeping some of them only selects."""
 
     def keep(self, rows: IntArray, moved_to: IntArray, fight_of: IntArray) -> None:

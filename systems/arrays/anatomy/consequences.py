@@ -52,14 +52,11 @@ def set_shock(model: AnatomyArrayModel, who: IntArray, new: IntArray, cause: str
 
 def drop_held(engine: ArrayEngine, i: int, part: int, flung: bool, events: list[Event] | None) -> bool:
     """``systems.conditions.drop_held``: the part lets go of what it holds (every hand holding it); True when it
-    held something. Its ``Equipment`` only: the caller mirrors the hands into the arrays (``sync_hands``)."""
-    equip = engine.creatures.equipment[i]
-    item = equip.holding.get(part)
+    held something. Its gear state only: the caller mirrors the hands into the arrays (``sync_hands``)."""
+    cr = engine.creatures
+    cr.gear[i], item = engine.gear.let_go(int(cr.gear[i]), part, flung)
     if item is None:
         return False
-    for p in [p for p, held in equip.holding.items() if held == item]:
-        del equip.holding[p]
-    (equip.lost if flung else equip.dropped).append(item)
     if events is not None:
         events.append(ItemDropped(engine.tick, engine.clock_time, i + 1, item, part_name(engine, i, part), flung))
     return True

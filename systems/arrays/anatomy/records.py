@@ -13,7 +13,7 @@ from components.anatomy_state import Injury, Shock, Wound
 from components.events import Event
 from components.impairment import Impairment
 from components.rules import ShockState, TestResult
-from components.state import Combatant, Condition, Equipment, Identity, Position
+from components.state import Combatant, Condition, Identity, Position
 from systems.arrays.attack import Attacks
 from systems.arrays.state import ACTIONS, NO_ML, POLICIES
 from systems.arrays.tables import IntArray
@@ -65,9 +65,7 @@ def creature_record(model: AnatomyArrayModel, i: int) -> Creature:
                      cr.aim_names[int(cr.aim_name[i])] if cr.aim_name[i] >= 0 else ("unaimed", "random")[
                          min(int(cr.aim[i]), 1)], int(cr.initiative[i]), target + 1 if target >= 0 else -1,
                      engine.modes.modes[mode].id if mode >= 0 else "", int(cr.aim_zone[i]), ACTIONS[int(cr.action[i])])
-    equip = cr.equipment[i]
-    equipment = Equipment(list(equip.weapons), list(equip.natural), dict(equip.holding), list(equip.dropped),
-                          list(equip.lost))
+    equipment = engine.equipment(i)
     return Creature(i + 1, Identity(cr.names[i], cr.kinds[i]), anat, engine.armor[i], cond, comb,
                     Position(float(cr.x[i]), float(cr.y[i])), equipment, AnatomyState(injury, shock))
 

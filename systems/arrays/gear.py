@@ -1,0 +1,145 @@
+"""What each creature carries, holds, dropped and lost, as one of a few gear states.
+
+A creature's ``Equipment`` changes only when a hand lets go or takes up a weapon, and the creatures spawned from one
+recruit pass through the same handful of states (sword in hand; sword at its feet; sword flung; the dagger drawn
+instead). So the world keeps each distinct state once, numbered, and a creature's gear is that number
+(``Creatures.gear``): letting go and taking up are moves from state to state, each worked out once; the rules that
+read an ``Equipment`` (rearming, strike options) read the state's own copy; and what the vector phases read (what
+each part holds, whether the creature can still strike) are rows of per-state tables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from components.state import Equipment
+from systems.arrays.tables import BoolArray, IntArray
+
+
+@dataclass(frozen=True, slots=True)
+class GearState:
+    """One distinct ``Equipment``, frozen (its lists in their order; what each part holds in the order the parts
+    took hold, as the ``holding`` dict keeps it).
+
+    Attributes:
+        weapons: The weapons it owns.
+        natural: Its natural weapons.
+        holding: ``(part, weapon)`` pairs.
+        dropped: Weapons at its feet.
+        lost: Weapons flung out of reach.
+    """
+
+    weapons: tuple[str, ...]
+    natural: tuple[str, ...]
+    holding: tuple[tuple[int, str], ...]
+    dropped: tuple[str, ...] = ()
+    lost: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, equipment: Equipment) -> GearState:
+        """The state of an ``Equipment``."""
+        return cls(tuple(equipment.weapons), tuple(equipment.natural), tuple(equipment.holding.items()),
+                   tuple(equipment.dropped), tuple(equipment.lost))
+
+    def equipment(self) -> Equipment:
+        """A fresh ``Equipment`` of this state."""
+        return Equipment(list(self.weapons), list(self.natural), dict(self.holding), list(self.dropped),
+                         list(self.lost))
+
+    def let_go(self, part: int, flung: bool) -> tuple[GearState, str | None]:
+        """``systems.conditions.drop_held``: part ``part`` lets go of what it holds (every hand holding it), to the
+        ground or (``flung``) out of reach. Returns the new state and the weapon let go (``None``: the part held
+        nothing, and the state is this one)."""
+        item = dict(self.holding).get(part)
+        if item is None:
+            return self, None
+        holding = tuple((p, held) for p, held in self.holding if held != item)
+        if flung:
+            return GearState(self.weapons, self.natural, holding, self.dropped, (*self.lost, item)), item
+        return GearState(self.weapons, self.natural, holding, (*self.dropped, item), self.lost), item
+
+    def take_up(self, item: str, parts: tuple[int, ...], pick_up: bool) -> GearState:
+        """Grip ``item`` with ``parts``: picked up from the ground (``pick_up``) or drawn."""
+        dropped = list(self.dropped)
+        if pick_up:
+            dropped.remove(item)
+        holding = dict(self.holding)
+        for p in parts:
+            holding[p] = item
+        return GearState(self.weapons, self.natural, tuple(holding.items()), tuple(dropped), self.lost)
+
+
+class Gear:
+    """Every gear state met so far, numbered, with the tables the vector phases read per state.
+
+    Args:
+        weapon_index: Weapon id -> index.
+        parts: ``P``: the most parts of any body.
+
+    Attributes:
+        held: ``[s]`` weapon index of what the state holds: the first hand's (-1: nothing).
+        hold_mask: ``[s]`` mask of the parts holding something.
+        holding: ``[s, p]`` weapon index of what part ``p`` holds (-1: nothing).
+        armed: ``[s]`` some way to strike: a natural weapon, or a weapon not lost (``status.can_fight``).
+        has_gear: ``[s]`` a weapon it carries or dropped, that it might take up.
+    """
+
+    def __init__(self, weapon_index: dict[str, int], parts: int) -> None:
+        self._weapon_index = weapon_index
+        self._parts = parts
+        self.states: list[GearState] = []
+        self._number: dict[GearState, int] = {}
+        self._readable: list[Equipment] = []
+        self._let_go: dict[tuple[int, int, bool], tuple[int, str | None]] = {}
+        self._taken_up: dict[tuple[int, str, tuple[int, ...], bool], int] = {}
+        self.held: IntArray = np.zeros(0, dtype=np.int64)
+        self.hold_mask: IntArray = np.zeros(0, dtype=np.int64)
+        self.holding: IntArray = np.zeros((0, parts), dtype=np.int64)
+        self.armed: BoolArray = np.zeros(0, dtype=np.bool_)
+        self.has_gear: BoolArray = np.zeros(0, dtype=np.bool_)
+
+    def number(self, state: GearState) -> int:
+        """The number of a state (a new one is numbered and its table rows added)."""
+        found = self._number.get(state)
+        if found is not None:
+            return found
+        s = self._number[state] = len(self.states)
+        self.states.append(state)
+        self._readable.append(state.equipment())
+        index = self._weapon_index
+        holding = np.full((1, self._parts), -1, dtype=np.int64)
+        for p, item in state.holding:
+            holding[0, p] = index[item]
+        self.held = np.append(self.held, index[state.holding[0][1]] if state.holding else -1)
+        self.hold_mask = np.append(self.hold_mask, sum(1 << p for p, _ in state.holding))
+        self.holding = np.concatenate([self.holding, holding])
+        self.armed = np.append(self.armed, bool(state.natural or any(w not in state.lost for w in state.weapons)))
+        self.has_gear = np.append(self.has_gear, bool(state.dropped or state.weapons))
+        return s
+
+    def reading(self, s: int) -> Equipment:
+        """State ``s`` as an ``Equipment`` for the rules to read (shared: never change it)."""
+        return self._readable[s]
+
+    def equipment(self, s: int) -> Equipment:
+        """State ``s`` as a fresh ``Equipment`` (a creature's record)."""
+        return self.states[s].equipment()
+
+    def let_go(self, s: int, part: int, flung: bool) -> tuple[int, str | None]:
+        """``GearState.let_go`` of state ``s``, by number (worked out once per state, part and way)."""
+        key = (s, part, flung)
+        found = self._let_go.get(key)
+        if found is None:
+            state, item = self.states[s].let_go(part, flung)
+            found = self._let_go[key] = (self.number(state), item)
+        return found
+
+    def take_up(self, s: int, item: str, parts: tuple[int, ...], pick_up: bool) -> int:
+        """``GearState.take_up`` of state ``s``, by number (worked out once per state and grip)."""
+        key = (s, item, parts, pick_up)
+        found = self._taken_up.get(key)
+        if found is None:
+            found = self._taken_up[key] = self.number(self.states[s].take_up(item, parts, pick_up))
+        return found
