@@ -72,12 +72,13 @@ class ArrayEngine:
         self.rules = content.rules
         self.per_event_model = per_event_model
         self.weapons = content.weapons
+        distinct = list({id(r): r for _, r in pairs}.values())  # a lab's batch repeats the scenario's recruits
         # By id: a body is a deep frozen dataclass, and hashing one per recruit was a lab's tenth.
-        used = dict.fromkeys(content.creatures[r.creature].body for _, r in pairs if r.creature in content.creatures)
+        used = dict.fromkeys(content.creatures[r.creature].body for r in distinct if r.creature in content.creatures)
         self.bodies = body_tables([content.bodies[b] for b in used] or list(content.bodies.values())[:1])
         attributes = {a for kind in content.creatures.values() for a in kind.attributes}
         skill_ids = {s for kind in content.creatures.values() for s in kind.skills}
-        for _, r in pairs:
+        for r in distinct:
             attributes |= set(r.attributes)
             skill_ids |= set(r.skills)
         self.skills = skill_tables(content.skills, sorted(attributes | skill_ids))
@@ -88,7 +89,8 @@ class ArrayEngine:
         self.creatures, self.builds = build_recruits(content, per_event_model, pairs, self.bodies, self.skills,
                                                      kinds, self.gear)
         self.armor: list[Armor] = [b.armor for b in self.builds]
-        armour_of = {(b.anatomy.body.id, tuple(p.id for p in b.armor.pieces)): b for b in self.builds}
+        own = list({id(b): b for b in self.builds}.values())
+        armour_of = {(b.anatomy.body.id, tuple(p.id for p in b.armor.pieces)): b for b in own}
         self.tables = build_target_tables(tuple(
             compile_target(armour_of[key].anatomy.body, self.rules, armour_of[key].armor.pieces, shock_ml=None,
                            strength_ml=None, fumble_ml=None, stumble_ml=None) for key in kinds))
@@ -122,11 +124,10 @@ class ArrayEngine:
 
     def _strength_bonus(self, builds: list[Built]) -> IntArray:
         """``[i, off hand, thrown]``: each creature's Strength Impact Modifier (0 without a STR)."""
-        out = np.zeros((len(builds), 2, 2), dtype=np.int64)
-        memo: dict[int, np.ndarray] = {}
-        for i, b in enumerate(builds):
-            row = memo.get(id(b))
-            if row is None:
+        place: dict[int, int] = {}
+        rows: list[np.ndarray] = []
+        for b in builds:
+            if place.setdefault(id(b), len(rows)) == len(rows):
                 row = np.zeros((2, 2), dtype=np.int64)
                 strength = b.anatomy.attributes.get("strength")
                 if strength is not None:
@@ -134,8 +135,9 @@ class ArrayEngine:
                         for thrown in (0, 1):
                             row[off, thrown] = strength_impact_modifier(strength, self.rules.strength_impact,
                                                                         off_hand=bool(off), thrown=bool(thrown))
-                memo[id(b)] = row
-            out[i] = row
+                rows.append(row)
+        which = np.fromiter((place[id(b)] for b in builds), dtype=np.int64, count=len(builds))
+        out: IntArray = np.asarray(rows, dtype=np.int64).reshape(-1, 2, 2)[which]
         return out
 
     def _aim_zones(self) -> IntArray:

@@ -16,7 +16,7 @@ from components.state import Anatomy, Armor, Combatant, Equipment
 from systems.arrays.errors import EngineError
 from systems.arrays.gear import Gear, GearState
 from systems.arrays.state import AIM_POLICIES_CODES, NO_ML, POLICIES, Creatures
-from systems.arrays.tables import MAX_PARTS, BodyTables, SkillTables
+from systems.arrays.tables import MAX_PARTS, BodyTables, IntArray, SkillTables
 from systems.models.base import DamageModel
 from systems.spawning import Content, SpawnError, creature_components
 
@@ -132,17 +132,22 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
         EngineError: A recruit the array engine cannot run (parts held fast from the start; a body of more than
             ``MAX_PARTS`` parts), or one that cannot be spawned at all.
     """
+    # A lab's batch repeats the scenario's recruits fight after fight: each distinct recruit (by identity) is
+    # worked out once, and a creature is its recruit's row of each table plus its own fight and place.
+    n = len(recruits)
+    place: dict[int, int] = {}
+    distinct: list[Recruit] = []
+    for _, r in recruits:
+        if place.setdefault(id(r), len(distinct)) == len(distinct):
+            distinct.append(r)
+    which = np.fromiter((place[id(r)] for _, r in recruits), dtype=np.int64, count=n)
+    fight = np.fromiter((f for f, _ in recruits), dtype=np.int64, count=n)
     cache: dict[tuple[object, ...], Built] = {}
-    builds: list[Built] = []
-    teams: dict[tuple[int, str], int] = {}
-    names: set[tuple[int, str]] = set()
-    for fight, r in recruits:
+    own: list[Built] = []  # per distinct recruit, its build
+    for r in distinct:
         if r.immobilized:
             raise EngineError(f"{r.name}: parts held fast from the start (immobilized) are not run by the array "
                               "engine; run this scenario with --engine esper")
-        if (fight, r.name) in names:
-            raise EngineError(f"a creature called {r.name!r} already exists")
-        names.add((fight, r.name))
         key = _key(r)
         built = cache.get(key)
         if built is None:
@@ -159,59 +164,77 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
                 raise EngineError(f"{r.name}: the {anat.body.name} body has {len(anat.body.parts)} parts; the array "
                                   f"engine runs bodies of at most {MAX_PARTS}")
             built = cache[key] = Built(anat, armor, comb, equip, tuple(comps[7:]))
-        builds.append(built)
-        teams.setdefault((fight, r.team), len(teams))
-    n = len(builds)
-    aim_names: list[str] = []
-    aim_name = np.full(n, -1, dtype=np.int64)
-    aim = np.zeros(n, dtype=np.int64)
-    mls = np.full((n, len(skills.ids)), NO_ML, dtype=np.int64)
-    ml_rows: dict[int, np.ndarray] = {}
-    for i, (b, (_, r)) in enumerate(zip(builds, recruits, strict=True)):
-        row = ml_rows.get(id(b))
-        if row is None:
-            row = np.full(len(skills.ids), NO_ML, dtype=np.int64)
-            for sid, ml in b.anatomy.mls.items():
-                if sid in skills.index:
-                    row[skills.index[sid]] = ml
-            ml_rows[id(b)] = row
-        mls[i] = row
-        aim[i] = AIM_POLICIES_CODES.get(r.aim, 2)
-        if aim[i] == 2:
-            if r.aim not in aim_names:
-                aim_names.append(r.aim)
-            aim_name[i] = aim_names.index(r.aim)
-    for b in builds:
+        own.append(built)
+    names = [r.name for r in distinct]
+    _check_names(recruits, fight, _codes(names)[which])
+    team = _first_seen_codes(fight, _codes([r.team for r in distinct])[which])
+    team_names = [""] * (int(team.max(initial=-1)) + 1)
+    for k, t in zip(which.tolist(), team.tolist(), strict=True):
+        team_names[t] = distinct[k].team
+    aim_names = list(dict.fromkeys(r.aim for r in distinct if AIM_POLICIES_CODES.get(r.aim, 2) == 2))
+    aim = np.asarray([AIM_POLICIES_CODES.get(r.aim, 2) for r in distinct], dtype=np.int64)
+    aim_name = np.asarray([aim_names.index(r.aim) if a == 2 else -1 for r, a in zip(distinct, aim.tolist(),
+                                                                                      strict=True)], dtype=np.int64)
+    mls = np.full((len(distinct), len(skills.ids)), NO_ML, dtype=np.int64)
+    for u, b in enumerate(own):
+        for sid, ml in b.anatomy.mls.items():
+            if sid in skills.index:
+                mls[u, skills.index[sid]] = ml
+    for b in own:
         armour_kind.setdefault((b.anatomy.body.id, tuple(p.id for p in b.armor.pieces)), len(armour_kind))
-    states: dict[int, int] = {}  # per build, its starting gear state
     anatomy_codes: dict[int, int] = {}
-    for b in builds:
-        if id(b) not in states:
-            states[id(b)] = gear.number(GearState.of(b.equipment))
-            anatomy_codes.setdefault(id(b.anatomy), len(anatomy_codes))
-    gear_of = np.asarray([states[id(b)] for b in builds], dtype=np.int64)
-    initiative = np.asarray([b.combatant.initiative for b in builds], dtype=np.int64)
+    for b in own:
+        anatomy_codes.setdefault(id(b.anatomy), len(anatomy_codes))
+    gear_of = np.asarray([gear.number(GearState.of(b.equipment)) for b in own], dtype=np.int64)[which]
+    initiative = np.asarray([b.combatant.initiative for b in own], dtype=np.int64)[which]
     order = np.lexsort((np.arange(n), -initiative)).astype(np.int64)
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n)
+    builds = [own[k] for k in which.tolist()]
     creatures = Creatures(
-        names=[r.name for _, r in recruits], kinds=[r.creature for _, r in recruits],
+        names=[names[k] for k in which.tolist()], kinds=[r.creature for _, r in recruits],
         anatomy=[b.anatomy for b in builds],
-        anatomy_code=np.asarray([anatomy_codes[id(b.anatomy)] for b in builds], dtype=np.int64), gear=gear_of,
-        fight=np.asarray([f for f, _ in recruits], dtype=np.int64),
-        team=np.asarray([teams[(f, r.team)] for f, r in recruits], dtype=np.int64),
-        team_names=[t for (_, t) in teams],
-        body=np.asarray([bodies.index(b.anatomy.body) for b in builds], dtype=np.int64),
+        anatomy_code=np.asarray([anatomy_codes[id(b.anatomy)] for b in own], dtype=np.int64)[which], gear=gear_of,
+        fight=fight, team=team, team_names=team_names,
+        body=np.asarray([bodies.index(b.anatomy.body) for b in own], dtype=np.int64)[which],
         target_kind=np.asarray([armour_kind[(b.anatomy.body.id, tuple(p.id for p in b.armor.pieces))]
-                                for b in builds], dtype=np.int64),
-        x=np.asarray([float(r.position[0]) for _, r in recruits], dtype=np.float64),
-        y=np.asarray([float(r.position[1]) for _, r in recruits], dtype=np.float64),
+                                for b in own], dtype=np.int64)[which],
+        x=np.fromiter((float(r.position[0]) for _, r in recruits), dtype=np.float64, count=n),
+        y=np.fromiter((float(r.position[1]) for _, r in recruits), dtype=np.float64, count=n),
         initiative=initiative, order=order, rank=rank,
-        speed=np.asarray([b.anatomy.speed for b in builds], dtype=np.float64),
-        mls=mls,
-        strength=np.asarray([b.anatomy.attributes.get("strength", NO_ML) for b in builds], dtype=np.int64),
-        policy=np.asarray([POLICIES.index(r.policy) for _, r in recruits], dtype=np.int64),
-        aim=aim, aim_name=aim_name, aim_names=aim_names, held=gear.held[gear_of], hold_mask=gear.hold_mask[gear_of],
-        holding=gear.holding[gear_of], armed=gear.armed[gear_of],
+        speed=np.asarray([b.anatomy.speed for b in own], dtype=np.float64)[which],
+        mls=mls[which],
+        strength=np.asarray([b.anatomy.attributes.get("strength", NO_ML) for b in own], dtype=np.int64)[which],
+        policy=np.asarray([POLICIES.index(r.policy) for r in distinct], dtype=np.int64)[which],
+        aim=aim[which], aim_name=aim_name[which], aim_names=aim_names, held=gear.held[gear_of],
+        hold_mask=gear.hold_mask[gear_of], holding=gear.holding[gear_of], armed=gear.armed[gear_of],
     )
     return creatures, builds
+
+
+def _codes(values: Sequence[str]) -> IntArray:
+    """Each value's number, by first appearance."""
+    number: dict[str, int] = {}
+    return np.asarray([number.setdefault(v, len(number)) for v in values], dtype=np.int64)
+
+
+def _first_seen_codes(fight: IntArray, code: IntArray) -> IntArray:
+    """A number per distinct (fight, code), numbered in order of first appearance."""
+    key = fight * (int(code.max(initial=0)) + 1) + code
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    renumber = np.empty(first.size, dtype=np.int64)
+    renumber[np.argsort(first, kind="stable")] = np.arange(first.size)
+    out: IntArray = renumber[inverse.ravel()]
+    return out
+
+
+def _check_names(recruits: Sequence[tuple[int, Recruit]], fight: IntArray, name: IntArray) -> None:
+    """Raise ``EngineError`` for the first creature whose name its fight already has."""
+    key = fight * (int(name.max(initial=0)) + 1) + name
+    if np.unique(key).size == key.size:
+        return
+    seen: set[tuple[int, str]] = set()
+    for f, r in recruits:
+        if (f, r.name) in seen:
+            raise EngineError(f"a creature called {r.name!r} already exists")
+        seen.add((f, r.name))
