@@ -113,3 +113,31 @@ def test_batch_matches_one_target_pipeline(catalog: Catalog) -> None:
             assert batch.shock_index[loc] == one.shock_index[0] and batch.glancing[loc] == one.glancing[0]
         rolled = batch.stumble == 1
         assert (batch.stumble_test[rolled] == 0).all()  # no keep-footing ML: a critical failure, no roll
+
+
+def test_a_world_is_built_per_distinct_recruit_with_its_own_teams_and_names_per_fight() -> None:
+    """A batch repeats the scenario's recruits fight after fight: each fight gets its own teams (numbered in the
+    order they first appear), a name may repeat across fights but not within one."""
+    from dataclasses import replace
+
+    from sandbox.config import default_catalog
+    from sandbox.config.scenarios import resolve_scenario
+    from sandbox.models import build_model
+    from systems.arrays.engine import ArrayEngine
+    from systems.arrays.errors import EngineError
+
+    catalog, spec = resolve_scenario("skirmish", default_catalog())
+    model = build_model("anatomy", catalog)
+    recruits = list(spec.combatants)
+    engine = ArrayEngine(catalog, [(f, r) for f in range(3) for r in recruits], model, runs=[0, 1, 2])
+    cr = engine.creatures
+    teams = list(dict.fromkeys(r.team for r in recruits))
+    assert cr.team_names == teams * 3
+    assert cr.team.tolist() == [len(teams) * f + teams.index(r.team) for f in range(3) for r in recruits]
+    assert cr.names == [r.name for r in recruits] * 3 and cr.fight.tolist() == [f for f in range(3) for _ in recruits]
+    alone = ArrayEngine(catalog, recruits, model)
+    assert np.array_equal(cr.mls[:len(recruits)], alone.creatures.mls)
+    assert np.array_equal(cr.mls[len(recruits):2 * len(recruits)], alone.creatures.mls)
+    twin = replace(recruits[1], name=recruits[0].name)
+    with pytest.raises(EngineError, match=f"a creature called {recruits[0].name!r} already exists"):
+        ArrayEngine(catalog, [(0, recruits[0]), (1, twin), (1, recruits[2]), (1, recruits[0])], model, runs=[0, 1])
