@@ -3,13 +3,14 @@ then the attacks walked one at a time in initiative order (``landing``, compiled
 engine's turn order.
 
 Every attack's two d100 rolls are drawn up front. An attack whose attacker's own test fails cannot land and
-changes nothing, so only the others take part. Each of those is resolved as a blow in one batch
-(``resolve_blow_batch``), against its target as the phase began: nothing in the phase changes an ML, and the one
-thing a blow does that depends on the wounds already there, compounding, is read again when it lands. Its
-numbers are drawn whether or not it lands, so a fight's draws do not depend on which of its blows land.
+changes nothing, so only the others take part. Each of those is resolved as a blow in one compiled pass
+(``blows.resolve_landed``: ``resolve_blow_batch``'s rules and numbers), against its target as the phase began:
+nothing in the phase changes an ML, and the one thing a blow does that depends on the wounds already there,
+compounding, is read again when it lands. Its numbers are drawn whether or not it lands, so a fight's draws do not
+depend on which of its blows land.
 
 The walk settles which land and applies them to the arrays; what it returns is then replayed here in order: the
-hands that let go (each creature's ``Equipment``), the causes of deaths, a lab's tally of landed blows, and the
+hands that let go (each creature's gear state), the causes of deaths, a lab's tally of landed blows, and the
 records and events of traced creatures' blows.
 """
 
@@ -23,13 +24,14 @@ import numpy as np
 from components.events import BleederOpened, Died, Event, FellProne, Severed, ShockChanged
 from components.rules import ShockState, TestResult
 from systems.arrays.anatomy import landing
+from systems.arrays.anatomy.blows import resolve_landed
 from systems.arrays.anatomy.consequences import drop_held, location_name, part_name
 from systems.arrays.anatomy.landing import FELL_SHOCKED, FELL_STUMBLING, KILLED_BY_BLOW, Landed
 from systems.arrays.anatomy.records import log_blows
 from systems.arrays.attack import Attacks
 from systems.arrays.state import NO_ML
 from systems.arrays.tables import IntArray
-from systems.vector_blows import BlowArrays, resolve_blow_batch
+from systems.vector_blows import BlowArrays
 
 if TYPE_CHECKING:
     from systems.arrays.anatomy.model import AnatomyArrayModel
@@ -204,6 +206,5 @@ def _blows(model: AnatomyArrayModel, hits: Attacks, mls: TestMLs) -> BlowArrays:
     t = hits.target
     kind = cr.target_kind[t]
     locator = engine.locators(kind, hits.aim_zone, modes.spread[hits.mode])
-    return resolve_blow_batch(
-        engine.tables, kind, impacts, modes.aspect[hits.mode], rng, locator=locator, shock_ml=mls.shock,
-        strength_ml=mls.strength, fumble_ml=mls.fumble, stumble_ml=mls.stumble)
+    return resolve_landed(engine.tables, model.blow_rules, kind, impacts, modes.aspect[hits.mode], rng, locator,
+                          mls.shock, mls.strength, mls.fumble, mls.stumble)

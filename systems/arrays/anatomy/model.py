@@ -10,6 +10,7 @@ from components.impairment import Impairment
 from components.readout import Readout
 from components.rules import AnatomyRules, ShockState
 from systems.arrays.anatomy import attack_phase, over_time, settle
+from systems.arrays.anatomy.blows import BlowRules
 from systems.arrays.anatomy.records import creature_record, impairments
 from systems.arrays.anatomy.state import AnatomyArrays
 from systems.arrays.attack import Attacks
@@ -83,6 +84,7 @@ class AnatomyArrayModel(ArrayModel):
         assert isinstance(per_event, AnatomyModel)
         self.per_event: AnatomyModel = per_event
         self.rules: AnatomyRules = per_event.rules
+        self.blow_rules = BlowRules.of(self.rules)
         index = engine.skills.index
         self.skill = {s: index.get(s, -1) for s in SKILLS} | {"defence": index.get(engine.combat.defence_skill, -1)}
         health = np.asarray([b.state[0].health for b in engine.builds], dtype=np.int64)  # type: ignore[attr-defined]
