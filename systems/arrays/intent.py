@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from systems.arrays.compiled import compiled
 from systems.arrays.rearm import NOTHING
 from systems.arrays.spatial import Finder
 from systems.arrays.state import (
@@ -27,7 +28,8 @@ from systems.arrays.state import (
     STAND_UP,
     WEAKEST,
 )
-from systems.arrays.tables import MELEE, BoolArray, IntArray
+from systems.arrays.tables import MELEE, BoolArray, FloatArray, IntArray
+from systems.combat import REACH_SLACK
 
 if TYPE_CHECKING:
     from systems.arrays.engine import ArrayEngine
@@ -36,40 +38,29 @@ if TYPE_CHECKING:
 def decide(engine: ArrayEngine) -> None:
     """Set every creature's target, mode, aim and action for this tick."""
     cr, modes, combat = engine.creatures, engine.modes, engine.combat
+    n = len(cr)
     able = cr.able
-    cr.action[:] = np.where(cr.dead, DEAD, DOWN)
-    acting = able.copy()
+    acting = np.empty(n, dtype=np.bool_)
     cr.walks = engine.model.walks()
-    stand = acting & cr.prone & cr.walks
-    cr.action[stand] = STAND_UP
-    acting &= ~stand
+    empty = np.empty(n, dtype=np.int64)
+    empty = empty[:_begin(cr.dead, cr.out, cr.prone, cr.walks, cr.held, engine.gear.has_gear, cr.gear, cr.action,
+                          acting, empty)]
     unusable = engine.model.unusable_mask()  # once a tick: nothing in this phase changes a part's use
-    empty = np.flatnonzero(acting & (cr.held < 0) & engine.has_gear())
     if empty.size:
         action = engine.rearming.actions(empty, unusable[empty])
         rearms = empty[action != NOTHING]
         cr.action[rearms] = action[action != NOTHING]
         acting[rearms] = False
-
-    # Engagement: how many able creatures are on each foe with a melee mode (as the tick began).
-    engaged = np.bincount(cr.target[able & (cr.target >= 0) & _is_melee(engine, cr.mode)],
-                          minlength=len(cr)).astype(np.int64)
-    t = cr.target
-    has = (t >= 0) & acting
-    ts = np.maximum(t, 0)
-    dist = np.where(has, np.hypot(cr.x[ts] - cr.x, cr.y[ts] - cr.y), np.inf)
-    down = has & ~able[ts]
-    drop = down & ((dist <= combat.retarget_radius) | modes.in_range(cr.mode, dist))
-    seekers = np.flatnonzero(acting & (~has | drop))
+    engaged = np.zeros(n, dtype=np.int64)
+    seekers = np.empty(n, dtype=np.int64)
+    seekers = seekers[:_seekers(cr.order, acting, able, cr.target, cr.mode, cr.x, cr.y, modes.kind, modes.limit,
+                                combat.retarget_radius, engaged, seekers)]
     if seekers.size:
-        seekers = seekers[np.argsort(cr.rank[seekers], kind="stable")]
         _retarget(engine, seekers, engaged, able)
-    t = cr.target
-    has = (t >= 0) & acting
-    cr.action[acting & ~has] = STAND
-    idx = np.flatnonzero(has)
-    ts = t[idx]
-    dist = np.hypot(cr.x[ts] - cr.x[idx], cr.y[ts] - cr.y[idx])
+    idx, dist = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.float64)
+    count = _engaging(acting, cr.target, cr.x, cr.y, cr.action, idx, dist)
+    idx, dist = idx[:count], dist[:count]
+    ts = cr.target[idx]
     engine.loadout.refresh(cr, engine.gear, unusable, modes, engine.reading)
     column, mode = engine.loadout.choose(idx, dist, modes)
     changed = mode != cr.mode[idx]
@@ -82,6 +73,70 @@ def decide(engine: ArrayEngine) -> None:
     _aim(engine, idx, ts)
     reach = modes.in_range(mode, dist)
     cr.action[idx[~none]] = np.where(reach[~none], ATTACK, APPROACH)
+
+
+@compiled
+def _begin(dead: BoolArray, out: BoolArray, prone: BoolArray, walks: BoolArray, held: IntArray, has_gear: BoolArray,
+           gear: IntArray, action: IntArray, acting: BoolArray, empty: IntArray) -> int:
+    """Each creature's first action (dead, down, or standing up if it lies prone and can walk) and whether it acts
+    on: into ``action`` and ``acting``; the acting ones with empty hands and gear to take up into ``empty``, and
+    how many."""
+    count = 0
+    for i in range(dead.shape[0]):
+        action[i] = DEAD if dead[i] else DOWN
+        acting[i] = not dead[i] and not out[i]
+        if acting[i] and prone[i] and walks[i]:
+            action[i] = STAND_UP
+            acting[i] = False
+        if acting[i] and held[i] < 0 and has_gear[gear[i]]:
+            empty[count] = i
+            count += 1
+    return count
+
+
+@compiled
+def _seekers(order: IntArray, acting: BoolArray, able: BoolArray, target: IntArray, mode: IntArray, x: FloatArray,
+             y: FloatArray, kind: IntArray, limit: FloatArray, radius: float, engaged: IntArray,
+             seekers: IntArray) -> int:
+    """How many able creatures with a melee mode are on each foe as the tick began, into ``engaged``; and the
+    acting creatures that look for a foe, in initiative order, into ``seekers`` (returns how many): those with
+    none, and those whose foe is down within the retarget radius or within reach."""
+    for i in range(target.shape[0]):
+        if able[i] and target[i] >= 0 and mode[i] >= 0 and kind[mode[i]] == MELEE:
+            engaged[target[i]] += 1
+    count = 0
+    for i in order:
+        if not acting[i]:
+            continue
+        t = target[i]
+        if t >= 0:
+            if able[t]:
+                continue
+            dist = np.hypot(x[t] - x[i], y[t] - y[i])
+            if dist > radius and dist > limit[mode[i]] + REACH_SLACK:  # ModeTables.in_range
+                continue
+        seekers[count] = i
+        count += 1
+    return count
+
+
+@compiled
+def _engaging(acting: BoolArray, target: IntArray, x: FloatArray, y: FloatArray, action: IntArray, idx: IntArray,
+              dist: FloatArray) -> int:
+    """The acting creatures with a foe, in entity order, and how far it is, into ``idx`` and ``dist`` (returns
+    how many); the others stand."""
+    count = 0
+    for i in range(target.shape[0]):
+        if not acting[i]:
+            continue
+        t = target[i]
+        if t < 0:
+            action[i] = STAND
+            continue
+        idx[count] = i
+        dist[count] = np.hypot(x[t] - x[i], y[t] - y[i])
+        count += 1
+    return count
 
 
 def _is_melee(engine: ArrayEngine, mode: IntArray) -> BoolArray:
