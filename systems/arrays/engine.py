@@ -178,12 +178,12 @@ class ArrayEngine:
         has: BoolArray = self.gear.has_gear[self.creatures.gear]
         return has
 
-    def sync_hands(self, who: Iterable[int]) -> None:
+    def sync_hands(self, who: Iterable[int] | IntArray) -> None:
         """Mirror creatures' gear states into the arrays the vector phases read (what each part holds, whether it
         can still strike) after hands let go or took up weapons: once for all those of a phase, since the arrays
         are read only after it."""
         cr, gear = self.creatures, self.gear
-        idx = np.fromiter(who, dtype=np.int64)
+        idx = who if isinstance(who, np.ndarray) else np.fromiter(who, dtype=np.int64)
         state = cr.gear[idx]
         cr.holding[idx] = gear.holding[state]
         cr.held[idx] = gear.held[state]

@@ -38,14 +38,31 @@ def mix64(z: U64) -> U64:
     return out
 
 
+_UNIT = 1.0 / (1 << 53)
+"""A uniform's 53 bits as a fraction of one."""
+
+
 @compiled
-def _draw(keys: U64, counters: U64, fights: IntArray, out: U64) -> None:
-    """Row by row, its fight's next counter, mixed with that fight's key."""
+def _uniforms(keys: U64, counters: U64, fights: IntArray, out: FloatArray) -> None:
+    """Row by row, its fight's next counter mixed with that fight's key, as a uniform in [0, 1) (its top 53
+    bits)."""
     for j in range(fights.shape[0]):
         f = fights[j]
         at = counters[f] + np.uint64(1)
         counters[f] = at
-        out[j] = mix64(keys[f] + at * GAMMA)
+        out[j] = np.float64(mix64(keys[f] + at * GAMMA) >> np.uint64(11)) * _UNIT
+
+
+@compiled
+def _integers(keys: U64, counters: U64, fights: IntArray, low: IntArray, span: IntArray, out: IntArray) -> None:
+    """Row by row, an integer in ``[low, low + span)`` from its fight's next uniform (``_uniforms``): the uniform
+    times the span, truncated, at most ``span - 1``."""
+    for j in range(fights.shape[0]):
+        f = fights[j]
+        at = counters[f] + np.uint64(1)
+        counters[f] = at
+        u = np.float64(mix64(keys[f] + at * GAMMA) >> np.uint64(11)) * _UNIT
+        out[j] = low[j] + min(np.int64(u * span[j]), max(span[j] - 1, 0))
 
 
 class FightStreams:
@@ -66,31 +83,25 @@ class FightStreams:
                                        for k in range(len(purposes))])
         self.counters: U64 = np.zeros((len(purposes), len(runs)), dtype=np.uint64)
 
-    def bits(self, purpose: str, fights: IntArray) -> U64:
-        """One 64-bit value per row (``fights[j]``: row ``j``'s fight), each fight's rows taking its next
-        counters in row order."""
-        k = self.purposes[purpose]
-        n = fights.shape[0]
-        if not n:
-            return np.zeros(0, dtype=np.uint64)
-        out = np.empty(n, dtype=np.uint64)
-        _draw(self.keys[k], self.counters[k], fights, out)
-        return out
-
     def keep(self, fights: IntArray) -> None:
         """Keep the streams of ``fights`` only, in that order (each where it was: its next draw is unchanged)."""
         self.keys, self.counters = self.keys[:, fights], self.counters[:, fights]
 
     def random(self, purpose: str, fights: IntArray) -> FloatArray:
-        """One uniform in [0, 1) per row (53 bits)."""
-        out: FloatArray = (self.bits(purpose, fights) >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
+        """One uniform in [0, 1) per row (``fights[j]``: row ``j``'s fight), each fight's rows taking its next
+        counters in row order (53 bits each)."""
+        out = np.empty(fights.shape[0], dtype=np.float64)
+        _uniforms(self.keys[self.purposes[purpose]], self.counters[self.purposes[purpose]], fights, out)
         return out
 
     def integers(self, purpose: str, fights: IntArray, low: int | IntArray, high: int | IntArray) -> IntArray:
-        """One integer in ``[low, high)`` per row (``high`` may be one per row)."""
-        span = np.asarray(high, dtype=np.int64) - np.asarray(low, dtype=np.int64)
-        out: IntArray = np.asarray(low, dtype=np.int64) + np.minimum(
-            (self.random(purpose, fights) * span).astype(np.int64), np.maximum(span - 1, 0))
+        """One integer in ``[low, high)`` per row (``low`` and ``high`` may be one per row), from the row's next
+        uniform (``random``)."""
+        n = fights.shape[0]
+        lows = np.broadcast_to(np.asarray(low, dtype=np.int64), (n,))
+        span = np.broadcast_to(np.asarray(high, dtype=np.int64), (n,)) - lows
+        out = np.empty(n, dtype=np.int64)
+        _integers(self.keys[self.purposes[purpose]], self.counters[self.purposes[purpose]], fights, lows, span, out)
         return out
 
     def bound(self, purpose: str, fights: IntArray) -> BoundStream:

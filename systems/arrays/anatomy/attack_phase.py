@@ -122,12 +122,12 @@ def follow(model: AnatomyArrayModel, hits: Attacks, blows: BlowArrays, landed: L
     traced = engine.tracer.involved(hits)
     follows: dict[int, list[Event]] = {int(k): [] for k in np.flatnonzero(traced)}
     dropped: dict[int, list[Event]] = {k: [] for k in follows}
-    let_go = []
-    for j, part, flung in landed.drops.tolist():
-        k = int(at[j])
-        held = drop_held(engine, int(hits.target[k]), part, bool(flung), dropped.get(k))
+    blow = at[landed.drops[:, 0]]
+    let_go = hits.target[blow]
+    for k, target, part, flung in zip(blow.tolist(), let_go.tolist(), landed.drops[:, 1].tolist(),
+                                      landed.drops[:, 2].tolist(), strict=True):
+        held = drop_held(engine, target, part, bool(flung), dropped.get(k))
         assert held, "the walk lets go only of what a hand holds"
-        let_go.append(int(hits.target[k]))
     engine.sync_hands(let_go)
     loc = np.maximum(blows.location, 0)
     killed = landed.killed[landed.blows]
