@@ -65,6 +65,13 @@ def _integers(keys: U64, counters: U64, fights: IntArray, low: IntArray, span: I
         out[j] = low[j] + min(np.int64(u * span[j]), max(span[j] - 1, 0))
 
 
+def _per_row(value: int | IntArray, n: int) -> IntArray:
+    """``value`` as one int64 per row (``np.broadcast_to`` costs several times as much for a small draw)."""
+    if isinstance(value, np.ndarray):
+        return value.astype(np.int64, copy=False)
+    return np.full(n, value, dtype=np.int64)
+
+
 class FightStreams:
     """Every fight's stream of every purpose.
 
@@ -98,8 +105,8 @@ class FightStreams:
         """One integer in ``[low, high)`` per row (``low`` and ``high`` may be one per row), from the row's next
         uniform (``random``)."""
         n = fights.shape[0]
-        lows = np.broadcast_to(np.asarray(low, dtype=np.int64), (n,))
-        span = np.broadcast_to(np.asarray(high, dtype=np.int64), (n,)) - lows
+        lows = _per_row(low, n)
+        span = _per_row(high, n) - lows
         out = np.empty(n, dtype=np.int64)
         _integers(self.keys[self.purposes[purpose]], self.counters[self.purposes[purpose]], fights, lows, span, out)
         return out
