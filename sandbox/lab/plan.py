@@ -31,9 +31,11 @@ from .variants import (
 ESPER_CHUNK = 25
 """Runs per chunk on the esper engine: small, so a lab's progress and ``target_error`` move often."""
 ARRAY_CHUNK = 4000
-"""Runs per chunk on the array engine: a chunk is one array world, whose ticks cost about the same for 25 fights
-as for 1,000 (numpy's per-call overhead), so it takes thousands of fights to pay for itself (the duel's lab: 610
-fights/s in chunks of 2,000, 820 in 4,000, 950 in 8,000)."""
+"""Runs per chunk on the array engine: a chunk is one array world, whose ticks have a fixed cost of about a
+millisecond (numpy's and numba's per-call overhead) besides their cost per creature, so it takes thousands of
+fights to pay for itself (the duel's lab, one core: about 3,600 fights/s in chunks of 1,000, 6,600 in 4,000, 7,700
+in 20,000). Larger chunks gain little more and make a lab's progress, its ``target_error`` checks and the sharing
+of chunks among ``--jobs`` coarser."""
 
 
 def default_chunk(engine: str) -> int:
