@@ -485,9 +485,57 @@ def resolve_blows(target: TargetProfile, impacts: IntArray, aspect: int, rng: np
         existing=(totals, zeros) if existing else None)
 
 
-def _aspect_mask(aspects: frozenset[int]) -> BoolArray:
-    """Per aspect index, whether it is in ``aspects``."""
-    return np.asarray([a in aspects for a in range(len(ASPECTS))], dtype=np.bool_)
+@dataclass(frozen=True, slots=True)
+class BlowRules:
+    """The numbers of the anatomy rules a blow reads, as arrays by aspect and by ``TestResult`` (what
+    ``resolve_blow_batch`` and the array engine's compiled pass, ``systems.arrays.anatomy.blows``, read).
+
+    Attributes:
+        glancing_aspect: Per aspect index, a blow of it can glance off rigid armour.
+        glancing_max_level: The highest level a glancing blow loses.
+        glancing_shock_roll: A glancing blow's Shock roll modifier.
+        glancing_shock_index: A glancing blow's Shock index over the location's Shock Value.
+        amputation_aspect: Per aspect index, a blow of it can sever.
+        amputation_level: The lowest level that tests for amputation.
+        amputation_severs: Per ``TestResult`` of the Strength test, the part is severed.
+        amputation_shock_roll: Per ``TestResult``, the Shock roll modifier it gives.
+        shock_no_test_max: Shock indexes up to this need no test (no shock).
+        shock_death_above: Shock indexes above this kill.
+        shock_change: Per ``TestResult`` of the Shock test, the change to the index.
+        ml_min: The lowest ML the test table reads (lower ones are clamped).
+        ml_max: The highest.
+    """
+
+    glancing_aspect: BoolArray
+    glancing_max_level: int
+    glancing_shock_roll: int
+    glancing_shock_index: int
+    amputation_aspect: BoolArray
+    amputation_level: int
+    amputation_severs: BoolArray
+    amputation_shock_roll: IntArray
+    shock_no_test_max: int
+    shock_death_above: int
+    shock_change: IntArray
+    ml_min: int
+    ml_max: int
+
+    @classmethod
+    def of(cls, rules: AnatomyRules) -> BlowRules:
+        """Read them from the anatomy rules."""
+        outcomes = [rules.amputation_outcomes[r] for r in TestResult]
+        return cls(
+            glancing_aspect=np.asarray([a in rules.glancing_aspects for a in range(len(ASPECTS))], dtype=np.bool_),
+            glancing_max_level=rules.glancing_max_level, glancing_shock_roll=rules.glancing_shock_roll,
+            glancing_shock_index=rules.glancing_shock_index,
+            amputation_aspect=np.asarray([a in rules.amputation_aspects for a in range(len(ASPECTS))],
+                                         dtype=np.bool_),
+            amputation_level=rules.amputation_level,
+            amputation_severs=np.asarray([o.severed for o in outcomes], dtype=np.bool_),
+            amputation_shock_roll=np.asarray([o.shock_roll_modifier for o in outcomes], dtype=np.int64),
+            shock_no_test_max=rules.shock_no_test_max, shock_death_above=rules.shock_death_above,
+            shock_change=np.asarray([rules.shock_index_change[r] for r in TestResult], dtype=np.int64),
+            ml_min=rules.tests.ml_min, ml_max=rules.tests.ml_max)
 
 
 def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, aspect: IntArray,
@@ -515,6 +563,7 @@ def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, 
         One entry per blow; ``location`` is the location index on the target's own body (``MISS``: -1).
     """
     rules = tables.targets[0].rules
+    numbers = BlowRules.of(rules)
     impacts = np.asarray(impacts, dtype=np.int64)
     n = impacts.shape[0]
     if location is None:
@@ -536,7 +585,7 @@ def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, 
     # An effective impact's level: how many of its target's thresholds it reaches (never a table the size of the
     # top threshold: the thresholds' magnitudes cost nothing).
     level = (tables.thresholds[kind] <= eff[:, None]).sum(axis=1).astype(np.int64)
-    glancing = (_aspect_mask(rules.glancing_aspects)[aspect] & tables.rigid[row] & (level > 0)
+    glancing = (numbers.glancing_aspect[aspect] & tables.rigid[row] & (level > 0)
                 & (level <= rules.glancing_max_level))
     level[glancing] = 0
     compound = compounds(level, missed, loc, *existing) if existing is not None else np.zeros(n, dtype=np.bool_)
@@ -547,16 +596,15 @@ def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, 
     severed = np.zeros(n, dtype=np.bool_)
     roll_mod = np.where(glancing, rules.glancing_shock_roll, 0)
     checked = np.flatnonzero(tables.amp_ok[row] & (level >= rules.amputation_level)
-                             & _aspect_mask(rules.amputation_aspects)[aspect])
+                             & numbers.amputation_aspect[aspect])
     if checked.size:
         at = row[checked]
         ml = strength_ml[checked]
         results = _tests(tables, rules, np.where(ml > NO_ML // 2, ml + tables.amp_mod[at], NO_ML), amp_rolls[checked])
         amp_test[checked] = results
-        outcomes = [rules.amputation_outcomes[r] for r in TestResult]
-        cut = np.asarray([o.severed for o in outcomes], dtype=np.bool_)[results]
+        cut = numbers.amputation_severs[results]
         severed[checked] = cut
-        roll_mod[checked] += np.asarray([o.shock_roll_modifier for o in outcomes], dtype=np.int64)[results]
+        roll_mod[checked] += numbers.amputation_shock_roll[results]
         bleeder[checked] |= cut & tables.amp_bleed[at, results]
 
     sv = tables.shock_value[row]
@@ -568,8 +616,7 @@ def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, 
         ml = shock_ml[tested]
         results = _tests(tables, rules, np.where(ml > NO_ML // 2, ml + roll_mod[tested], NO_ML), shock_rolls[tested])
         shock_test[tested] = results
-        change = np.asarray([rules.shock_index_change[r] for r in TestResult], dtype=np.int64)
-        final[tested] += change[results]
+        final[tested] += numbers.shock_change[results]
     states = tables.state_by_index
     state = states[np.clip(final, 0, len(states) - 1)]
     state[index > rules.shock_death_above] = int(ShockState.DEAD)

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sandbox.array_world import ArrayWorld
-from systems.arrays.anatomy.blows import BlowRules, resolve_landed
-from systems.vector_blows import NO_ML, resolve_blow_batch
+from systems.arrays.anatomy.blows import resolve_landed
+from systems.vector_blows import NO_ML, BlowRules, resolve_blow_batch
 
 
 @pytest.fixture(scope="module")

@@ -89,14 +89,17 @@ class ArrayEngine:
         self.creatures, self.builds = build_recruits(content, per_event_model, pairs, self.bodies, self.skills,
                                                      kinds, self.gear)
         self.armor: list[Armor] = [b.armor for b in self.builds]
-        own = list({id(b): b for b in self.builds}.values())
+        place: dict[int, int] = {}  # build -> its place among the distinct builds (recruits share builds)
+        build_of = np.fromiter((place.setdefault(id(b), len(place)) for b in self.builds), dtype=np.int64,
+                               count=len(self.builds))
+        own = list({id(b): b for b in self.builds}.values())  # in the order ``place`` numbers them
         armour_of = {(b.anatomy.body.id, tuple(p.id for p in b.armor.pieces)): b for b in own}
         self.tables = build_target_tables(tuple(
             compile_target(armour_of[key].anatomy.body, self.rules, armour_of[key].armor.pieces, shock_ml=None,
                            strength_ml=None, fumble_ml=None, stumble_ml=None) for key in kinds))
         self.natural_mode: BoolArray = np.asarray([content.weapons[m.weapon].natural for m in self.modes.modes],
                                                   dtype=np.bool_)
-        self.strength_bonus = self._strength_bonus(self.builds)
+        self.strength_bonus = self._strength_bonus(own)[build_of]
         self.aim_zones = self._aim_zones()
         self.loadout = Loadout.empty(len(self.creatures))
         self.option: IntArray = np.zeros(len(self.creatures), dtype=np.int64)
@@ -123,21 +126,15 @@ class ArrayEngine:
     # ------------------------------------------------------------------ set-up tables
 
     def _strength_bonus(self, builds: list[Built]) -> IntArray:
-        """``[i, off hand, thrown]``: each creature's Strength Impact Modifier (0 without a STR)."""
-        place: dict[int, int] = {}
-        rows: list[np.ndarray] = []
-        for b in builds:
-            if place.setdefault(id(b), len(rows)) == len(rows):
-                row = np.zeros((2, 2), dtype=np.int64)
-                strength = b.anatomy.attributes.get("strength")
-                if strength is not None:
-                    for off in (0, 1):
-                        for thrown in (0, 1):
-                            row[off, thrown] = strength_impact_modifier(strength, self.rules.strength_impact,
-                                                                        off_hand=bool(off), thrown=bool(thrown))
-                rows.append(row)
-        which = np.fromiter((place[id(b)] for b in builds), dtype=np.int64, count=len(builds))
-        out: IntArray = np.asarray(rows, dtype=np.int64).reshape(-1, 2, 2)[which]
+        """``[b, off hand, thrown]``: each build's Strength Impact Modifier (0 without a STR)."""
+        out = np.zeros((len(builds), 2, 2), dtype=np.int64)
+        for k, b in enumerate(builds):
+            strength = b.anatomy.attributes.get("strength")
+            if strength is not None:
+                for off in (0, 1):
+                    for thrown in (0, 1):
+                        out[k, off, thrown] = strength_impact_modifier(strength, self.rules.strength_impact,
+                                                                       off_hand=bool(off), thrown=bool(thrown))
         return out
 
     def _aim_zones(self) -> IntArray:
@@ -276,10 +273,6 @@ class ArrayEngine:
         for teams in out.values():
             teams.sort()
         return out
-
-    def teams_left(self) -> IntArray:
-        """Per fight, how many teams can still fight."""
-        return self.teams_able()[0]
 
     def teams_able(self) -> tuple[IntArray, IntArray]:
         """Per fight, how many teams can still fight, and the index (into ``creatures.team_names``) of one of them

@@ -9,16 +9,13 @@ each blow's tables once, where the batch makes some forty passes over whole arra
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from components.anatomy import ASPECTS
-from components.rules import AnatomyRules, ShockState, TestResult
+from components.rules import ShockState, TestResult
 from systems.arrays.compiled import compiled
 from systems.arrays.tables import BoolArray, FloatArray, IntArray
 from systems.hit_location import MISS
-from systems.vector_blows import NO_ML, NO_TEST, BlowArrays, TargetTables
+from systems.vector_blows import NO_ML, NO_TEST, BlowArrays, BlowRules, TargetTables
 
 _FLUNG, _DROPPED, _KEPT = 3, 2, 1
 """Keep-grip outcome codes (``FUMBLE_OUTCOMES``)."""
@@ -27,58 +24,6 @@ _PRONE = 2
 _ROLL, _AUTO = 1, 2
 """Mishap disposition codes (``DISPOSITIONS``)."""
 _DEAD, _NO_SHOCK, _CRITICAL_FAILURE = int(ShockState.DEAD), int(ShockState.NONE), int(TestResult.CF)
-
-
-@dataclass(frozen=True, slots=True)
-class BlowRules:
-    """The numbers of the anatomy rules a blow reads, as the compiled pass takes them.
-
-    Attributes:
-        glancing_aspect: Per aspect index, a blow of it can glance off rigid armour.
-        glancing_max_level: The highest level a glancing blow loses.
-        glancing_shock_roll: A glancing blow's Shock roll modifier.
-        glancing_shock_index: A glancing blow's Shock index over the location's Shock Value.
-        amputation_aspect: Per aspect index, a blow of it can sever.
-        amputation_level: The lowest level that tests for amputation.
-        amputation_severs: Per ``TestResult`` of the Strength test, the part is severed.
-        amputation_shock_roll: Per ``TestResult``, the Shock roll modifier it gives.
-        shock_no_test_max: Shock indexes up to this need no test (no shock).
-        shock_death_above: Shock indexes above this kill.
-        shock_change: Per ``TestResult`` of the Shock test, the change to the index.
-        ml_min: The lowest ML the test table reads (lower ones are clamped).
-        ml_max: The highest.
-    """
-
-    glancing_aspect: BoolArray
-    glancing_max_level: int
-    glancing_shock_roll: int
-    glancing_shock_index: int
-    amputation_aspect: BoolArray
-    amputation_level: int
-    amputation_severs: BoolArray
-    amputation_shock_roll: IntArray
-    shock_no_test_max: int
-    shock_death_above: int
-    shock_change: IntArray
-    ml_min: int
-    ml_max: int
-
-    @classmethod
-    def of(cls, rules: AnatomyRules) -> BlowRules:
-        """Read them from the anatomy rules."""
-        outcomes = [rules.amputation_outcomes[r] for r in TestResult]
-        return cls(
-            glancing_aspect=np.asarray([a in rules.glancing_aspects for a in range(len(ASPECTS))], dtype=np.bool_),
-            glancing_max_level=rules.glancing_max_level, glancing_shock_roll=rules.glancing_shock_roll,
-            glancing_shock_index=rules.glancing_shock_index,
-            amputation_aspect=np.asarray([a in rules.amputation_aspects for a in range(len(ASPECTS))],
-                                         dtype=np.bool_),
-            amputation_level=rules.amputation_level,
-            amputation_severs=np.asarray([o.severed for o in outcomes], dtype=np.bool_),
-            amputation_shock_roll=np.asarray([o.shock_roll_modifier for o in outcomes], dtype=np.int64),
-            shock_no_test_max=rules.shock_no_test_max, shock_death_above=rules.shock_death_above,
-            shock_change=np.asarray([rules.shock_index_change[r] for r in TestResult], dtype=np.int64),
-            ml_min=rules.tests.ml_min, ml_max=rules.tests.ml_max)
 
 
 def resolve_landed(tables: TargetTables, rules: BlowRules, kind: IntArray, impacts: IntArray, aspect: IntArray,

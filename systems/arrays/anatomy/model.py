@@ -10,7 +10,6 @@ from components.impairment import Impairment
 from components.readout import Readout
 from components.rules import AnatomyRules, ShockState
 from systems.arrays.anatomy import attack_phase, over_time, settle
-from systems.arrays.anatomy.blows import BlowRules
 from systems.arrays.anatomy.records import creature_record, impairments
 from systems.arrays.anatomy.state import AnatomyArrays
 from systems.arrays.attack import Attacks
@@ -19,8 +18,8 @@ from systems.arrays.models import ArrayModel, register_array_model
 from systems.arrays.state import NO_ML
 from systems.arrays.tables import BoolArray, FloatArray, IntArray
 from systems.creatures import Creature
-from systems.health import band
 from systems.models.anatomy import AnatomyModel, state_label
+from systems.vector_blows import BlowRules
 
 if TYPE_CHECKING:
     from systems.arrays.engine import ArrayEngine
@@ -171,10 +170,8 @@ class AnatomyArrayModel(ArrayModel):
 
     def standing(self, i: int) -> tuple[bool, bool, str]:
         """(alive, can act, label) as ``readout`` gives them, read from the arrays (no records built)."""
-        cr = self.engine.creatures
-        dead = bool(cr.dead[i])
-        label = state_label(dead, band(int(self.state.health[i]), self.rules), ShockState(int(self.state.shock[i])))
-        return not dead, not dead and not bool(cr.out[i]), label
+        alive, can_act, labels = self.standings(np.asarray([i], dtype=np.int64))
+        return bool(alive[0]), bool(can_act[0]), labels[0]
 
     def standings(self, rows: IntArray) -> tuple[BoolArray, BoolArray, list[str]]:
         """``standing`` of each creature of ``rows`` at once: its health band and shock state pick its label from
