@@ -516,7 +516,9 @@ class _Ends:
         run, target, location, level, count = (np.concatenate([b[c] for b in self.blows]) if self.blows else none
                                                for c in range(5))
         run = rank[run]
-        by = np.lexsort((level, location, target, run))
+        # Sorted by run, target, location rank and level rank: one packed key each (a lexsort of four is slower).
+        by = np.argsort(((run * size + target) * len(self.location_names) + location) * len(self.level_codes)
+                        + level, kind="stable")
         return FightEndings(
             runs=list(runs), ticks=[self.ticks[k] for k in order.tolist()],
             winners=[self.winners[k] for k in order.tolist()], reasons=[self.reasons[k] for k in order.tolist()],
@@ -524,8 +526,8 @@ class _Ends:
             alive=_joined(self.alive)[rows], can_act=_joined(self.can_act)[rows], dead=_joined(self.dead)[rows],
             labels=[self.labels[i] for i in listed], causes=[self.causes[i] for i in listed],
             blow_run=run[by], blow_target=target[by],
-            blow_location=[self.location_names[r] for r in location[by].tolist()],
-            blow_level=[self.level_codes[r] for r in level[by].tolist()], blow_count=count[by],
+            blow_location=np.asarray(self.location_names, dtype=object)[location[by]].tolist(),
+            blow_level=np.asarray(self.level_codes, dtype=object)[level[by]].tolist(), blow_count=count[by],
             creatures=[self.creatures[k] for k in order.tolist()])
 
 

@@ -7,9 +7,12 @@ streams (common random numbers), so what differs between two variants' run i is 
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -135,32 +138,48 @@ def array_chunk(scenario: str, seed: int, model: str, runs: Sequence[int], varia
     from sandbox.array_world import end_fights
 
     content = variant_content(variant, scenario)
-    return endings_records(variant.name, model, seed, end_fights(content.scenario, content.catalog, seed, runs,
-                                                                 model))
+    with collector_paused():
+        return endings_records(variant.name, model, seed, end_fights(content.scenario, content.catalog, seed, runs,
+                                                                     model))
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused for a block: a chunk's batch and records make hundreds of thousands of
+    small objects and no cycles, and each collection walks the whole heap (a sixth of a duel lab's time)."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def endings_records(variant: str, model: str, seed: int, ends: FightEndings) -> list[RunRecord]:
     """Each run's records, read from a batch's columns: what ``flatten`` makes of each run's result (``tests/
     test_array_lab.py`` checks they are the same), built a column at a time."""
     size, runs = ends.size, len(ends.runs)
-    keys = [(variant, model, run) for run in ends.runs]
+    # Every row is zipped from whole columns (a row built field by field in Python cost more than its fight).
     taken = np.bincount(ends.blow_run * size + ends.blow_target, weights=ends.blow_count,
                         minlength=runs * size).astype(np.int64)
     landed = taken.reshape(runs, size).sum(axis=1).tolist()
     deaths = ends.dead.reshape(runs, size).sum(axis=1).tolist()
     survivors = ends.alive.reshape(runs, size).sum(axis=1).tolist()
-    alive, can_act = ends.alive.astype(np.int64).tolist(), ends.can_act.astype(np.int64).tolist()
-    per_position = list(zip(ends.names, ends.kinds, ends.teams, strict=True))
-    combatants = [(*keys[i // size], *per_position[i % size], alive[i], can_act[i], ends.labels[i], t, ends.causes[i])
-                  for i, t in enumerate(taken.tolist())]
-    blow_rows: list[list[tuple[Any, ...]]] = [[] for _ in range(runs)]
-    for run, target, location, level, count in zip(ends.blow_run.tolist(), ends.blow_target.tolist(),
-                                                   ends.blow_location, ends.blow_level, ends.blow_count.tolist(),
-                                                   strict=True):
-        blow_rows[run].append((*keys[run], ends.names[target], ends.bodies[target], location, level, count))
-    return [RunRecord((*keys[k], seed, ends.winners[k] or "", ends.reasons[k], ends.ticks[k], survivors[k],
-                       deaths[k], landed[k]), tuple(combatants[k * size:(k + 1) * size]), tuple(blow_rows[k]))
-            for k in range(runs)]
+    # Columns of names, bodies and run numbers taken from object arrays share their objects (none made a row).
+    run_numbers = np.asarray(ends.runs, dtype=object)
+    combatants = list(zip(repeat(variant), repeat(model), np.repeat(run_numbers, size).tolist(), ends.names * runs,
+                          ends.kinds * runs, ends.teams * runs, ends.alive.astype(np.int64).tolist(),
+                          ends.can_act.astype(np.int64).tolist(), ends.labels, taken.tolist(), ends.causes))
+    blows = list(zip(repeat(variant), repeat(model), run_numbers[ends.blow_run].tolist(),
+                     np.asarray(ends.names, dtype=object)[ends.blow_target].tolist(),
+                     np.asarray(ends.bodies, dtype=object)[ends.blow_target].tolist(), ends.blow_location,
+                     ends.blow_level, ends.blow_count.tolist()))
+    bounds = np.searchsorted(ends.blow_run, np.arange(runs + 1)).tolist()  # each run's blows (sorted by run)
+    rows = zip(repeat(variant), repeat(model), ends.runs, repeat(seed), [w or "" for w in ends.winners],
+               ends.reasons, ends.ticks, survivors, deaths, landed)
+    return [RunRecord(row, tuple(combatants[k * size:(k + 1) * size]), tuple(blows[bounds[k]:bounds[k + 1]]))
+            for k, row in enumerate(rows)]
 
 
 def run_chunk(scenario: str, seed: int, model: str, runs: Iterable[int], variant: Variant,

@@ -25,6 +25,7 @@ from systems.arrays.errors import EngineError
 from systems.arrays.fight_streams import FightStreams
 from systems.arrays.gear import Gear
 from systems.arrays.loadout import Loadout
+from systems.arrays.memo import PackedMemo, pack, unpack
 from systems.arrays.models import ArrayModel, get_array_model
 from systems.arrays.rearm import Rearming
 from systems.arrays.spawn import Built, Recruit, build_recruits
@@ -36,9 +37,6 @@ from systems.models.base import DamageModel
 from systems.spawning import Content
 from systems.strike import strength_impact_modifier
 from systems.vector_blows import build_target_tables
-
-_LOW21 = (1 << 21) - 1
-"""The low 21 bits: one field of a packed location-table key."""
 
 PURPOSES: tuple[str, ...] = ("attack", "injury", "shock", "bleeding", "ai")
 """The array engine's streams, in spawn order (append new ones at the end)."""
@@ -118,10 +116,8 @@ class ArrayEngine:
         self.clock_time = 0.0
         self.model: ArrayModel = model_class(self)
         self.rearming = Rearming(self)
-        self._locator_keys: IntArray = np.full(1, -1, dtype=np.int64)  # -1: no key (a sentinel to compare with)
-        """The packed (target kind, aim zone, Spread) keys whose location table has an id, sorted."""
-        self._locator_ids: IntArray = np.full(1, -1, dtype=np.int64)
-        """The id of each key's table."""
+        self._locators = PackedMemo(self._new_locators)
+        """Per packed (target kind, aim zone, Spread) key, its location table's id."""
 
     # ------------------------------------------------------------------ set-up tables
 
@@ -148,25 +144,13 @@ class ArrayEngine:
         return table
 
     def locators(self, kind: IntArray, aim_zone: IntArray, spread: IntArray) -> IntArray:
-        """Per blow, the id of its (target kind, aim, Spread) location table."""
-        # One packed integer per blow, looked up among the keys seen so far (a sorted array): a wave's blows
-        # cost a search, not a sort; a key not seen before gets its table once.
-        keys = (kind << 42) | (aim_zone << 21) | spread  # each below 2**21 (the schema's bounds)
-        at = self._locator_at(keys)
-        if (self._locator_keys[at] != keys).any():
-            new = np.unique(keys[self._locator_keys[at] != keys])
-            ids = [self.tables.locator(k >> 42, (k >> 21 & _LOW21) or None, k & _LOW21) for k in new.tolist()]
-            merged = np.concatenate([self._locator_keys, new])
-            order = np.argsort(merged, kind="stable")
-            self._locator_keys = merged[order]
-            self._locator_ids = np.concatenate([self._locator_ids, np.asarray(ids, dtype=np.int64)])[order]
-            at = self._locator_at(keys)
-        return self._locator_ids[at]
+        """Per blow, the id of its (target kind, aim, Spread) location table (each below 2**21: the schema's
+        bounds)."""
+        return self._locators(pack(kind, aim_zone, spread))
 
-    def _locator_at(self, keys: IntArray) -> IntArray:
-        """Where each key is (or would go, clipped to the last) among the known keys."""
-        at: IntArray = np.minimum(np.searchsorted(self._locator_keys, keys), len(self._locator_keys) - 1)
-        return at
+    def _new_locators(self, keys: Sequence[int]) -> list[int]:
+        """The table ids of (target kind, aim, Spread) keys not met before."""
+        return [self.tables.locator(kind, zone or None, spread) for kind, zone, spread in map(unpack, keys)]
 
     # ------------------------------------------------------------------ what the phases share
 

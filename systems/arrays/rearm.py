@@ -9,13 +9,15 @@ and the creatures asking are answered a column at a time.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from components.state import Condition
+from components.state import Anatomy, Condition
 from systems.ai import grip_parts_for, rearm_action
 from systems.arrays.loadout import part_states
+from systems.arrays.memo import FIELD_BITS, PackedMemo, pack, unpack
 from systems.arrays.state import DRAW, PICK_UP
 from systems.arrays.tables import BoolArray, IntArray
 
@@ -44,6 +46,13 @@ class Rearming:
         self._actions: dict[Situation, int] = {}
         self._grips: dict[tuple[Situation, bool], Grip | None] = {}
         self._no_condition = Condition()  # nothing held fast: the array engine runs no such scenario
+        cr = engine.creatures
+        codes, first = np.unique(cr.anatomy_code, return_index=True)
+        self._anatomies: dict[int, Anatomy] = {  # by code (a packed situation names the code)
+            code: cr.anatomy[i] for code, i in zip(codes.tolist(), first.tolist(), strict=True)}
+        # A situation packs into one integer when its part mask fits a field (every shipped body's does): then a
+        # column of creatures is answered by one search among the known situations, not a lookup each.
+        self._packed = PackedMemo(self._packed_actions) if engine.bodies.parts <= FIELD_BITS else None
 
     def _situations(self, idx: IntArray, unusable: IntArray) -> list[Situation]:
         cr = self.engine.creatures
@@ -52,6 +61,10 @@ class Rearming:
     def actions(self, idx: IntArray, unusable: IntArray) -> IntArray:
         """Per creature of ``idx`` (``unusable``: its unusable parts as a mask), ``PICK_UP``, ``DRAW`` or
         ``NOTHING`` (``systems.ai.rearm_action``)."""
+        cr = self.engine.creatures
+        codes = cr.anatomy_code[idx]
+        if self._packed is not None:
+            return self._packed(pack(codes, cr.gear[idx], unusable))
         memo = self._actions
         out = [memo.get(key) for key in self._situations(idx, unusable)]
         for k, found in enumerate(out):
@@ -59,13 +72,26 @@ class Rearming:
                 out[k] = self._action(int(idx[k]), int(unusable[k]))
         return np.asarray(out, dtype=np.int64)
 
+    def _packed_actions(self, keys: Sequence[int]) -> list[int]:
+        """The actions of packed situations not met before."""
+        out = []
+        for key in keys:
+            code, gear, unusable = unpack(key)
+            out.append(self._situation_action(self._anatomies[code], code, gear, unusable))
+        return out
+
     def _action(self, i: int, unusable: int) -> int:
-        cr, engine = self.engine.creatures, self.engine
-        found = rearm_action(cr.anatomy[i], self._states(i, unusable), self._no_condition,
-                             engine.gear.reading(int(cr.gear[i])), engine.reading)
-        code = self._actions[int(cr.anatomy_code[i]), int(cr.gear[i]), unusable] = (
+        cr = self.engine.creatures
+        return self._situation_action(cr.anatomy[i], int(cr.anatomy_code[i]), int(cr.gear[i]), unusable)
+
+    def _situation_action(self, anatomy: Anatomy, code: int, gear: int, unusable: int) -> int:
+        """The action of situation (``code``, ``gear``, ``unusable``), ``anatomy`` being that of ``code``."""
+        engine = self.engine
+        found = rearm_action(anatomy, self._states(anatomy, unusable), self._no_condition,
+                             engine.gear.reading(gear), engine.reading)
+        action = self._actions[code, gear, unusable] = (
             PICK_UP if found == "pick up" else DRAW if found == "draw" else NOTHING)
-        return code
+        return action
 
     def grips(self, idx: IntArray, unusable: IntArray, pick_up: BoolArray) -> list[Grip | None]:
         """Per creature of ``idx``, the first dropped (``pick_up``) or carried weapon that free, usable hands can
@@ -86,7 +112,7 @@ class Rearming:
         else:
             source = [w for w in equip.weapons if w not in equip.dropped and w not in equip.lost
                       and w not in equip.holding.values()]
-        states = self._states(i, key[2])
+        states = self._states(anat, key[2])
         found: Grip | None = None
         for item in source:
             parts = grip_parts_for(anat, states, self._no_condition, equip, item, weapons)
@@ -96,5 +122,6 @@ class Rearming:
         self._grips[key, pick_up] = found
         return found
 
-    def _states(self, i: int, unusable: int) -> tuple:  # type: ignore[type-arg]
-        return part_states(len(self.engine.creatures.anatomy[i].body.parts), unusable)
+    @staticmethod
+    def _states(anatomy: Anatomy, unusable: int) -> tuple:  # type: ignore[type-arg]
+        return part_states(len(anatomy.body.parts), unusable)

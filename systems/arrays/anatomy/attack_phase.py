@@ -16,7 +16,7 @@ records and events of traced creatures' blows.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
@@ -29,6 +29,7 @@ from systems.arrays.anatomy.consequences import drop_held, location_name, part_n
 from systems.arrays.anatomy.landing import FELL_SHOCKED, FELL_STUMBLING, KILLED_BY_BLOW, Landed
 from systems.arrays.anatomy.records import log_blows
 from systems.arrays.attack import Attacks
+from systems.arrays.compiled import compiled
 from systems.arrays.state import NO_ML
 from systems.arrays.tables import IntArray
 from systems.vector_blows import BlowArrays
@@ -43,7 +44,10 @@ def read_tests(model: AnatomyArrayModel, ml: IntArray, rolls: IntArray) -> IntAr
     tests = model.rules.tests
     lut = model.engine.tables.test_lut
     row = np.clip(ml, tests.ml_min, tests.ml_max) - tests.ml_min
-    return np.where(ml > NO_ML // 2, lut[row * 100 + rolls], int(TestResult.CF))
+    return np.where(ml > NO_ML // 2, lut[row * 100 + rolls], CF)
+
+
+CF, MS = int(TestResult.CF), int(TestResult.MS)
 
 
 def resolve(model: AnatomyArrayModel, attacks: Attacks) -> None:
@@ -55,18 +59,21 @@ def resolve(model: AnatomyArrayModel, attacks: Attacks) -> None:
         return
     fights = cr.fight[attacks.attacker]
     rolls = [engine.streams.integers("attack", fights, 0, 100) for _ in range(2)]
-    attack_ml = model.attack_ml(attacks)
-    attack_raw = read_tests(model, attack_ml, rolls[0])
-    potential = attack_raw >= int(TestResult.MS)
-    attacks = attacks.take(potential)
-    attack_raw, attack_ml = attack_raw[potential], attack_ml[potential]
-    if not len(attacks):
+    tests = model.rules.tests
+    skills = np.asarray([model.skill[s] for s in TEST_SKILLS], dtype=np.int64)
+    found = np.empty(n, dtype=np.int64)
+    attack_ml, result, defence_raw = (np.empty(n, dtype=np.int64) for _ in range(3))
+    target_mls = np.empty((n, len(fields(TestMLs))), dtype=np.int64)
+    count = _opposed_tests(attacks.attacker, attacks.target, attacks.mode, attacks.parts, rolls[0], rolls[1],
+                           engine.modes.skill, engine.modes.attack_modifier, cr.mls, st.penalty, st.fatigue,
+                           st.role_penalty, skills, engine.skills.roles[np.maximum(skills, 0)],
+                           engine.tables.test_lut, tests.ml_min, tests.ml_max, st.shock, int(ShockState.STUNNED),
+                           combat.stunned_level_drop, found, attack_ml, result, target_mls, defence_raw)
+    if not count:
         return
-    mls = TestMLs.of(model, attacks.target)
-    defence_raw = read_tests(model, mls.defence, rolls[1][potential])
-    stunned_before = st.shock == int(ShockState.STUNNED)  # an attacker that still acts has not changed state
-    drop = combat.stunned_level_drop
-    result = np.maximum(attack_raw - np.where(stunned_before[attacks.attacker], drop, 0), 0)
+    attacks = attacks.take(found[:count])
+    attack_ml, result, defence_raw = attack_ml[:count], result[:count], defence_raw[:count]
+    mls = TestMLs(*target_mls[:count].T)
     blows = _blows(model, attacks, mls)  # every blow that might land, as it would (see the module docstring)
     landed = walk(model, attacks, blows, result, defence_raw)
     if not landed.blows.size:
@@ -161,8 +168,8 @@ def follow(model: AnatomyArrayModel, hits: Attacks, blows: BlowArrays, landed: L
 
 @dataclass(frozen=True, slots=True)
 class TestMLs:
-    """The MLs of the tests a blow makes of its target, per attack, read as the attack phase begins: nothing in
-    the phase changes an ML (impairment and fatigue settle after it).
+    """The MLs of the tests a blow makes of its target, per attack, read as the attack phase begins
+    (``_opposed_tests``): nothing in the phase changes an ML (impairment and fatigue settle after it).
 
     Attributes:
         defence: The defence skill.
@@ -178,16 +185,61 @@ class TestMLs:
     fumble: IntArray
     stumble: IntArray
 
-    @classmethod
-    def of(cls, model: AnatomyArrayModel, targets: IntArray) -> TestMLs:
-        """Read them from the model's state, for attacks on ``targets``."""
-        engine, st = model.engine, model.state
 
-        def ml(skill: str) -> IntArray:
-            return st.effective_ml(targets, model.skill[skill], engine.creatures.mls, engine.skills)
+TEST_SKILLS = ("defence", "shock", "strength", "dexterity", "legerdemain", "agility", "acrobatics")
+"""The skills of a target's tests (``AnatomyArrayModel.skill`` names): the last four in pairs, the better of each
+pair counting (``TestMLs``)."""
 
-        return cls(ml("defence"), ml("shock"), ml("strength"), np.maximum(ml("dexterity"), ml("legerdemain")),
-                   np.maximum(ml("agility"), ml("acrobatics")))
+
+@compiled
+def _opposed_tests(attacker: IntArray, target: IntArray, mode: IntArray, parts: IntArray, attack_roll: IntArray,
+                   defence_roll: IntArray, mode_skill: IntArray, mode_modifier: IntArray, mls: IntArray,
+                   penalty: IntArray, fatigue: IntArray, role_penalty: IntArray, test_skill: IntArray,
+                   test_roles: IntArray, lut: IntArray, ml_min: int, ml_max: int, shock: IntArray, stunned: int,
+                   stunned_drop: int, found: IntArray, attack_ml: IntArray, result: IntArray, target_mls: IntArray,
+                   defence_raw: IntArray) -> int:
+    """The attacks whose attacker's own test succeeds (the others cannot land and change nothing), in order,
+    written to ``found``; returns how many. Per such attack: the attacker's ML (``AnatomyArrayModel.attack_ml``)
+    and result (less the stunned drop, not below CF), its target's test MLs (``TestMLs``'s fields, from
+    ``test_skill``'s skills: ``AnatomyArrays.effective_ml``) and the target's defence result."""
+    count = 0
+    for k in range(attacker.shape[0]):
+        a, m, t = attacker[k], mode[k], target[k]
+        s = mode_skill[m]
+        ml = NO_ML
+        if s >= 0 and mls[a, s] > NO_ML // 2:
+            worst = 0
+            for p in range(penalty.shape[1]):
+                if parts[k] >> p & 1:
+                    worst = min(worst, penalty[a, p])
+            ml = mls[a, s] + mode_modifier[m] + worst - fatigue[a]
+        raw = _read_test(lut, ml, attack_roll[k], ml_min, ml_max)
+        if raw < MS:
+            continue
+        found[count], attack_ml[count] = k, ml
+        result[count] = max(raw - (stunned_drop if shock[a] == stunned else 0), 0)
+        for j in range(test_skill.shape[0]):
+            skill, base, worst = test_skill[j], NO_ML, 0
+            if skill >= 0:
+                base = mls[t, skill]
+                for r in range(role_penalty.shape[1]):
+                    if test_roles[j] >> r & 1:
+                        worst = min(worst, role_penalty[t, r])
+            value = base - fatigue[t] + worst if base > NO_ML // 2 and worst > NO_ML // 2 else NO_ML
+            # The pairs' better one: dexterity/legerdemain (fumble) and agility/acrobatics (stumble).
+            column = j if j < 3 else 3 + (j - 3) // 2
+            target_mls[count, column] = value if j < 3 or (j - 3) % 2 == 0 else max(target_mls[count, column], value)
+        defence_raw[count] = _read_test(lut, target_mls[count, 0], defence_roll[k], ml_min, ml_max)
+        count += 1
+    return count
+
+
+@compiled
+def _read_test(lut: IntArray, ml: int, roll: int, ml_min: int, ml_max: int) -> int:
+    """``read_tests`` of one roll."""
+    if ml <= NO_ML // 2:
+        return CF
+    return int(lut[(min(max(ml, ml_min), ml_max) - ml_min) * 100 + roll])
 
 
 def _blows(model: AnatomyArrayModel, hits: Attacks, mls: TestMLs) -> BlowArrays:

@@ -15,7 +15,6 @@ from systems.arrays.anatomy.state import AnatomyArrays
 from systems.arrays.attack import Attacks
 from systems.arrays.compiled import compiled
 from systems.arrays.models import ArrayModel, register_array_model
-from systems.arrays.state import NO_ML
 from systems.arrays.tables import BoolArray, FloatArray, IntArray
 from systems.creatures import Creature
 from systems.models.anatomy import AnatomyModel, state_label
@@ -51,24 +50,6 @@ def _walking(body: IntArray, locomotor: BoolArray, has_locomotor: BoolArray, unu
                 break
             walks = locomotor[b, p] and not unusable[i, p]
         out[i] = walks
-
-
-@compiled
-def _attack_mls(attacker: IntArray, mode: IntArray, parts: IntArray, skill: IntArray, modifier: IntArray,
-                mls: IntArray, penalty: IntArray, fatigue: IntArray, out: IntArray) -> None:
-    """``AnatomyArrayModel.attack_ml`` per attack."""
-    for k in range(attacker.shape[0]):
-        a, m = attacker[k], mode[k]
-        s = skill[m]
-        base = mls[a, s] if s >= 0 else NO_ML
-        if base <= NO_ML // 2:
-            out[k] = NO_ML
-            continue
-        worst = 0
-        for p in range(penalty.shape[1]):
-            if parts[k] >> p & 1:
-                worst = min(worst, penalty[a, p])
-        out[k] = base + modifier[m] + worst - fatigue[a]
 
 
 @register_array_model
@@ -125,16 +106,6 @@ class AnatomyArrayModel(ArrayModel):
     def health(self) -> IntArray:
         """Health percent."""
         return self.state.health
-
-    def attack_ml(self, attacks: Attacks) -> IntArray:
-        """``anatomy_attack.attack_ml`` per attack: skill + the mode's modifier + the worst impairment of the parts
-        wielding it - fatigue (``NO_ML``: no such skill)."""
-        engine = self.engine
-        cr, modes = engine.creatures, engine.modes
-        out = np.zeros(len(attacks), dtype=np.int64)
-        _attack_mls(attacks.attacker, attacks.mode, attacks.parts, modes.skill, modes.attack_modifier, cr.mls,
-                    self.state.penalty, self.state.fatigue, out)
-        return out
 
     # ------------------------------------------------------------------ the tick
 
