@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from components.state import Equipment
+from systems.arrays.compiled import compiled
 from systems.arrays.tables import BoolArray, IntArray
 
 
@@ -71,6 +72,10 @@ class GearState:
         return GearState(self.weapons, self.natural, tuple(holding.items()), tuple(dropped), self.lost)
 
 
+UNKNOWN = -2
+"""A move of the dense let-go tables not worked out yet."""
+
+
 class Gear:
     """Every gear state met so far, numbered, with the tables the vector phases read per state.
 
@@ -88,6 +93,8 @@ class Gear:
 
     def __init__(self, weapon_index: dict[str, int], parts: int) -> None:
         self._weapon_index = weapon_index
+        self.weapon_names = sorted(weapon_index, key=weapon_index.__getitem__)
+        """Weapon ids by index."""
         self._parts = parts
         self.states: list[GearState] = []
         self._number: dict[GearState, int] = {}
@@ -99,6 +106,10 @@ class Gear:
         self.holding: IntArray = np.zeros((0, parts), dtype=np.int64)
         self.armed: BoolArray = np.zeros(0, dtype=np.bool_)
         self.has_gear: BoolArray = np.zeros(0, dtype=np.bool_)
+        self._let_go_to: IntArray = np.zeros((0, parts, 2), dtype=np.int64)
+        """``[s, part, flung]``: the state letting go leads to (``UNKNOWN``: not worked out yet)."""
+        self._let_go_item: IntArray = np.zeros((0, parts, 2), dtype=np.int64)
+        """``[s, part, flung]``: the weapon index let go (-1: the part held nothing)."""
 
     def number(self, state: GearState) -> int:
         """The number of a state (a new one is numbered and its table rows added)."""
@@ -117,6 +128,9 @@ class Gear:
         self.holding = np.concatenate([self.holding, holding])
         self.armed = np.append(self.armed, bool(state.natural or any(w not in state.lost for w in state.weapons)))
         self.has_gear = np.append(self.has_gear, bool(state.dropped or state.weapons))
+        unknown = np.full((1, self._parts, 2), UNKNOWN, dtype=np.int64)
+        self._let_go_to = np.concatenate([self._let_go_to, unknown])
+        self._let_go_item = np.concatenate([self._let_go_item, unknown])
         return s
 
     def reading(self, s: int) -> Equipment:
@@ -134,7 +148,21 @@ class Gear:
         if found is None:
             state, item = self.states[s].let_go(part, flung)
             found = self._let_go[key] = (self.number(state), item)
+            self._let_go_to[s, part, int(flung)] = found[0]
+            self._let_go_item[s, part, int(flung)] = -1 if item is None else self._weapon_index[item]
         return found
+
+    def let_go_in_order(self, gear: IntArray, who: IntArray, part: IntArray, flung: IntArray) -> IntArray:
+        """``let_go`` for a column of hands in order (creature ``who[k]``'s part ``part[k]``, ``flung[k]``): each
+        creature's entry of ``gear`` moves on, a creature letting go twice the second time from where the first
+        left it. Returns per hand the weapon index let go (-1: it held nothing). A move not met before is worked
+        out here (``let_go``) and the walk goes on from it."""
+        items = np.empty(who.shape[0], dtype=np.int64)
+        start = 0
+        while (start := _let_go_walk(gear, who, part, flung, self._let_go_to, self._let_go_item, items, start)
+               ) < who.shape[0]:
+            self.let_go(int(gear[who[start]]), int(part[start]), bool(flung[start]))
+        return items
 
     def take_up(self, s: int, item: str, parts: tuple[int, ...], pick_up: bool) -> int:
         """``GearState.take_up`` of state ``s``, by number (worked out once per state and grip)."""
@@ -143,3 +171,19 @@ class Gear:
         if found is None:
             found = self._taken_up[key] = self.number(self.states[s].take_up(item, parts, pick_up))
         return found
+
+
+@compiled
+def _let_go_walk(gear: IntArray, who: IntArray, part: IntArray, flung: IntArray, to: IntArray, item: IntArray,
+                 items: IntArray, start: int) -> int:
+    """``Gear.let_go_in_order`` from hand ``start`` on, by the tables; returns where it stopped: the first hand
+    whose move is not worked out yet (``who.shape[0]``: none)."""
+    for k in range(start, who.shape[0]):
+        i = who[k]
+        moved = to[gear[i], part[k], flung[k]]
+        if moved == UNKNOWN:
+            return int(k)
+        items[k] = item[gear[i], part[k], flung[k]]
+        gear[i] = moved
+    n: int = who.shape[0]
+    return n

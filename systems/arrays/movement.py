@@ -80,16 +80,17 @@ def _close_in(movers: IntArray, target: IntArray, step_of: FloatArray, stop: Flo
 def _take_up(engine: ArrayEngine, idx: IntArray) -> None:
     """Each of ``idx`` grips the first dropped (``PICK_UP``) or carried (``DRAW``) weapon that free, usable hands
     can hold, if there is one (``Rearming.grips``): its gear state moves on, and the arrays mirror it."""
-    cr, gear, tracer = engine.creatures, engine.gear, engine.tracer
+    cr, tracer = engine.creatures, engine.tracer
     pick_up = cr.action[idx] == PICK_UP
-    grips = engine.rearming.grips(idx, engine.model.unusable_mask()[idx], pick_up)
-    took = []
-    for i, up, grip in zip(idx.tolist(), pick_up.tolist(), grips, strict=True):
-        if grip is None:
-            continue
+    unusable = engine.model.unusable_mask()[idx]
+    moved = engine.rearming.taken_up(idx, unusable, pick_up)
+    took = moved >= 0
+    told = np.flatnonzero(took & tracer.traced[idx])  # the part's name only for a traced creature's event
+    for i, grip in zip(idx[told].tolist(), engine.rearming.grips(idx[told], unusable[told], pick_up[told]),
+                       strict=True):
+        assert grip is not None
         item, parts = grip
-        cr.gear[i] = gear.take_up(int(cr.gear[i]), item, parts, up)
-        took.append(i)
-        if tracer.traced[i]:  # the part's name only for a traced creature's event
-            tracer.picked_up(i, item, cr.anatomy[i].body.parts[parts[0]].name)
-    engine.sync_hands(took)
+        tracer.picked_up(i, item, cr.anatomy[i].body.parts[parts[0]].name)
+    takers = idx[took]
+    cr.gear[takers] = moved[took]
+    engine.sync_hands(takers)

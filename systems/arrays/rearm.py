@@ -52,7 +52,9 @@ class Rearming:
             code: cr.anatomy[i] for code, i in zip(codes.tolist(), first.tolist(), strict=True)}
         # A situation packs into one integer when its part mask fits a field (every shipped body's does): then a
         # column of creatures is answered by one search among the known situations, not a lookup each.
-        self._packed = PackedMemo(self._packed_actions) if engine.bodies.parts <= FIELD_BITS else None
+        packable = engine.bodies.parts <= FIELD_BITS
+        self._packed = PackedMemo(self._packed_actions) if packable else None
+        self._packed_take_up = PackedMemo(self._taken_up_of) if packable else None
 
     def _situations(self, idx: IntArray, unusable: IntArray) -> list[Situation]:
         cr = self.engine.creatures
@@ -97,16 +99,35 @@ class Rearming:
         """Per creature of ``idx``, the first dropped (``pick_up``) or carried weapon that free, usable hands can
         hold, and those hands (``None``: none)."""
         out: list[Grip | None] = []
+        anatomy = self.engine.creatures.anatomy
         for k, (key, up) in enumerate(zip(self._situations(idx, unusable), pick_up.tolist(), strict=True)):
-            if (key, up) in self._grips:
-                out.append(self._grips[key, up])
-            else:
-                out.append(self._grip(int(idx[k]), key, up))
+            out.append(self._grip(anatomy[int(idx[k])], key, up))
         return out
 
-    def _grip(self, i: int, key: Situation, pick_up: bool) -> Grip | None:
-        cr, weapons = self.engine.creatures, self.engine.weapons
-        anat, equip = cr.anatomy[i], self.engine.gear.reading(key[1])
+    def taken_up(self, idx: IntArray, unusable: IntArray, pick_up: BoolArray) -> IntArray:
+        """Per creature of ``idx``, the gear state it moves to by taking up its grip (``grips``; -1: it has none)."""
+        cr, gear = self.engine.creatures, self.engine.gear
+        if self._packed_take_up is not None:
+            return self._packed_take_up(pack(cr.anatomy_code[idx], 2 * cr.gear[idx] + pick_up, unusable))
+        states = cr.gear[idx].tolist()
+        return np.asarray([-1 if grip is None else gear.take_up(s, *grip, up) for s, up, grip in
+                           zip(states, pick_up.tolist(), self.grips(idx, unusable, pick_up), strict=True)],
+                          dtype=np.int64)
+
+    def _taken_up_of(self, keys: Sequence[int]) -> list[int]:
+        """The gear states reached from packed (anatomy, 2 gear + picking up, unusable) keys not met before."""
+        out = []
+        for key in keys:
+            code, state_up, unusable = unpack(key)
+            state, up = state_up >> 1, bool(state_up & 1)
+            grip = self._grip(self._anatomies[code], (code, state, unusable), up)
+            out.append(-1 if grip is None else self.engine.gear.take_up(state, *grip, up))
+        return out
+
+    def _grip(self, anat: Anatomy, key: Situation, pick_up: bool) -> Grip | None:
+        if (key, pick_up) in self._grips:
+            return self._grips[key, pick_up]
+        weapons, equip = self.engine.weapons, self.engine.gear.reading(key[1])
         if pick_up:
             source = list(equip.dropped)
         else:

@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from components.events import BleederOpened, Died, Event, FellProne, Severed, ShockChanged
+from components.events import BleederOpened, Died, Event, FellProne, ItemDropped, Severed, ShockChanged
 from components.rules import ShockState, TestResult
 from systems.arrays.anatomy import landing
 from systems.arrays.anatomy.blows import resolve_landed
-from systems.arrays.anatomy.consequences import drop_held, location_name, part_name
+from systems.arrays.anatomy.consequences import location_name, part_name
 from systems.arrays.anatomy.landing import FELL_SHOCKED, FELL_STUMBLING, KILLED_BY_BLOW, Landed
 from systems.arrays.anatomy.records import log_blows
 from systems.arrays.attack import Attacks
@@ -131,10 +131,13 @@ def follow(model: AnatomyArrayModel, hits: Attacks, blows: BlowArrays, landed: L
     dropped: dict[int, list[Event]] = {k: [] for k in follows}
     blow = at[landed.drops[:, 0]]
     let_go = hits.target[blow]
-    for k, target, part, flung in zip(blow.tolist(), let_go.tolist(), landed.drops[:, 1].tolist(),
-                                      landed.drops[:, 2].tolist(), strict=True):
-        held = drop_held(engine, target, part, bool(flung), dropped.get(k))
-        assert held, "the walk lets go only of what a hand holds"
+    hand, flung = landed.drops[:, 1], landed.drops[:, 2]
+    items = engine.gear.let_go_in_order(cr.gear, let_go, hand, flung)
+    assert (items >= 0).all(), "the walk lets go only of what a hand holds"
+    for d in np.flatnonzero(traced[blow]).tolist():  # the drops of the traced creatures' blows, told in order
+        k, i = int(blow[d]), int(let_go[d])
+        dropped[k].append(ItemDropped(engine.tick, engine.clock_time, i + 1, engine.gear.weapon_names[items[d]],
+                                      part_name(engine, i, int(hand[d])), bool(flung[d])))
     engine.sync_hands(let_go)
     loc = np.maximum(blows.location, 0)
     killed = landed.killed[landed.blows]
