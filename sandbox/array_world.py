@@ -27,6 +27,7 @@ from sandbox.eventlog import expand_log
 from sandbox.scenario_def import ScenarioDef
 from sandbox.world import Outcome, SandboxError, verdict
 from systems.arrays import ENGINES, ArrayEngine, EngineError
+from systems.arrays.state import picked
 from systems.arrays.tables import BoolArray, IntArray
 from systems.creatures import Creature
 from systems.models import DEFAULT_MODEL
@@ -467,11 +468,12 @@ class _Ends:
         self.causes += [(cr.causes[i] or "died") if d else "" for i, d in zip(rows.tolist(), dead.tolist(),
                                                                               strict=True)]
         several = engine.fighting_teams_of(fights[left[fights] > 1].tolist())  # each one's names, sorted
-        for f, teams in zip(fights.tolist(), left[fights].tolist(), strict=True):
-            winner, reason = verdict([team_names[int(one[f])]] if teams == 1 else several.get(f, []))
-            self.runs.append(engine.runs[f])
-            self.winners.append(winner)
-            self.reasons.append(reason)
+        listed = fights.tolist()
+        verdicts = [verdict([team_names[o]] if teams == 1 else several.get(f, [])) for f, teams, o in
+                    zip(listed, left[fights].tolist(), one[fights].tolist(), strict=True)]
+        self.runs += picked(engine.runs, listed)
+        self.winners += [winner for winner, _ in verdicts]
+        self.reasons += [reason for _, reason in verdicts]
         self.ticks += [engine.tick] * fights.size
         if self.records:
             model = engine.model

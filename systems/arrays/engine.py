@@ -29,6 +29,7 @@ from systems.arrays.memo import PackedMemo, pack, unpack
 from systems.arrays.models import ArrayModel, get_array_model
 from systems.arrays.rearm import Rearming
 from systems.arrays.spawn import Built, Recruit, build_recruits
+from systems.arrays.state import picked
 from systems.arrays.tables import BoolArray, IntArray, body_tables, mode_tables, skill_tables
 from systems.arrays.trace import Tracer
 from systems.blow import compile_target
@@ -193,9 +194,8 @@ class ArrayEngine:
         self.tracer.keep(rows, moved_to)
         self.streams.keep(fights)
         listed = rows.tolist()
-        self.builds = [self.builds[i] for i in listed]
-        self.armor = [self.armor[i] for i in listed]
-        self.runs = [self.runs[f] for f in fights.tolist()]
+        self.builds, self.armor = picked(self.builds, listed), picked(self.armor, listed)
+        self.runs = picked(self.runs, fights.tolist())
         self.option, self.strength_bonus = self.option[rows], self.strength_bonus[rows]
 
     # ------------------------------------------------------------------ running

@@ -9,11 +9,15 @@ per creature keeps independent fights apart in one world: targets are only ever 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import TypeVar
 
 import numpy as np
 
 from components.state import Anatomy
 from systems.arrays.tables import BoolArray, FloatArray, IntArray
+
+T = TypeVar("T")
 
 NO_ML = -(1 << 30)
 """A Mastery Level the creature does not have (a test it cannot make: a critical failure without a roll)."""
@@ -140,7 +144,7 @@ class Creatures:
         listed = rows.tolist()
         for name in self.ROWS:
             value = getattr(self, name)
-            setattr(self, name, [value[i] for i in listed] if isinstance(value, list) else value[rows])
+            setattr(self, name, picked(value, listed) if isinstance(value, list) else value[rows])
         self.fight = fight_of[self.fight[rows]]
         target = self.target[rows]
         self.target = np.where(target >= 0, moved_to[np.maximum(target, 0)], -1)
@@ -153,3 +157,11 @@ class Creatures:
     def able(self) -> BoolArray:
         """Alive and not out of the fight (``systems.creatures.can_act``)."""
         return ~self.dead & ~self.out
+
+
+def picked(values: list[T], rows: list[int]) -> list[T]:
+    """``[values[i] for i in rows]``, by ``operator.itemgetter`` (one C loop: keeping a lab's fights copies lists of
+    tens of thousands)."""
+    if len(rows) < 2:
+        return [values[i] for i in rows]
+    return list(itemgetter(*rows)(values))
