@@ -399,7 +399,9 @@ def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_
         left, one = engine.teams_able()
         over = pending & ((left <= 1) | (engine.tick >= limit))
         if over.any():
-            ends.read(np.flatnonzero(over), left, one)
+            ended = np.flatnonzero(over)
+            ends.read(ended, left, one)
+            engine.retire_fights(ended)
         pending &= ~over
         going = int(pending.sum())
         if not going:

@@ -198,6 +198,16 @@ class ArrayEngine:
         self.runs = picked(self.runs, fights.tolist())
         self.option, self.strength_bonus = self.option[rows], self.strength_bonus[rows]
 
+    def retire_fights(self, fights: IntArray) -> None:
+        """The creatures of ``fights``, whose fights ended and have been read, take no more part: marked dead, which
+        every phase passes over, they wait for ``keep_fights`` to drop them (a survivor would otherwise look for a
+        foe every tick, and a Shock re-test could bring one out of the fight back into it). For a world whose
+        ended fights are done with (a lab's batch); the other fights go on exactly as they would have, since no
+        fight reads another's creatures."""
+        retired = np.zeros(len(self.runs), dtype=np.bool_)
+        retired[fights] = True
+        self.creatures.dead |= retired[self.creatures.fight]
+
     # ------------------------------------------------------------------ running
 
     def step(self) -> None:
