@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from hypothesis import given
+import numpy as np
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from components.state import Equipment
@@ -87,3 +88,24 @@ def test_each_state_is_numbered_once_and_its_table_rows_say_what_it_holds(equips
         assert gear.holding[s].tolist() == [INDEX[e.holding[p]] if p in e.holding else -1 for p in range(PARTS)]
         assert gear.armed[s] == bool(e.natural or e.weapons)
         assert gear.has_gear[s] == bool(e.weapons)
+
+
+@settings(deadline=None)  # its first example loads the compiled walk
+@given(st.lists(equipment(), min_size=1, max_size=4), st.data())
+def test_hands_let_go_in_order_as_one_at_a_time(starts: list[Equipment], data: st.DataObject) -> None:
+    """A column of hands letting go (some creatures twice or more, in any order) ends each creature in the state
+    ``let_go`` one hand at a time leaves it in, and names the same weapons; a move met for the first time midway
+    is worked out and the walk goes on from it."""
+    drops = data.draw(st.lists(st.tuples(st.integers(0, len(starts) - 1), st.integers(0, PARTS - 1), st.booleans()),
+                               max_size=12))
+    gear, by_hand = Gear(INDEX, PARTS), Gear(INDEX, PARTS)
+    column = np.asarray([gear.number(GearState.of(e)) for e in starts], dtype=np.int64)
+    one_by_one = [by_hand.number(GearState.of(e)) for e in starts]
+    who, part, flung = (np.asarray([d[k] for d in drops], dtype=np.int64) for k in range(3))
+    items = gear.let_go_in_order(column, who, part, flung)
+    expected = []
+    for i, p, f in drops:
+        one_by_one[i], item = by_hand.let_go(one_by_one[i], p, f)
+        expected.append(-1 if item is None else INDEX[item])
+    assert items.tolist() == expected
+    assert [gear.states[s] for s in column.tolist()] == [by_hand.states[s] for s in one_by_one]
