@@ -99,7 +99,6 @@ class Gear:
         self.states: list[GearState] = []
         self._number: dict[GearState, int] = {}
         self._readable: list[Equipment] = []
-        self._let_go: dict[tuple[int, int, bool], tuple[int, str | None]] = {}
         self._taken_up: dict[tuple[int, str, tuple[int, ...], bool], int] = {}
         self.held: IntArray = np.zeros(0, dtype=np.int64)
         self.hold_mask: IntArray = np.zeros(0, dtype=np.int64)
@@ -142,15 +141,16 @@ class Gear:
         return self.states[s].equipment()
 
     def let_go(self, s: int, part: int, flung: bool) -> tuple[int, str | None]:
-        """``GearState.let_go`` of state ``s``, by number (worked out once per state, part and way)."""
-        key = (s, part, flung)
-        found = self._let_go.get(key)
-        if found is None:
+        """``GearState.let_go`` of state ``s``, by number (worked out once per state, part and way, into the
+        tables ``let_go_in_order`` walks)."""
+        way = int(flung)
+        if self._let_go_to[s, part, way] == UNKNOWN:
             state, item = self.states[s].let_go(part, flung)
-            found = self._let_go[key] = (self.number(state), item)
-            self._let_go_to[s, part, int(flung)] = found[0]
-            self._let_go_item[s, part, int(flung)] = -1 if item is None else self._weapon_index[item]
-        return found
+            moved = self.number(state)  # before writing: a new state's rows grow the tables
+            self._let_go_to[s, part, way] = moved
+            self._let_go_item[s, part, way] = -1 if item is None else self._weapon_index[item]
+        item_index = int(self._let_go_item[s, part, way])
+        return int(self._let_go_to[s, part, way]), None if item_index < 0 else self.weapon_names[item_index]
 
     def let_go_in_order(self, gear: IntArray, who: IntArray, part: IntArray, flung: IntArray) -> IntArray:
         """``let_go`` for a column of hands in order (creature ``who[k]``'s part ``part[k]``, ``flung[k]``): each

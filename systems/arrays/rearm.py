@@ -64,9 +64,8 @@ class Rearming:
         """Per creature of ``idx`` (``unusable``: its unusable parts as a mask), ``PICK_UP``, ``DRAW`` or
         ``NOTHING`` (``systems.ai.rearm_action``)."""
         cr = self.engine.creatures
-        codes = cr.anatomy_code[idx]
         if self._packed is not None:
-            return self._packed(pack(codes, cr.gear[idx], unusable))
+            return self._packed(pack(cr.anatomy_code[idx], cr.gear[idx], unusable))
         memo = self._actions
         out = [memo.get(key) for key in self._situations(idx, unusable)]
         for k, found in enumerate(out):

@@ -24,10 +24,11 @@ import numpy as np
 from components.events import BleederOpened, Died, Event, FellProne, ItemDropped, Severed, ShockChanged
 from components.rules import ShockState, TestResult
 from systems.arrays.anatomy import landing
-from systems.arrays.anatomy.blows import resolve_landed
+from systems.arrays.anatomy.blows import d100_test, resolve_landed
 from systems.arrays.anatomy.consequences import location_name, part_name
 from systems.arrays.anatomy.landing import FELL_SHOCKED, FELL_STUMBLING, KILLED_BY_BLOW, Landed
 from systems.arrays.anatomy.records import log_blows
+from systems.arrays.anatomy.state import effective_ml_of
 from systems.arrays.attack import Attacks
 from systems.arrays.compiled import compiled
 from systems.arrays.state import NO_ML
@@ -202,9 +203,10 @@ def _opposed_tests(attacker: IntArray, target: IntArray, mode: IntArray, parts: 
                    stunned_drop: int, found: IntArray, attack_ml: IntArray, result: IntArray, target_mls: IntArray,
                    defence_raw: IntArray) -> int:
     """The attacks whose attacker's own test succeeds (the others cannot land and change nothing), in order,
-    written to ``found``; returns how many. Per such attack: the attacker's ML (``AnatomyArrayModel.attack_ml``)
-    and result (less the stunned drop, not below CF), its target's test MLs (``TestMLs``'s fields, from
-    ``test_skill``'s skills: ``AnatomyArrays.effective_ml``) and the target's defence result."""
+    written to ``found``; returns how many. Per such attack: the attacker's ML (``anatomy_attack.attack_ml``: skill
+    + the mode's modifier + the worst impairment of the wielding parts - fatigue) and result (less the stunned
+    drop, not below CF), its target's test MLs (``TestMLs``'s fields, from ``test_skill``'s skills:
+    ``effective_ml_of``) and the target's defence result."""
     count = 0
     for k in range(attacker.shape[0]):
         a, m, t = attacker[k], mode[k], target[k]
@@ -216,33 +218,19 @@ def _opposed_tests(attacker: IntArray, target: IntArray, mode: IntArray, parts: 
                 if parts[k] >> p & 1:
                     worst = min(worst, penalty[a, p])
             ml = mls[a, s] + mode_modifier[m] + worst - fatigue[a]
-        raw = _read_test(lut, ml, attack_roll[k], ml_min, ml_max)
+        raw = d100_test(ml, attack_roll[k], lut, ml_min, ml_max)
         if raw < MS:
             continue
         found[count], attack_ml[count] = k, ml
         result[count] = max(raw - (stunned_drop if shock[a] == stunned else 0), 0)
         for j in range(test_skill.shape[0]):
-            skill, base, worst = test_skill[j], NO_ML, 0
-            if skill >= 0:
-                base = mls[t, skill]
-                for r in range(role_penalty.shape[1]):
-                    if test_roles[j] >> r & 1:
-                        worst = min(worst, role_penalty[t, r])
-            value = base - fatigue[t] + worst if base > NO_ML // 2 and worst > NO_ML // 2 else NO_ML
+            value = effective_ml_of(t, test_skill[j], test_roles[j], 0, mls, fatigue, role_penalty)
             # The pairs' better one: dexterity/legerdemain (fumble) and agility/acrobatics (stumble).
             column = j if j < 3 else 3 + (j - 3) // 2
             target_mls[count, column] = value if j < 3 or (j - 3) % 2 == 0 else max(target_mls[count, column], value)
-        defence_raw[count] = _read_test(lut, target_mls[count, 0], defence_roll[k], ml_min, ml_max)
+        defence_raw[count] = d100_test(target_mls[count, 0], defence_roll[k], lut, ml_min, ml_max)
         count += 1
     return count
-
-
-@compiled
-def _read_test(lut: IntArray, ml: int, roll: int, ml_min: int, ml_max: int) -> int:
-    """``read_tests`` of one roll."""
-    if ml <= NO_ML // 2:
-        return CF
-    return int(lut[(min(max(ml, ml_min), ml_max) - ml_min) * 100 + roll])
 
 
 def _blows(model: AnatomyArrayModel, hits: Attacks, mls: TestMLs) -> BlowArrays:

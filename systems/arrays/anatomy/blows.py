@@ -70,7 +70,7 @@ def resolve_landed(tables: TargetTables, rules: BlowRules, kind: IntArray, impac
 
 
 @compiled
-def _test(ml: int, roll: int, lut: IntArray, ml_min: int, ml_max: int) -> int:
+def d100_test(ml: int, roll: int, lut: IntArray, ml_min: int, ml_max: int) -> int:
     """A d100 test against ``ml`` (``NO_ML``: a critical failure without a roll), read through the table."""
     if ml <= NO_ML // 2:
         return _CRITICAL_FAILURE
@@ -112,7 +112,7 @@ def _resolve(row: IntArray, kind: IntArray, impacts: IntArray, aspect: IntArray,
         roll_mod = glancing_shock_roll if glancing else 0
         if amp_ok[r] and level >= amputation_level and amputation_aspect[a]:
             ml = strength_ml[i]
-            result = _test(ml + amp_mod[r] if ml > NO_ML // 2 else NO_ML, rolls[0, i], lut, ml_min, ml_max)
+            result = d100_test(ml + amp_mod[r] if ml > NO_ML // 2 else NO_ML, rolls[0, i], lut, ml_min, ml_max)
             amputation_test = result
             severed = amputation_severs[result]
             roll_mod += amputation_shock_roll[result]
@@ -123,7 +123,7 @@ def _resolve(row: IntArray, kind: IntArray, impacts: IntArray, aspect: IntArray,
         final = index
         if shock_no_test_max < index <= shock_death_above:
             ml = shock_ml[i]
-            result = _test(ml + roll_mod if ml > NO_ML // 2 else NO_ML, rolls[1, i], lut, ml_min, ml_max)
+            result = d100_test(ml + roll_mod if ml > NO_ML // 2 else NO_ML, rolls[1, i], lut, ml_min, ml_max)
             shock_test = result
             final += shock_change[result]
         state = state_by_index[min(max(final, 0), state_by_index.shape[0] - 1)]
@@ -132,11 +132,11 @@ def _resolve(row: IntArray, kind: IntArray, impacts: IntArray, aspect: IntArray,
         if index <= shock_no_test_max:
             state = _NO_SHOCK
         fumble = fumble_of[r, level]
-        fumble_test = _test(fumble_ml[i], rolls[2, i], lut, ml_min, ml_max) if fumble == _ROLL else NO_TEST
+        fumble_test = d100_test(fumble_ml[i], rolls[2, i], lut, ml_min, ml_max) if fumble == _ROLL else NO_TEST
         fumbled = 0 if fumble == 0 else _DROPPED if fumble == _AUTO else (
             _FLUNG if fumble_test <= 0 else _DROPPED if fumble_test == 1 else _KEPT)
         stumble = stumble_of[r, level]
-        stumble_test = _test(stumble_ml[i], rolls[3, i], lut, ml_min, ml_max) if stumble == _ROLL else NO_TEST
+        stumble_test = d100_test(stumble_ml[i], rolls[3, i], lut, ml_min, ml_max) if stumble == _ROLL else NO_TEST
         stumbled = 0 if stumble == 0 else _PRONE if stumble == _AUTO else (_PRONE if stumble_test <= 1 else _KEPT)
         ints[0, i] = MISS if missed else r - offset[k]
         ints[1, i] = prot
