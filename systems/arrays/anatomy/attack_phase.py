@@ -28,7 +28,6 @@ from systems.arrays.anatomy.blows import d100_test, resolve_landed
 from systems.arrays.anatomy.consequences import location_name, part_name
 from systems.arrays.anatomy.landing import FELL_SHOCKED, FELL_STUMBLING, KILLED_BY_BLOW, Landed
 from systems.arrays.anatomy.records import log_blows
-from systems.arrays.anatomy.state import effective_ml_of
 from systems.arrays.attack import Attacks
 from systems.arrays.compiled import compiled
 from systems.arrays.state import NO_ML
@@ -206,7 +205,7 @@ def _opposed_tests(attacker: IntArray, target: IntArray, mode: IntArray, parts: 
     written to ``found``; returns how many. Per such attack: the attacker's ML (``anatomy_attack.attack_ml``: skill
     + the mode's modifier + the worst impairment of the wielding parts - fatigue) and result (less the stunned
     drop, not below CF), its target's test MLs (``TestMLs``'s fields, from ``test_skill``'s skills:
-    ``effective_ml_of``) and the target's defence result."""
+    ``AnatomyArrays.effective_ml``) and the target's defence result."""
     count = 0
     for k in range(attacker.shape[0]):
         a, m, t = attacker[k], mode[k], target[k]
@@ -224,7 +223,15 @@ def _opposed_tests(attacker: IntArray, target: IntArray, mode: IntArray, parts: 
         found[count], attack_ml[count] = k, ml
         result[count] = max(raw - (stunned_drop if shock[a] == stunned else 0), 0)
         for j in range(test_skill.shape[0]):
-            value = effective_ml_of(t, test_skill[j], test_roles[j], 0, mls, fatigue, role_penalty)
+            # ``anatomy.state._effective_mls``'s rule, written into the loop (a compiled call per skill, even
+            # inlined, doubled this pass).
+            skill, base, worst = test_skill[j], NO_ML, 0
+            if skill >= 0:
+                base = mls[t, skill]
+                for r in range(role_penalty.shape[1]):
+                    if test_roles[j] >> r & 1:
+                        worst = min(worst, role_penalty[t, r])
+            value = base - fatigue[t] + worst if base > NO_ML // 2 and worst > NO_ML // 2 else NO_ML
             # The pairs' better one: dexterity/legerdemain (fumble) and agility/acrobatics (stumble).
             column = j if j < 3 else 3 + (j - 3) // 2
             target_mls[count, column] = value if j < 3 or (j - 3) % 2 == 0 else max(target_mls[count, column], value)

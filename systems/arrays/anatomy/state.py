@@ -197,23 +197,14 @@ def _role_penalties(idx: IntArray, body: IntArray, part_roles: IntArray, penalty
 @compiled
 def _effective_mls(rows: IntArray, skill: int, roles: int, modifier: int, mls: IntArray, fatigue: IntArray,
                    role_penalty: IntArray, out: IntArray) -> None:
-    """``AnatomyArrays.effective_ml`` per creature ``rows[k]`` (``effective_ml_of`` each)."""
+    """``AnatomyArrays.effective_ml`` per creature ``rows[k]`` (``roles``: the skill's role bits, role ``r`` bit
+    ``r``); ``out`` holds ``NO_ML`` where the skill is missing or a role's part is unusable."""
     for k in range(rows.shape[0]):
-        out[k] = effective_ml_of(rows[k], skill, roles, modifier, mls, fatigue, role_penalty)
-
-
-@compiled
-def effective_ml_of(i: int, skill: int, roles: int, modifier: int, mls: IntArray, fatigue: IntArray,
-                    role_penalty: IntArray) -> int:
-    """``systems.mastery.effective_ml`` of creature ``i`` (``roles``: the skill's role bits, role ``r`` bit ``r``):
-    ``NO_ML`` where the skill is missing (``skill`` < 0 or no ML) or a role's part is unusable."""
-    if skill < 0:
-        return NO_ML
-    base = mls[i, skill]
-    penalty = 0
-    for r in range(role_penalty.shape[1]):
-        if roles >> r & 1:
-            penalty = min(penalty, role_penalty[i, r])
-    if base > NO_ML // 2 and penalty > NO_ML // 2:
-        return int(base - fatigue[i] + modifier + penalty)
-    return NO_ML
+        i = rows[k]
+        base = mls[i, skill]
+        penalty = 0
+        for r in range(role_penalty.shape[1]):
+            if roles >> r & 1:
+                penalty = min(penalty, role_penalty[i, r])
+        if base > NO_ML // 2 and penalty > NO_ML // 2:
+            out[k] = base - fatigue[i] + modifier + penalty
