@@ -258,3 +258,27 @@ def test_a_chunks_records_built_from_columns_are_those_of_each_runs_result(scena
         assert {r.run[5] for r in from_columns} >= ({"one team left", "tick limit"} if scene is short
                                                     else {"one team left"})
         assert sum(len(r.blows) for r in from_columns) > len(runs)
+
+
+def test_the_collector_paused_for_a_chunk_is_on_again_after_and_still_frees_its_cycles() -> None:
+    """A chunk pauses the cycle collector and moves what it made to the oldest generation unwalked: the
+    collector is as it was after, and a cycle made in the block is still collected (nothing stays frozen)."""
+    import gc
+    import weakref
+
+    from sandbox.lab.records import collector_paused
+
+    class Node:
+        me: object = None
+
+    was_on = gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+        node = Node()
+        node.me = node
+        ref = weakref.ref(node)
+        del node
+    assert gc.isenabled() == was_on
+    assert gc.get_freeze_count() == 0
+    gc.collect()
+    assert ref() is None

@@ -12,6 +12,8 @@ distributions are the same: ``tests/test_engines_agree.py``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
+from typing import cast
 
 import numpy as np
 
@@ -28,7 +30,7 @@ from systems.arrays.loadout import Loadout
 from systems.arrays.memo import PackedMemo, pack, unpack
 from systems.arrays.models import ArrayModel, get_array_model
 from systems.arrays.rearm import Rearming
-from systems.arrays.spawn import Built, Recruit, build_recruits
+from systems.arrays.spawn import Built, Recruit, build_recruits, by_identity, distinct_recruits
 from systems.arrays.state import picked
 from systems.arrays.tables import BoolArray, IntArray, body_tables, mode_tables, skill_tables
 from systems.arrays.trace import Tracer
@@ -65,13 +67,15 @@ class ArrayEngine:
                  per_event_model: DamageModel, *, seed: int = 0, run: int = 0, runs: Sequence[int] | None = None,
                  trace: Sequence[str] = ()) -> None:
         model_class = get_array_model(per_event_model.name)
-        pairs: list[tuple[int, Recruit]] = [r if isinstance(r, tuple) else (0, r) for r in recruits]
+        # Either every recruit comes with its fight or none does (a lab's batch: tens of thousands of pairs).
+        pairs = cast(list[tuple[int, Recruit]], list(recruits) if recruits and isinstance(recruits[0], tuple)
+                     else [(0, r) for r in recruits])
         self.content = content
         self.combat = content.combat
         self.rules = content.rules
         self.per_event_model = per_event_model
         self.weapons = content.weapons
-        distinct = list({id(r): r for _, r in pairs}.values())  # a lab's batch repeats the scenario's recruits
+        distinct = distinct_recruits(pairs)[0]  # a lab's batch repeats the scenario's recruits
         # By id: a body is a deep frozen dataclass, and hashing one per recruit was a lab's tenth.
         used = dict.fromkeys(content.creatures[r.creature].body for r in distinct if r.creature in content.creatures)
         self.bodies = body_tables([content.bodies[b] for b in used] or list(content.bodies.values())[:1])
@@ -87,11 +91,8 @@ class ArrayEngine:
         self.gear = Gear(self.weapon_index, self.bodies.parts)
         self.creatures, self.builds = build_recruits(content, per_event_model, pairs, self.bodies, self.skills,
                                                      kinds, self.gear)
-        self.armor: list[Armor] = [b.armor for b in self.builds]
-        place: dict[int, int] = {}  # build -> its place among the distinct builds (recruits share builds)
-        build_of = np.fromiter((place.setdefault(id(b), len(place)) for b in self.builds), dtype=np.int64,
-                               count=len(self.builds))
-        own = list({id(b): b for b in self.builds}.values())  # in the order ``place`` numbers them
+        self.armor: list[Armor] = list(map(attrgetter("armor"), self.builds))
+        own, build_of = by_identity(self.builds)  # recruits share builds
         armour_of = {(b.anatomy.body.id, tuple(p.id for p in b.armor.pieces)): b for b in own}
         self.tables = build_target_tables(tuple(
             compile_target(armour_of[key].anatomy.body, self.rules, armour_of[key].armor.pieces, shock_ml=None,
@@ -108,7 +109,7 @@ class ArrayEngine:
             raise EngineError(f"{fights} fights but {len(self.runs)} run indices")
         self.streams = FightStreams(seed, self.runs, PURPOSES)
         self.reading = TickContext(self.combat, content.modes, content.weapons, content.skills, {}, per_event_model)
-        names = {name: i for i, name in enumerate(self.creatures.names)}
+        names = {name: i for i, name in enumerate(self.creatures.names)} if trace else {}
         unknown = [n for n in trace if n not in names]
         if unknown:
             raise EngineError(f"no creature called {unknown[0]!r} to trace; known: {', '.join(names)}")

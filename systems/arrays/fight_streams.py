@@ -65,6 +65,19 @@ def _integers(keys: U64, counters: U64, fights: IntArray, low: IntArray, span: I
         out[j] = low[j] + min(np.int64(u * span[j]), max(span[j] - 1, 0))
 
 
+@compiled
+def _integer_rounds(keys: U64, counters: U64, fights: IntArray, low: int, span: int, out: IntArray) -> None:
+    """``out.shape[0]`` rounds of ``_integers`` over the rows of ``fights``, each in ``[low, low + span)``: round
+    ``k`` is row ``k`` of ``out``, drawn after the rounds before it (as that many calls would draw them)."""
+    for k in range(out.shape[0]):
+        for j in range(fights.shape[0]):
+            f = fights[j]
+            at = counters[f] + np.uint64(1)
+            counters[f] = at
+            u = np.float64(mix64(keys[f] + at * GAMMA) >> np.uint64(11)) * _UNIT
+            out[k, j] = low + min(int(u * span), max(span - 1, 0))
+
+
 def _per_row(value: int | IntArray, n: int) -> IntArray:
     """``value`` as one int64 per row (``np.broadcast_to`` costs several times as much for a small draw)."""
     if isinstance(value, np.ndarray):
@@ -111,6 +124,14 @@ class FightStreams:
         _integers(self.keys[self.purposes[purpose]], self.counters[self.purposes[purpose]], fights, lows, span, out)
         return out
 
+    def integer_rounds(self, purpose: str, fights: IntArray, low: int, high: int, rounds: int) -> IntArray:
+        """``rounds`` calls of ``integers(purpose, fights, low, high)`` at once, as rows: the same numbers, one
+        kernel call (a tick's attack and injury rolls are several rounds over the same rows)."""
+        out = np.empty((rounds, fights.shape[0]), dtype=np.int64)
+        k = self.purposes[purpose]
+        _integer_rounds(self.keys[k], self.counters[k], fights, low, high - low, out)
+        return out
+
     def bound(self, purpose: str, fights: IntArray) -> BoundStream:
         """A generator-like view drawing one value per row of ``fights`` per call (for ``resolve_blow_batch``)."""
         return BoundStream(self, purpose, fights)
@@ -147,8 +168,14 @@ class BoundStream:
 
     def integers(self, low: int | IntArray, high: int | IntArray | None = None,
                  size: int | tuple[int, ...] | None = None, dtype: object = np.int64) -> IntArray:
-        """One integer in ``[low, high)`` per row (``integers(high)``: in ``[0, high)``)."""
+        """One integer in ``[low, high)`` per row (``integers(high)``: in ``[0, high)``); ``size=(k, rows)`` with
+        scalar bounds draws ``k`` rounds as rows, as ``k`` calls would (and as a ``Generator`` fills them)."""
         if high is None:
             low, high = 0, low
+        if isinstance(size, tuple) and len(size) == 2 and isinstance(low, int) and isinstance(high, int):
+            if size[1] != self.fights.shape[0]:
+                raise ValueError(f"a bound stream draws rounds of one value per row ({self.fights.shape[0]}), "
+                                 f"not {size[1]}")
+            return self.streams.integer_rounds(self.purpose, self.fights, low, high, size[0])
         self._rows(size, high)
         return self.streams.integers(self.purpose, self.fights, low, high)

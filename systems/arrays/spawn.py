@@ -6,16 +6,17 @@ Recruits that differ only in name and position (a scenario group) share one buil
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from operator import itemgetter
+from typing import Protocol, TypeVar
 
 import numpy as np
 
 from components.state import Anatomy, Armor, Combatant, Equipment
 from systems.arrays.errors import EngineError
 from systems.arrays.gear import Gear, GearState
-from systems.arrays.state import AIM_POLICIES_CODES, NO_ML, POLICIES, Creatures
+from systems.arrays.state import AIM_POLICIES_CODES, NO_ML, POLICIES, Creatures, picked
 from systems.arrays.tables import MAX_PARTS, BodyTables, IntArray, SkillTables
 from systems.models.base import DamageModel
 from systems.spawning import Content, SpawnError, creature_components
@@ -109,6 +110,41 @@ class Built:
     state: tuple[object, ...]
 
 
+T = TypeVar("T")
+
+
+def first_seen(keys: np.ndarray) -> tuple[IntArray, IntArray]:
+    """The distinct keys numbered in order of first appearance: where each first appears, and each key's number
+    (one sort: a lab's batch repeats a handful of keys tens of thousands of times)."""
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    by_first = np.argsort(first, kind="stable")
+    renumber = np.empty(first.size, dtype=np.int64)
+    renumber[by_first] = np.arange(first.size)
+    codes: IntArray = renumber[inverse.ravel()]
+    return first[by_first].astype(np.int64), codes
+
+
+def by_identity(objects: Sequence[T]) -> tuple[list[T], IntArray]:
+    """The distinct objects of ``objects`` (by identity) in order of first appearance, and which each one is."""
+    first, which = first_seen(np.fromiter(map(id, objects), dtype=np.uint64, count=len(objects)))
+    return picked(list(objects), first.tolist()), which
+
+
+def per_object(objects: Sequence[T], value: Callable[[T], object], dtype: type = np.int64) -> np.ndarray:
+    """``value(o)`` for every one of ``objects`` as an array, worked out once per distinct object (by identity)."""
+    distinct, which = by_identity(objects)
+    out: np.ndarray = np.asarray([value(o) for o in distinct], dtype=dtype)[which]
+    return out
+
+
+def distinct_recruits(recruits: Sequence[tuple[int, Recruit]]) -> tuple[list[Recruit], IntArray, IntArray]:
+    """The distinct recruits of ``(fight, recruit)`` pairs (by identity, in order of first appearance), which one
+    each creature is, and each creature's fight."""
+    fight = np.fromiter(map(itemgetter(0), recruits), dtype=np.int64, count=len(recruits))
+    distinct, which = by_identity(list(map(itemgetter(1), recruits)))
+    return distinct, which, fight
+
+
 def _key(r: Recruit) -> tuple[object, ...]:
     return (r.creature, r.team, r.weapons, r.armor, r.policy, r.aim, r.initiative, r.speed,
             tuple(sorted(r.attributes.items())), tuple(sorted(r.skills.items())), r.immobilized)
@@ -135,13 +171,8 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
     # A lab's batch repeats the scenario's recruits fight after fight: each distinct recruit (by identity) is
     # worked out once, and a creature is its recruit's row of each table plus its own fight and place.
     n = len(recruits)
-    place: dict[int, int] = {}
-    distinct: list[Recruit] = []
-    for _, r in recruits:
-        if place.setdefault(id(r), len(distinct)) == len(distinct):
-            distinct.append(r)
-    which = np.fromiter((place[id(r)] for _, r in recruits), dtype=np.int64, count=n)
-    fight = np.fromiter((f for f, _ in recruits), dtype=np.int64, count=n)
+    distinct, which, fight = distinct_recruits(recruits)
+    listed = which.tolist()
     cache: dict[tuple[object, ...], Built] = {}
     own: list[Built] = []  # per distinct recruit, its build
     for r in distinct:
@@ -168,9 +199,8 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
     names = [r.name for r in distinct]
     _check_names(recruits, fight, _codes(names)[which])
     team = _first_seen_codes(fight, _codes([r.team for r in distinct])[which])
-    team_names = [""] * (int(team.max(initial=-1)) + 1)
-    for k, t in zip(which.tolist(), team.tolist(), strict=True):
-        team_names[t] = distinct[k].team
+    first_of_team = np.unique(team, return_index=True)[1]  # team codes are 0, 1, ... (one per fight and team)
+    team_names: list[str] = np.asarray([r.team for r in distinct], dtype=object)[which[first_of_team]].tolist()
     aim_names = list(dict.fromkeys(r.aim for r in distinct if AIM_POLICIES_CODES.get(r.aim, 2) == 2))
     aim = np.asarray([AIM_POLICIES_CODES.get(r.aim, 2) for r in distinct], dtype=np.int64)
     aim_name = np.asarray([aim_names.index(r.aim) if a == 2 else -1 for r, a in zip(distinct, aim.tolist(),
@@ -190,17 +220,17 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
     order = np.lexsort((np.arange(n), -initiative)).astype(np.int64)
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n)
-    builds = [own[k] for k in which.tolist()]
+    builds = picked(own, listed)
     creatures = Creatures(
-        names=[names[k] for k in which.tolist()], kinds=[r.creature for _, r in recruits],
-        anatomy=[b.anatomy for b in builds],
+        names=picked(names, listed), kinds=picked([r.creature for r in distinct], listed),
+        anatomy=picked([b.anatomy for b in own], listed),
         anatomy_code=np.asarray([anatomy_codes[id(b.anatomy)] for b in own], dtype=np.int64)[which], gear=gear_of,
         fight=fight, team=team, team_names=team_names,
         body=np.asarray([bodies.index(b.anatomy.body) for b in own], dtype=np.int64)[which],
         target_kind=np.asarray([armour_kind[(b.anatomy.body.id, tuple(p.id for p in b.armor.pieces))]
                                 for b in own], dtype=np.int64)[which],
-        x=np.fromiter((float(r.position[0]) for _, r in recruits), dtype=np.float64, count=n),
-        y=np.fromiter((float(r.position[1]) for _, r in recruits), dtype=np.float64, count=n),
+        x=np.asarray([float(r.position[0]) for r in distinct], dtype=np.float64)[which],
+        y=np.asarray([float(r.position[1]) for r in distinct], dtype=np.float64)[which],
         initiative=initiative, order=order, rank=rank,
         speed=np.asarray([b.anatomy.speed for b in own], dtype=np.float64)[which],
         mls=mls[which],
@@ -220,12 +250,7 @@ def _codes(values: Sequence[str]) -> IntArray:
 
 def _first_seen_codes(fight: IntArray, code: IntArray) -> IntArray:
     """A number per distinct (fight, code), numbered in order of first appearance."""
-    key = fight * (int(code.max(initial=0)) + 1) + code
-    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    renumber = np.empty(first.size, dtype=np.int64)
-    renumber[np.argsort(first, kind="stable")] = np.arange(first.size)
-    out: IntArray = renumber[inverse.ravel()]
-    return out
+    return first_seen(fight * (int(code.max(initial=0)) + 1) + code)[1]
 
 
 def _check_names(recruits: Sequence[tuple[int, Recruit]], fight: IntArray, name: IntArray) -> None:

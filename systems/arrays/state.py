@@ -15,6 +15,7 @@ from typing import TypeVar
 import numpy as np
 
 from components.state import Anatomy
+from systems.arrays.compiled import compiled
 from systems.arrays.tables import BoolArray, FloatArray, IntArray
 
 T = TypeVar("T")
@@ -147,7 +148,7 @@ class Creatures:
             setattr(self, name, picked(value, listed) if isinstance(value, list) else value[rows])
         self.fight = fight_of[self.fight[rows]]
         target = self.target[rows]
-        self.target = np.where(target >= 0, moved_to[np.maximum(target, 0)], -1)
+        self.target = renumbered(target, moved_to)
         order = moved_to[self.order]
         self.order = order[order >= 0]
         self.rank = np.empty(len(listed), dtype=np.int64)
@@ -165,3 +166,17 @@ def picked(values: list[T], rows: list[int]) -> list[T]:
     if len(rows) < 2:
         return [values[i] for i in rows]
     return list(itemgetter(*rows)(values))
+
+
+def renumbered(ids: IntArray, new_of: IntArray) -> IntArray:
+    """``new_of[ids]`` where an id is given, -1 where it is not (-1), in ``ids``' shape: references to rows that
+    were kept some of (``new_of[i]``: where row ``i`` went, -1: gone)."""
+    out = np.empty_like(ids)
+    _renumber(ids.reshape(-1), new_of, out.reshape(-1))
+    return out
+
+
+@compiled
+def _renumber(ids: IntArray, new_of: IntArray, out: IntArray) -> None:
+    for j in range(ids.shape[0]):
+        out[j] = new_of[ids[j]] if ids[j] >= 0 else -1

@@ -58,7 +58,7 @@ def resolve(model: AnatomyArrayModel, attacks: Attacks) -> None:
     if not n:
         return
     fights = cr.fight[attacks.attacker]
-    rolls = [engine.streams.integers("attack", fights, 0, 100) for _ in range(2)]
+    rolls = engine.streams.integer_rounds("attack", fights, 0, 100, 2)
     tests = model.rules.tests
     skills = np.asarray([model.skill[s] for s in TEST_SKILLS], dtype=np.int64)
     found = np.empty(n, dtype=np.int64)

@@ -46,7 +46,7 @@ def resolve_landed(tables: TargetTables, rules: BlowRules, kind: IntArray, impac
     """
     n = impacts.shape[0]
     zone_number, row = tables.locate_blows(locator, rng)
-    rolls = np.stack([rng.integers(0, 100, size=n, dtype=np.int64) for _ in range(4)])  # as the batch draws them
+    rolls = rng.integers(0, 100, size=(4, n), dtype=np.int64)  # four rounds, as the batch draws them
     ints = np.empty((15, n), dtype=np.int64)
     flags = np.empty((6, n), dtype=np.bool_)
     _resolve(row, kind, np.asarray(impacts, dtype=np.int64), aspect, rolls, shock_ml, strength_ml, fumble_ml,

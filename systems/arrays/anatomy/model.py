@@ -15,6 +15,7 @@ from systems.arrays.anatomy.state import AnatomyArrays
 from systems.arrays.attack import Attacks
 from systems.arrays.compiled import compiled
 from systems.arrays.models import ArrayModel, register_array_model
+from systems.arrays.spawn import per_object
 from systems.arrays.tables import BoolArray, FloatArray, IntArray
 from systems.creatures import Creature
 from systems.models.anatomy import AnatomyModel, state_label
@@ -67,9 +68,15 @@ class AnatomyArrayModel(ArrayModel):
         self.blow_rules = BlowRules.of(self.rules)
         index = engine.skills.index
         self.skill = {s: index.get(s, -1) for s in SKILLS} | {"defence": index.get(engine.combat.defence_skill, -1)}
-        health = np.asarray([b.state[0].health for b in engine.builds], dtype=np.int64)  # type: ignore[attr-defined]
+        health = per_object(engine.builds, lambda b: b.state[0].health)  # type: ignore[attr-defined]
         self.state = AnatomyArrays.spawn(engine.creatures.body, health, engine.bodies)
         self.ceilings = settle.ceiling_table(self, engine.bodies.parts)
+        bands = self.rules.health_bands
+        self._band_floors = np.asarray([least for _, least in bands], dtype=np.int64)
+        shocks = [ShockState(v) for v in range(max(ShockState) + 1)]  # indexed by value
+        self._labels = np.asarray([state_label(False, name, s) for name, _ in bands for s in shocks] + ["dead"],
+                                  dtype=object)
+        """Every (health band, shock state) label, band-major, then "dead" (what ``standings`` picks from)."""
 
     # ------------------------------------------------------------------ the loop's questions
 
@@ -149,10 +156,9 @@ class AnatomyArrayModel(ArrayModel):
         the table of every (band, shock state) label."""
         cr = self.engine.creatures
         dead = cr.dead[rows]
-        bands = self.rules.health_bands
-        reaches = self.state.health[rows][:, None] >= np.asarray([least for _, least in bands], dtype=np.int64)
-        band_of = np.where(reaches.any(axis=1), reaches.argmax(axis=1), len(bands) - 1)  # ``band``: the first reached
-        shocks = [ShockState(v) for v in range(max(ShockState) + 1)]  # indexed by value
-        labels = [state_label(False, name, s) for name, _ in bands for s in shocks] + ["dead"]
-        code = np.where(dead, len(labels) - 1, band_of * len(shocks) + self.state.shock[rows])
-        return ~dead, ~dead & ~cr.out[rows], [labels[c] for c in code.tolist()]
+        floors, labels = self._band_floors, self._labels
+        reaches = self.state.health[rows][:, None] >= floors
+        band_of = np.where(reaches.any(axis=1), reaches.argmax(axis=1), len(floors) - 1)  # ``band``: the first reached
+        shocks = (len(labels) - 1) // len(floors)
+        code = np.where(dead, len(labels) - 1, band_of * shocks + self.state.shock[rows])
+        return ~dead, ~dead & ~cr.out[rows], labels[code].tolist()

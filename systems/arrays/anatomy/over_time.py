@@ -16,9 +16,24 @@ from components.rules import ShockState, TestResult
 from systems.arrays.anatomy.attack_phase import read_tests
 from systems.arrays.anatomy.consequences import DEAD, STUNNED, UNCONSCIOUS, set_shock
 from systems.arrays.anatomy.settle import _health
+from systems.arrays.compiled import compiled
+from systems.arrays.tables import BoolArray, FloatArray, IntArray
 
 if TYPE_CHECKING:
     from systems.arrays.anatomy.model import AnatomyArrayModel
+
+
+@compiled
+def _due_to_bleed(bleeder: BoolArray, next_bleed: FloatArray, owner: IntArray, dead: BoolArray, now: float,
+                  count: int, out: IntArray) -> int:
+    """The first ``count`` wounds that bleed, are due a Blood Loss Advance test by ``now`` and whose owner lives,
+    into ``out`` in order; returns how many."""
+    found = 0
+    for j in range(count):
+        if bleeder[j] and 0 <= next_bleed[j] <= now and not dead[owner[j]]:
+            out[found] = j
+            found += 1
+    return found
 
 
 def bleed(model: AnatomyArrayModel) -> None:
@@ -30,8 +45,8 @@ def bleed(model: AnatomyArrayModel) -> None:
     cr, wounds = engine.creatures, st.wounds
     now = engine.clock_time
     count = wounds.count
-    due = np.flatnonzero(wounds.bleeder[:count] & (wounds.next_bleed[:count] >= 0)
-                         & (wounds.next_bleed[:count] <= now) & ~cr.dead[wounds.owner[:count]])
+    due = np.empty(count, dtype=np.int64)
+    due = due[:_due_to_bleed(wounds.bleeder, wounds.next_bleed, wounds.owner, cr.dead, now, count, due)]
     if not due.size:
         return
     owner = wounds.owner[due]

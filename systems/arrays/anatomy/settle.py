@@ -45,13 +45,12 @@ def settle(model: AnatomyArrayModel) -> None:
         st.touched.clear()
         table = np.asarray([0 if p is None else p for p in rules.impairment_by_level], dtype=np.int64)
         gone = np.asarray([p is None for p in rules.impairment_by_level], dtype=np.bool_)
-        lv = np.minimum(np.maximum(st.wounds.level[w], 0), len(table) - 1)
-        owner, part = st.wounds.owner[w], st.wounds.part[w]
-        before_pen, before_unusable = st.penalty[dirty].copy(), st.unusable[dirty].copy()
-        np.minimum.at(st.penalty, (owner, part), table[lv])
-        st.unusable[owner[gone[lv]], part[gone[lv]]] = True
-        st.unusable |= st.lost
-        _announce(model, dirty, before_pen, before_unusable)
+        changed = np.empty((dirty.size, st.penalty.shape[1]), dtype=np.bool_)
+        newly = np.empty_like(changed)
+        told = np.empty(dirty.size, dtype=np.int64)
+        count = _impair(w, st.wounds.level, st.wounds.owner, st.wounds.part, table, gone, st.penalty, st.unusable,
+                        st.lost, dirty, engine.tracer.traced, cr.holding, changed, newly, told)
+        _announce(model, dirty, changed, newly, told[:count])
     idx = np.flatnonzero(st.dirty | (cr.dead & (st.health > 0)))  # the wounded and the newly dead
     if idx.size:
         st.refresh_roles(idx, cr.body, bodies)
@@ -59,16 +58,12 @@ def settle(model: AnatomyArrayModel) -> None:
     st.dirty[:] = False
 
 
-def _announce(model: AnatomyArrayModel, dirty: IntArray, before_pen: IntArray, before_unusable: np.ndarray) -> None:
-    """Impairment changes: an unusable part lets go of what it holds; traced creatures' changes are logged."""
+def _announce(model: AnatomyArrayModel, dirty: IntArray, changed_pen: BoolArray, newly: BoolArray, rows: IntArray
+              ) -> None:
+    """Impairment changes (``_impair``'s): an unusable part lets go of what it holds; traced creatures' changes
+    are logged."""
     engine, st = model.engine, model.state
     cr = engine.creatures
-    changed_pen = st.penalty[dirty] != before_pen
-    newly = st.unusable[dirty] & ~before_unusable
-    traced = engine.tracer.traced[dirty]
-    # Only a traced creature's changes are told, and only a hand that holds something has anything to let go of.
-    lets_go = (newly & (cr.holding[dirty] >= 0)).any(axis=1)
-    rows = np.flatnonzero(((changed_pen | newly).any(axis=1) & traced) | lets_go)
     let_go = []
     for r in rows.tolist():
         i = int(dirty[r])
@@ -87,6 +82,53 @@ def _announce(model: AnatomyArrayModel, dirty: IntArray, before_pen: IntArray, b
                 if events:
                     engine.tracer.extend(events)
     engine.sync_hands(let_go)
+
+
+@compiled
+def _impair(w: IntArray, level: IntArray, owner: IntArray, part: IntArray, table: IntArray, gone: BoolArray,
+            penalty: IntArray, unusable: BoolArray, lost: BoolArray, dirty: IntArray, traced: BoolArray,
+            holding: IntArray, changed: BoolArray, newly: BoolArray, told: IntArray) -> int:
+    """Settle wounds ``w`` into the parts (``refresh_status``): a part's penalty is the worst of its wounds'
+    (never additive), a wound whose level has no penalty makes its part unusable, and so does a lost part.
+
+    For the creatures wounded this tick (``dirty``): ``changed[r, p]`` part ``p``'s penalty changed, ``newly[r,
+    p]`` it became unusable; ``told`` lists the rows with something to tell (a traced creature's change) or to do
+    (a part that holds something became unusable). Returns how many.
+    """
+    before = np.empty(changed.shape, dtype=np.int64)
+    for r in range(dirty.shape[0]):  # the parts as they were, to compare with
+        i = dirty[r]
+        for p in range(penalty.shape[1]):
+            before[r, p] = penalty[i, p]
+            newly[r, p] = unusable[i, p]
+    last = table.shape[0] - 1
+    for k in range(w.shape[0]):
+        j = w[k]
+        lv = min(max(level[j], 0), last)
+        o, p = owner[j], part[j]
+        penalty[o, p] = min(penalty[o, p], table[lv])
+        if gone[lv]:
+            unusable[o, p] = True
+    for i in range(unusable.shape[0]):
+        for p in range(unusable.shape[1]):
+            if lost[i, p]:
+                unusable[i, p] = True
+    count = 0
+    for r in range(dirty.shape[0]):
+        i = dirty[r]
+        tell = do = False
+        for p in range(penalty.shape[1]):
+            became = unusable[i, p] and not newly[r, p]
+            newly[r, p] = became
+            changed[r, p] = penalty[i, p] != before[r, p]
+            if changed[r, p] or became:
+                tell = tell or traced[i]
+            if became and holding[i, p] >= 0:
+                do = True
+        if tell or do:
+            told[count] = r
+            count += 1
+    return count
 
 
 def _health(model: AnatomyArrayModel, idx: IntArray) -> None:

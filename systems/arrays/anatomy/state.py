@@ -13,7 +13,7 @@ import numpy as np
 
 from components.anatomy import ROLES
 from systems.arrays.compiled import compiled
-from systems.arrays.state import NO_ML
+from systems.arrays.state import NO_ML, renumbered
 from systems.arrays.tables import BodyTables, BoolArray, FloatArray, IntArray, SkillTables
 
 UNUSABLE_PENALTY = NO_ML
@@ -156,8 +156,7 @@ class AnatomyArrays:
         for name in self.ROWS:
             setattr(self, name, getattr(self, name)[rows])
         went = self.wounds.keep(moved_to)
-        worst = self.worst[rows]
-        self.worst = np.where(worst >= 0, went[np.maximum(worst, 0)], -1)
+        self.worst = renumbered(self.worst[rows], went)
 
     def refresh_roles(self, idx: IntArray, body: IntArray, bodies: BodyTables) -> None:
         """Recompute the role penalties of creatures ``idx`` from their parts (``impairment.test_penalty``)."""
