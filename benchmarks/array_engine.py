@@ -11,11 +11,12 @@ combatants at least 100 ticks/s on the array engine (goal 250), 100,000 at least
 ``--lab`` measures the lab instead: duels per second on one core, each engine's records as ``sandbox lab`` makes
 them (``sandbox.lab.records.run_chunk``: the esper engine one world per run, the array engine one world of
 ``--chunk`` independent fights), in the same run; the issue asks 20,000 a second on the array engine (goal 50,000),
-against about 500 on the esper engine.
+against about 500 on the esper engine: 40 times the esper engine (goal 100), the verdict it prints, beside the
+fights/s on this machine (which moves from minute to minute on a shared one). ``--repeats N`` measures N pairs.
 
 Run: ``python benchmarks/array_engine.py [--sizes 1000,10000,100000] [--esper-sizes 1000,10000] [--ticks 20]
 [--repeats 3]``;
-``python benchmarks/array_engine.py --lab [--runs 4000] [--chunk 2000]``.
+``python benchmarks/array_engine.py --lab [--runs 4000] [--chunk 2000] [--repeats 1]``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 TARGETS = {10_000: 100.0, 100_000: 10.0}
 """Array-engine ticks/s the issue asks for, by size."""
+LAB_TARGET, LAB_GOAL, LAB_ESPER_THEN = 20_000, 50_000, 500
+"""The lab's fights/s the issue asks for on the array engine (and its goal), against the esper engine's about 500
+when it was written: as same-run ratios, 40 times the esper engine (goal 100), the machine being shared and its
+speed moving from minute to minute."""
 
 
 def measure(engine: str, size: int, ticks: int, warm: int, repeats: int = 3, seed: int = 0) -> dict[str, float]:
@@ -108,23 +113,32 @@ def main() -> None:
     parser.add_argument("--ticks", type=int, default=20, help="timed ticks (array engine)")
     parser.add_argument("--esper-ticks", type=int, default=3, help="timed ticks (esper engine)")
     parser.add_argument("--warm", type=int, default=5, help="untimed ticks first (the armies close in)")
-    parser.add_argument("--repeats", type=int, default=3, help="timed windows; the best is reported")
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="timed windows, the best reported (default 3); --lab: pairs of measures (default 1)")
     parser.add_argument("--lab", action="store_true", help="the lab's duels per second instead")
     parser.add_argument("--runs", type=int, default=4000, help="--lab: array-engine runs (esper: a tenth)")
     parser.add_argument("--chunk", type=int, default=2000, help="--lab: fights per array world")
     parser.add_argument("--one", nargs=5, metavar=("ENGINE", "SIZE", "TICKS", "WARM", "REPEATS"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
+    args.repeats_given = args.repeats is not None
+    args.repeats = 3 if args.repeats is None else args.repeats
     if args.one:
         engine, size, ticks, warm, repeats = args.one
         print(json.dumps(measure(engine, int(size), int(ticks), int(warm), int(repeats))))
         return
     if args.lab:
-        esper = lab_rate("esper", max(args.runs // 10, 50), 25)
-        array = lab_rate("array", args.runs, args.chunk)
-        print(f"lab, duel, one core: esper {esper:,.0f} fights/s, array {array:,.0f} fights/s "
-              f"(chunks of {args.chunk}): ratio {array / esper:.1f}; target 20,000/s: "
-              f"{'met' if array >= 20_000 else 'NOT met'}")
+        ratio_target, ratio_goal = LAB_TARGET / LAB_ESPER_THEN, LAB_GOAL / LAB_ESPER_THEN
+        for _ in range(args.repeats if args.repeats_given else 1):
+            esper = lab_rate("esper", max(args.runs // 10, 50), 25)
+            array = lab_rate("array", args.runs, args.chunk)
+            ratio = array / esper
+            verdict = "met" if ratio >= ratio_target else "NOT met"
+            print(f"lab, duel, one core: esper {esper:,.0f} fights/s, array {array:,.0f} fights/s "
+                  f"(chunks of {args.chunk}): ratio {ratio:.1f}; target {ratio_target:.0f} times the esper engine "
+                  f"(the issue's {LAB_TARGET:,} against its {LAB_ESPER_THEN}): {verdict}, goal {ratio_goal:.0f}: "
+                  f"{'met' if ratio >= ratio_goal else 'not met'}; {LAB_TARGET:,}/s on this machine: "
+                  f"{'met' if array >= LAB_TARGET else 'not met'}", flush=True)
         return
     runs = [("array", int(s), args.ticks) for s in args.sizes.split(",") if s]
     runs += [("esper", int(s), args.esper_ticks) for s in args.esper_sizes.split(",") if s]

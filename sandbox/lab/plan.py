@@ -31,11 +31,12 @@ from .variants import (
 ESPER_CHUNK = 25
 """Runs per chunk on the esper engine: small, so a lab's progress and ``target_error`` move often."""
 ARRAY_CHUNK = 4000
-"""Runs per chunk on the array engine: a chunk is one array world, whose ticks have a fixed cost of about half a
-millisecond (numpy's and numba's per-call overhead) besides their cost per creature, so it takes thousands of
-fights to pay for itself (the duel's lab, one core: about 7,500 fights/s in chunks of 1,000, 13,000 to 14,600 in
-4,000, 12,000 to 16,900 in 20,000). Larger chunks gain little more and make a lab's progress, its ``target_error``
-checks and the sharing of chunks among ``--jobs`` coarser."""
+"""Runs per chunk on the array engine: a chunk is one array world, whose ticks have a fixed cost of about a
+millisecond (numpy's and numba's per-call overhead) besides their cost per creature, and whose set-up and records
+cost per fight, so it takes thousands of fights to pay for itself (the duel's lab, one core, on a slow day: about
+2,300 fights/s in chunks of 1,000, 4,800 to 4,950 in 4,000, 7,070 to 7,420 in 20,000; `README.md`, "Mass
+battles"). Larger chunks make a lab's progress, its ``target_error`` checks and the sharing of chunks among
+``--jobs`` coarser; ``--chunk`` sets it."""
 
 
 def default_chunk(engine: str) -> int:
