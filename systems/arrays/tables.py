@@ -172,7 +172,8 @@ class ModeTables:
         die = np.repeat(np.arange(mode.shape[0]), count)
         if die.size:
             faces = streams.integers("injury", fights[die], 1, sides[die] + 1)
-            np.add.at(total, die, faces)
+            # Summed by a weighted count (exact for dice: far below 2**53), several times np.add.at's speed.
+            total += np.bincount(die, weights=faces, minlength=mode.shape[0]).astype(np.int64)
         return total
 
 
