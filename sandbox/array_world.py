@@ -515,7 +515,7 @@ class _Ends:
         rank = np.empty_like(order)
         rank[order] = np.arange(order.size)
         rows = (order[:, None] * size + np.arange(size)).ravel()
-        listed = rows.tolist()
+        listed, ordered = rows.tolist(), order.tolist()
         none = np.zeros(0, dtype=np.int64)
         run, target, location, level, count = (np.concatenate([b[c] for b in self.blows]) if self.blows else none
                                                for c in range(5))
@@ -524,15 +524,15 @@ class _Ends:
         by = np.argsort(((run * size + target) * len(self.location_names) + location) * len(self.level_codes)
                         + level, kind="stable")
         return FightEndings(
-            runs=list(runs), ticks=[self.ticks[k] for k in order.tolist()],
-            winners=[self.winners[k] for k in order.tolist()], reasons=[self.reasons[k] for k in order.tolist()],
+            runs=list(runs), ticks=picked(self.ticks, ordered), winners=picked(self.winners, ordered),
+            reasons=picked(self.reasons, ordered),
             names=self.names, kinds=self.kinds, teams=self.teams, bodies=self.bodies,
             alive=_joined(self.alive)[rows], can_act=_joined(self.can_act)[rows], dead=_joined(self.dead)[rows],
-            labels=[self.labels[i] for i in listed], causes=[self.causes[i] for i in listed],
+            labels=picked(self.labels, listed), causes=picked(self.causes, listed),
             blow_run=run[by], blow_target=target[by],
             blow_location=np.asarray(self.location_names, dtype=object)[location[by]].tolist(),
             blow_level=np.asarray(self.level_codes, dtype=object)[level[by]].tolist(), blow_count=count[by],
-            creatures=[self.creatures[k] for k in order.tolist()])
+            creatures=picked(self.creatures, ordered))
 
 
 def _joined(parts: list[BoolArray]) -> BoolArray:
