@@ -212,10 +212,12 @@ def _opposed_tests(attacker: IntArray, target: IntArray, mode: IntArray, parts: 
         s = mode_skill[m]
         ml = NO_ML
         if s >= 0 and mls[a, s] > NO_ML // 2:
-            worst = 0
-            for p in range(penalty.shape[1]):
-                if parts[k] >> p & 1:
+            worst, bits, p = 0, parts[k], 0
+            while bits:  # the wielding parts' bits only, lowest first (a mask is at most ``MAX_PARTS`` wide)
+                if bits & 1:
                     worst = min(worst, penalty[a, p])
+                bits >>= 1
+                p += 1
             ml = mls[a, s] + mode_modifier[m] + worst - fatigue[a]
         raw = d100_test(ml, attack_roll[k], lut, ml_min, ml_max)
         if raw < MS:
@@ -228,9 +230,12 @@ def _opposed_tests(attacker: IntArray, target: IntArray, mode: IntArray, parts: 
             skill, base, worst = test_skill[j], NO_ML, 0
             if skill >= 0:
                 base = mls[t, skill]
-                for r in range(role_penalty.shape[1]):
-                    if test_roles[j] >> r & 1:
+                bits, r = test_roles[j], 0
+                while bits:  # the skill's roles' bits only
+                    if bits & 1:
                         worst = min(worst, role_penalty[t, r])
+                    bits >>= 1
+                    r += 1
             value = base - fatigue[t] + worst if base > NO_ML // 2 and worst > NO_ML // 2 else NO_ML
             # The pairs' better one: dexterity/legerdemain (fumble) and agility/acrobatics (stumble).
             column = j if j < 3 else 3 + (j - 3) // 2
