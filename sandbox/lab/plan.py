@@ -34,7 +34,7 @@ ARRAY_CHUNK = 4000
 """Runs per chunk on the array engine: a chunk is one array world, whose ticks have a fixed cost of about a
 millisecond (numpy's and numba's per-call overhead) besides their cost per creature, and whose set-up and records
 cost per fight, so it takes thousands of fights to pay for itself (the duel's lab, one core, on a slow day: about
-2,300 fights/s in chunks of 1,000, 4,800 to 4,950 in 4,000, 7,070 to 7,420 in 20,000; `README.md`, "Mass
+2,300 fights/s in chunks of 1,000, 4,800 to 7,560 in 4,000, 7,070 to 10,690 in 20,000; `README.md`, "Mass
 battles"). Larger chunks make a lab's progress, its ``target_error`` checks and the sharing of chunks among
 ``--jobs`` coarser; ``--chunk`` sets it."""
 
