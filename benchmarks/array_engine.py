@@ -126,15 +126,13 @@ def main() -> None:
     parser.add_argument("--one", nargs=5, metavar=("ENGINE", "SIZE", "TICKS", "WARM", "REPEATS"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args()
-    args.repeats_given = args.repeats is not None
-    args.repeats = 3 if args.repeats is None else args.repeats
     if args.one:
         engine, size, ticks, warm, repeats = args.one
         print(json.dumps(measure(engine, int(size), int(ticks), int(warm), int(repeats))))
         return
     if args.lab:
         ratio_target, ratio_goal = LAB_TARGET / LAB_ESPER_THEN, LAB_GOAL / LAB_ESPER_THEN
-        for _ in range(args.repeats if args.repeats_given else 1):
+        for _ in range(args.repeats or 1):
             esper = lab_rate("esper", max(args.runs // 10, 50), 25)
             array = lab_rate("array", args.runs, args.chunk)
             ratio = array / esper
@@ -151,7 +149,7 @@ def main() -> None:
           f"{'peak RSS':>9}  target")
     rates: dict[tuple[str, int], float] = {}
     for engine, size, ticks in runs:
-        r = in_child(engine, size, ticks, args.warm, args.repeats)
+        r = in_child(engine, size, ticks, args.warm, args.repeats or 3)
         rates[engine, size] = r["ticks_per_s"]
         target = TARGETS.get(size) if engine == "array" else None
         met = target is not None and r["ticks_per_s"] >= target

@@ -75,7 +75,8 @@ class ArrayEngine:
         self.rules = content.rules
         self.per_event_model = per_event_model
         self.weapons = content.weapons
-        distinct = distinct_recruits(pairs)[0]  # a lab's batch repeats the scenario's recruits
+        spread = distinct_recruits(pairs)  # a lab's batch repeats the scenario's recruits
+        distinct = spread[0]
         # By id: a body is a deep frozen dataclass, and hashing one per recruit was a lab's tenth.
         used = dict.fromkeys(content.creatures[r.creature].body for r in distinct if r.creature in content.creatures)
         self.bodies = body_tables([content.bodies[b] for b in used] or list(content.bodies.values())[:1])
@@ -89,7 +90,7 @@ class ArrayEngine:
         self.weapon_index = {w: i for i, w in enumerate(content.weapons)}
         kinds: dict[tuple[str, tuple[str, ...]], int] = {}
         self.gear = Gear(self.weapon_index, self.bodies.parts)
-        self.creatures, self.builds = build_recruits(content, per_event_model, pairs, self.bodies, self.skills,
+        self.creatures, self.builds = build_recruits(content, per_event_model, pairs, spread, self.bodies, self.skills,
                                                      kinds, self.gear)
         self.armor: list[Armor] = list(map(attrgetter("armor"), self.builds))
         own, build_of = by_identity(self.builds)  # recruits share builds

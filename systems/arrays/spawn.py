@@ -126,8 +126,9 @@ def first_seen(keys: np.ndarray) -> tuple[IntArray, IntArray]:
 
 def by_identity(objects: Sequence[T]) -> tuple[list[T], IntArray]:
     """The distinct objects of ``objects`` (by identity) in order of first appearance, and which each one is."""
-    first, which = first_seen(np.fromiter(map(id, objects), dtype=np.uint64, count=len(objects)))
-    return picked(list(objects), first.tolist()), which
+    listed = objects if isinstance(objects, list) else list(objects)
+    first, which = first_seen(np.fromiter(map(id, listed), dtype=np.uint64, count=len(listed)))
+    return picked(listed, first.tolist()), which
 
 
 def per_object(objects: Sequence[T], value: Callable[[T], object], dtype: type = np.int64) -> np.ndarray:
@@ -151,14 +152,15 @@ def _key(r: Recruit) -> tuple[object, ...]:
 
 
 def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tuple[int, Recruit]],
-                   bodies: BodyTables, skills: SkillTables, armour_kind: dict[tuple[str, tuple[str, ...]], int],
-                   gear: Gear) -> tuple[Creatures, list[Built]]:
+                   spread: tuple[list[Recruit], IntArray, IntArray], bodies: BodyTables, skills: SkillTables,
+                   armour_kind: dict[tuple[str, tuple[str, ...]], int], gear: Gear) -> tuple[Creatures, list[Built]]:
     """The creatures of ``recruits`` (``(fight, recruit)`` pairs) and each one's build.
 
     Args:
         content: The content.
         model: The per-event damage model whose ``spawn_state`` gives a creature's starting state.
         recruits: ``(fight index, recruit)`` per creature, in spawn order.
+        spread: ``distinct_recruits(recruits)`` (the engine works it out once, for its tables too).
         bodies: The compiled bodies.
         skills: The compiled skills.
         armour_kind: (body id, armour ids) -> compiled target index; new combinations are added.
@@ -171,7 +173,7 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
     # A lab's batch repeats the scenario's recruits fight after fight: each distinct recruit (by identity) is
     # worked out once, and a creature is its recruit's row of each table plus its own fight and place.
     n = len(recruits)
-    distinct, which, fight = distinct_recruits(recruits)
+    distinct, which, fight = spread
     listed = which.tolist()
     cache: dict[tuple[object, ...], Built] = {}
     own: list[Built] = []  # per distinct recruit, its build

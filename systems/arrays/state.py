@@ -171,7 +171,7 @@ def picked(values: list[T], rows: list[int]) -> list[T]:
 def renumbered(ids: IntArray, new_of: IntArray) -> IntArray:
     """``new_of[ids]`` where an id is given, -1 where it is not (-1), in ``ids``' shape: references to rows that
     were kept some of (``new_of[i]``: where row ``i`` went, -1: gone)."""
-    out = np.empty_like(ids)
+    out = np.empty(ids.shape, dtype=np.int64)
     _renumber(ids.reshape(-1), new_of, out.reshape(-1))
     return out
 

@@ -74,6 +74,7 @@ class AnatomyArrayModel(ArrayModel):
         bands = self.rules.health_bands
         self._band_floors = np.asarray([least for _, least in bands], dtype=np.int64)
         shocks = [ShockState(v) for v in range(max(ShockState) + 1)]  # indexed by value
+        self._shock_states = len(shocks)
         self._labels = np.asarray([state_label(False, name, s) for name, _ in bands for s in shocks] + ["dead"],
                                   dtype=object)
         """Every (health band, shock state) label, band-major, then "dead" (what ``standings`` picks from)."""
@@ -159,6 +160,5 @@ class AnatomyArrayModel(ArrayModel):
         floors, labels = self._band_floors, self._labels
         reaches = self.state.health[rows][:, None] >= floors
         band_of = np.where(reaches.any(axis=1), reaches.argmax(axis=1), len(floors) - 1)  # ``band``: the first reached
-        shocks = (len(labels) - 1) // len(floors)
-        code = np.where(dead, len(labels) - 1, band_of * shocks + self.state.shock[rows])
+        code = np.where(dead, len(labels) - 1, band_of * self._shock_states + self.state.shock[rows])
         return ~dead, ~dead & ~cr.out[rows], labels[code].tolist()
