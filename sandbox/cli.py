@@ -35,6 +35,9 @@ MAX_AFTERMATH_DAYS = 3650.0
 """The longest ``sandbox run --aftermath`` (ten years: every wound has long healed or killed by then)."""
 MAX_RUNS = 10_000_000
 """The most runs per model one ``sandbox lab`` takes (about 2.5 hours per model on two cores)."""
+MAX_CHUNK = 100_000
+"""The most runs one chunk of ``sandbox lab`` takes: on the array engine one world, so 200,000 creatures for a duel
+(about 0.9 GB of memory, measured), five times the default world (``sandbox.lab.plan.ARRAY_WORLD``)."""
 MAX_SEED = 2**63 - 1
 """The largest root seed (seeds are 0 .. 2**63 - 1)."""
 
@@ -437,8 +440,10 @@ def lab(
         help="Stop once every win rate's 95% half-width is below this; with --solve, once the solved value's 95% "
              "half-width (in its units) is (default: a fiftieth of the range).", min=0.0)] = None,
     chunk: Annotated[int | None, typer.Option(
-        help="Runs per chunk of work shipped to a worker (default: 25 on the esper engine, 4000 on the array "
-             "engine).", min=1, max=10_000, show_default=False)] = None,
+        help="Runs per chunk of work shipped to a worker (default: 25 on the esper engine; on the array "
+             "engine, one array world per chunk, as many as make 40,000 creatures: 20,000 for a duel, 200 for "
+             "the battle; its memory grows with the chunk times the creatures of a fight).", min=1, max=MAX_CHUNK,
+        show_default=False)] = None,
     scheduler: Annotated[str | None, typer.Option(
         help="A Dask scheduler (tcp://HOST:PORT) to run the chunks on instead of local processes.")] = None,
     worker_timeout: Annotated[float, typer.Option(
@@ -514,8 +519,9 @@ def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | No
         keys = scale_keys(scale, scenario, chosen[0]) if scale is not None else ()
         spec = (solve_spec(solve, between, target, cast.team_order, target_error, scenario, chosen[0])
                 if solve is not None and between is not None and target is not None else None)
-        plan = LabPlan(scenario, parse_models(models), runs, seed, chunk or default_chunk(engine),
-                       None if spec else target_error, chosen, keys, spec, engine)
+        plan = LabPlan(scenario, parse_models(models), runs, seed,
+                       chunk or default_chunk(engine, len(cast.names)), None if spec else target_error, chosen, keys,
+                       spec, engine)
         check_engine(plan)
         folder = LabFolder(out, resume=resume, force=force)
         folder.check(plan.as_json())

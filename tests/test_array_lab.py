@@ -17,10 +17,10 @@ from typer.testing import CliRunner
 
 from components.readout import Readout, Standing
 from sandbox.array_world import SHRINK_FROM, FightResult, end_fights, run_fights
-from sandbox.cli import app
+from sandbox.cli import MAX_CHUNK, app
 from sandbox.config import default_catalog
 from sandbox.config.scenarios import resolve_scenario
-from sandbox.lab.plan import ARRAY_CHUNK
+from sandbox.lab.plan import ARRAY_WORLD, ESPER_CHUNK
 from sandbox.lab.records import run_chunk
 from sandbox.lab.variants import Variant
 from systems.arrays.fight_streams import FightStreams
@@ -104,8 +104,36 @@ def test_cli_lab_on_the_array_engine_gives_the_same_files_for_any_jobs_and_chunk
         assert (tmp_path / "one" / name).read_text() == (tmp_path / "two" / name).read_text(), name
         assert (tmp_path / "one" / name).read_text() == (tmp_path / "default" / name).read_text(), name
     assert len((tmp_path / "one" / "runs.csv").read_text().splitlines()) == 41
-    # With no --chunk, an array lab ships its runs in chunks of thousands (one array world each), an esper lab in 25s.
-    assert json.loads((tmp_path / "default" / "summary.json").read_text())["plan"]["chunk"] == ARRAY_CHUNK
+    # With no --chunk, an array lab ships a duel's runs in chunks of 20,000 (one array world of 40,000 creatures each).
+    assert json.loads((tmp_path / "default" / "summary.json").read_text())["plan"]["chunk"] == ARRAY_WORLD // 2
+
+
+def test_an_array_labs_default_chunk_is_a_world_of_as_many_creatures_whatever_the_fight(tmp_path: Path) -> None:
+    """With no chunk, an array lab's chunk is one world of ``ARRAY_WORLD`` creatures: 20,000 duels, but 200 battles
+    of 200 combatants (a world's memory grows with its creatures: 4,000 battles would be about 3 GB a worker); an
+    esper lab's stays 25 runs whatever the fight."""
+    from sandbox.lab import run
+
+    duel = run("duel", runs=3, engine="array", out=tmp_path / "duel")
+    battle = run("battle", runs=1, engine="array", out=tmp_path / "battle")
+    esper = run("battle", runs=1, models="anatomy", out=tmp_path / "esper")
+    assert duel.summary["plan"]["chunk"] == ARRAY_WORLD // 2 == 20_000
+    assert battle.summary["plan"]["chunk"] == ARRAY_WORLD // 200 == 200
+    assert esper.summary["plan"]["chunk"] == ESPER_CHUNK == 25
+    assert len(duel.runs) == 3 and len(battle.runs) == len(esper.runs) == 1
+
+
+def test_cli_lab_takes_the_large_chunks_the_docs_advise_and_refuses_past_its_bound(tmp_path: Path) -> None:
+    """``--chunk 20000`` (what the README advises for a large array lab) is taken; past ``MAX_CHUNK``: exit 2."""
+    base = ["lab", "duel", "--runs", "5", "--engine", "array", "--seed", "4", "--odds-blows", "0"]
+    large = runner.invoke(app, [*base, "--chunk", "20000", "--out", str(tmp_path / "large")])
+    assert large.exit_code == 0, large.output
+    assert json.loads((tmp_path / "large" / "summary.json").read_text())["plan"]["chunk"] == 20000
+    assert len((tmp_path / "large" / "runs.csv").read_text().splitlines()) == 6
+    past = runner.invoke(app, [*base, "--chunk", str(MAX_CHUNK + 1), "--out", str(tmp_path / "past")])
+    assert past.exit_code == 2
+    assert "--chunk" in past.output and f"{MAX_CHUNK}" in past.output
+    assert not (tmp_path / "past").exists()
 
 
 def test_cli_lab_on_the_array_engine_on_dask_gives_the_same_records(tmp_path: Path) -> None:

@@ -113,8 +113,8 @@ def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = 
         solve: ``(key, low, high, target)`` (``("weapons.mace.modes.crush.impact", 0, 8, "Red=Blue")``).
         target_error: Without a solve, stop once every win rate's 95% half-width is below it; with one, the solved
             value's half-width to reach.
-        chunk: Runs per chunk (default: ``plan.default_chunk(engine)``: 25 on the esper engine, 4000 on the array
-            engine).
+        chunk: Runs per chunk (default: ``plan.default_chunk``: 25 on the esper engine; on the array engine as
+            many as make a world of ``plan.ARRAY_WORLD`` creatures, 20,000 for a duel).
         out: A new or empty folder for the files (default: a temporary one).
         odds_blows: Blows per odds card (0: none).
         engine: ``esper``, or ``array``: each chunk one array world of independent fights (the anatomy model;
@@ -140,8 +140,9 @@ def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = 
     solving = solve_spec(solve[0], (solve[1], solve[2]), solve[3], cast.team_order, target_error, scenario,
                          chosen[0]) \
         if solve else None
-    plan = LabPlan(scenario, parse_models(model_text), runs, seed, chunk or default_chunk(engine),
-                   None if solving else target_error, chosen, keys, solving, engine)
+    plan = LabPlan(scenario, parse_models(model_text), runs, seed,
+                   chunk or default_chunk(engine, len(cast.names)), None if solving else target_error, chosen, keys,
+                   solving, engine)
     check_engine(plan)
     keep = None
     if out is None:

@@ -30,18 +30,24 @@ from .variants import (
 
 ESPER_CHUNK = 25
 """Runs per chunk on the esper engine: small, so a lab's progress and ``target_error`` move often."""
-ARRAY_CHUNK = 4000
-"""Runs per chunk on the array engine: a chunk is one array world, whose ticks have a fixed cost of about a
-millisecond (numpy's and numba's per-call overhead) besides their cost per creature, and whose set-up and records
-cost per fight, so it takes thousands of fights to pay for itself (the duel's lab, one core, on a slow day: about
-2,300 fights/s in chunks of 1,000, 4,800 to 7,560 in 4,000, 7,070 to 10,690 in 20,000; `README.md`, "Mass
-battles"). Larger chunks make a lab's progress, its ``target_error`` checks and the sharing of chunks among
-``--jobs`` coarser; ``--chunk`` sets it."""
+ARRAY_WORLD = 40_000
+"""Creatures in the array world of a lab's default chunk on the array engine: a duel's lab gets chunks of 20,000
+runs, the battle's (200 combatants) chunks of 200. A chunk is one array world, whose ticks have a fixed cost of
+about a millisecond (numpy's and numba's per-call overhead) besides their cost per creature, and whose set-up and
+records cost per fight, so it takes tens of thousands of creatures to pay for itself (the duel's lab on one core,
+one morning: 4,300 to 5,300 fights/s in chunks of 4,000, 6,000 to 6,500 in 10,000, 6,900 to 7,700 in 20,000, 7,000
+to 7,600 in 40,000; `README.md`, "Mass battles"); and its memory grows with its creatures (about 4 kB each: the
+battle's lab in chunks of 1,000, 200,000 creatures, peaked at 0.8 GB), so the chunk is sized by creatures, not
+runs. Larger chunks make a lab's progress, its ``target_error`` checks and the sharing of chunks among ``--jobs``
+coarser (a lab of one point and model on two jobs shares its runs only when they make two chunks or more);
+``--chunk`` sets it."""
 
 
-def default_chunk(engine: str) -> int:
-    """The chunk a lab on ``engine`` gets when none is asked for."""
-    return ARRAY_CHUNK if engine == "array" else ESPER_CHUNK
+def default_chunk(engine: str, creatures: int = 2) -> int:
+    """The chunk a lab on ``engine`` gets when none is asked for, for a scenario of ``creatures`` combatants."""
+    if engine != "array":
+        return ESPER_CHUNK
+    return max(1, ARRAY_WORLD // max(1, creatures))
 
 
 @dataclass(frozen=True, slots=True)
