@@ -5,9 +5,9 @@ peak memory.
 Each (engine, size) runs in a fresh interpreter, so its peak RSS is its own: the world is built (timed apart),
 ``--warm`` ticks run untimed (the fronts close in), then ``--ticks`` ticks are timed. Targets (issue 18): 10,000
 combatants at least 100 ticks/s on the array engine (goal 250), 100,000 at least 10 ticks/s, peak memory at
-100,000 under 2 GB, the cost per fighter per tick roughly flat; with both engines at 10,000 it also prints their
-same-run ratio against the issue's (100 ticks/s against the esper engine's 5.8 then: 17 times), the machine being
-shared and its speed moving from day to day. The esper engine runs only the sizes given to
+100,000 under 2 GB, the cost per fighter per tick roughly flat; with the esper engine at 10,000 it also prints
+each target as a same-run ratio to it (the issue's 100 ticks/s at 10,000 against the esper engine's 5.8 then: 17
+times; its 10 at 100,000: 1.7 times), the machine being shared and its speed moving from day to day. The esper engine runs only the sizes given to
 ``--esper-sizes`` (about 17 us per fighter per tick: 10,000 is a few seconds a tick). It reports; it never fails.
 
 ``--lab`` measures the lab instead: duels per second on one core, each engine's records as ``sandbox lab`` makes
@@ -38,8 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 TARGETS = {10_000: 100.0, 100_000: 10.0}
 """Array-engine ticks/s the issue asks for, by size."""
 ESPER_THEN = {10_000: 5.8}
-"""The esper engine's ticks/s when the issue was written, by size: the targets as same-run ratios (100 against 5.8
-at 10,000: 17 times the esper engine)."""
+"""The esper engine's ticks/s when the issue was written, at the one size it gives: every size's target as a same-run
+ratio to the esper engine there (100 ticks/s at 10,000 against 5.8: 17 times; 10 at 100,000: 1.7 times)."""
 LAB_TARGET, LAB_GOAL, LAB_ESPER_THEN = 20_000, 50_000, 500
 """The lab's fights/s the issue asks for on the array engine (and its goal), against the esper engine's about 500
 when it was written: as same-run ratios, 40 times the esper engine (goal 100), the machine being shared and its
@@ -161,13 +161,15 @@ def main() -> None:
         verdict = "" if target is None else f"  >= {target:g} ticks/s: {'met' if met else 'NOT met'}"
         print(f"{engine:<7} {size:>10,} {r['build_s']:>8.1f} {r['ticks_per_s']:>9.1f} {r['median_ticks_per_s']:>7.1f} "
               f"{r['us_per_fighter_tick']:>16.2f} {r['peak_rss_mb']:>6,.0f} MB{verdict}", flush=True)
-    for size, then in ESPER_THEN.items():
-        if ("array", size) in rates and ("esper", size) in rates:
-            ratio, wanted = rates["array", size] / rates["esper", size], TARGETS[size] / then
-            print(f"at {size:,}: the array engine {ratio:.0f} times the esper engine in this run; target {wanted:.0f} "
-                  f"times (the issue's {TARGETS[size]:g} ticks/s against its {then}): "
+    # The issue gives the esper engine's speed at 10,000 only, so every size's target is judged against that one
+    # figure measured in this run: the machine's speed of the day, whatever the size.
+    base, then = next(iter(ESPER_THEN.items()))
+    for size, target in TARGETS.items():
+        if ("array", size) in rates and ("esper", base) in rates:
+            ratio, wanted = rates["array", size] / rates["esper", base], target / then
+            print(f"at {size:,}: the array engine's ticks/s {ratio:.1f} times the esper engine's at {base:,} in this "
+                  f"run; target {wanted:.1f} times (the issue's {target:g} ticks/s against its {then} at {base:,}): "
                   f"{'met' if ratio >= wanted else 'NOT met'}")
-
 
 if __name__ == "__main__":
     main()
