@@ -7,8 +7,9 @@ Each (engine, size) runs in a fresh interpreter, so its peak RSS is its own: the
 combatants at least 100 ticks/s on the array engine (goal 250), 100,000 at least 10 ticks/s, peak memory at
 100,000 under 2 GB, the cost per fighter per tick roughly flat; with the esper engine at 10,000 it also prints
 each target as a same-run ratio to it (the issue's 100 ticks/s at 10,000 against the esper engine's 5.8 then: 17
-times; its 10 at 100,000: 1.7 times), the machine being shared and its speed moving from day to day. The esper engine runs only the sizes given to
-``--esper-sizes`` (about 17 us per fighter per tick: 10,000 is a few seconds a tick). It reports; it never fails.
+times; its 10 at 100,000: 1.7 times), the machine being shared and its speed moving from day to day. The esper
+engine runs only the sizes given to ``--esper-sizes`` (about 17 us per fighter per tick: 10,000 is a few seconds a
+tick). It reports; it never fails.
 
 ``--lab`` measures the lab instead: duels per second on one core, each engine's records as ``sandbox lab`` makes
 them (``sandbox.lab.records.run_chunk``: the esper engine one world per run, the array engine one world of
