@@ -172,5 +172,6 @@ def main() -> None:
                   f"run; target {wanted:.1f} times (the issue's {target:g} ticks/s against its {then} at {base:,}): "
                   f"{'met' if ratio >= wanted else 'NOT met'}")
 
+
 if __name__ == "__main__":
     main()

@@ -43,11 +43,12 @@ coarser (a lab of one point and model on two jobs shares its runs only when they
 ``--chunk`` sets it."""
 
 
-def default_chunk(engine: str, creatures: int = 2) -> int:
-    """The chunk a lab on ``engine`` gets when none is asked for, for a scenario of ``creatures`` combatants."""
+def default_chunk(engine: str, creatures: int) -> int:
+    """The chunk a lab on ``engine`` gets when none is asked for, for a scenario of ``creatures`` (at least one)
+    combatants."""
     if engine != "array":
         return ESPER_CHUNK
-    return max(1, ARRAY_WORLD // max(1, creatures))
+    return max(1, ARRAY_WORLD // creatures)
 
 
 @dataclass(frozen=True, slots=True)
