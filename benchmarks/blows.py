@@ -15,7 +15,7 @@ import time
 
 from sandbox.blows import BlowSetup
 from sandbox.config import default_catalog
-from systems.streams import make_stream
+from sandbox.systems.streams import make_stream
 
 TARGET = 200_000
 

@@ -18,8 +18,8 @@ import numpy as np
 
 from sandbox.blows import BlowSetup
 from sandbox.config import default_catalog
+from sandbox.systems.streams import make_stream
 from sandbox.vector_odds import resolve_chunk
-from systems.streams import make_stream
 
 TARGET = 4_000_000
 RATIO = 15.0

@@ -20,9 +20,9 @@ import numpy as np
 from scipy import stats
 
 if TYPE_CHECKING:
-    from components.readout import Readout
+    from sandbox.components.readout import Readout
+    from sandbox.systems.creatures import Creature
     from sandbox.world import Outcome
-    from systems.creatures import Creature
 
 SCENARIOS: tuple[str, ...] = ("duel", "skirmish", "wolf_pack", "bestiary", "battle")
 """The shipped scenarios the array engine runs."""

@@ -33,8 +33,8 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)  # run as a script from anywhere; also makes tests.configgen importable
 
 from sandbox.lab import make_executor, parse_models  # noqa: E402
+from sandbox.systems.invariants import InvariantError  # noqa: E402
 from sandbox.world import Sandbox  # noqa: E402
-from systems.invariants import InvariantError  # noqa: E402
 from tests.configgen import SCENARIO, gen_set_for_run  # noqa: E402
 
 SHIPPED = ("duel", "skirmish", "wolf_pack", "bestiary", "battle")

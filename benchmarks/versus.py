@@ -25,7 +25,7 @@ import time
 from sandbox.blows import BlowSetup
 from sandbox.config import default_catalog
 try:
-    from systems.streams import make_stream
+    from sandbox.systems.streams import make_stream
 except ImportError:
     from sandbox.streams import make_stream
 catalog = default_catalog()

@@ -1,9 +1,9 @@
 """Pure data for the combat sandbox: static definitions and ECS components. Imports only the stdlib."""
 
-from components.anatomy import ASPECTS, ROLES, TIERS, Aspect, BodyStructure, Location, Part, Zone
-from components.creature import CreatureDef, SkillDef
-from components.gear import ArmorPiece, Dice, StrikeMode, Weapon
-from components.rules import LEVEL_CODES, AnatomyRules, ShockState, TestResult
+from sandbox.components.anatomy import ASPECTS, ROLES, TIERS, Aspect, BodyStructure, Location, Part, Zone
+from sandbox.components.creature import CreatureDef, SkillDef
+from sandbox.components.gear import ArmorPiece, Dice, StrikeMode, Weapon
+from sandbox.components.rules import LEVEL_CODES, AnatomyRules, ShockState, TestResult
 
 __all__ = [
     "ASPECTS",

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from components.impairment import Impairment
-from components.rules import ShockState
+from sandbox.components.impairment import Impairment
+from sandbox.components.rules import ShockState
 
 
 @dataclass(slots=True)
@@ -87,7 +87,7 @@ class Injury:
         next_coma: When the next Coma course test is due (-1: none).
         care_at: When a tender next sees to this creature's untreated wounds (-1: not scheduled).
         tending_until: As a tender: busy with a stoppage test until then (one per bleeding round).
-        profile: Cache of the compiled target (``systems.blow.TargetProfile``); never saved.
+        profile: Cache of the compiled target (``sandbox.systems.blow.TargetProfile``); never saved.
         penalties: Cache of test penalties by the roles a skill names, with the impairments they were read from;
             never saved.
     """

@@ -1,6 +1,6 @@
 """The wound-depth model (document 002): its rule tables, a wound, and the per-creature state component.
 
-Nothing here decides anything: ``systems.models.depth`` reads these. Every number comes from
+Nothing here decides anything: ``sandbox.systems.models.depth`` reads these. Every number comes from
 ``configs/models/depth.toml``.
 """
 

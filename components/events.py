@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from components.log import Names
-from components.rules import LEVEL_WORDS, TEST_WORDS
+from sandbox.components.log import Names
+from sandbox.components.rules import LEVEL_WORDS, TEST_WORDS
 
 
 def _who(names: Names, entity: int) -> str:
@@ -31,7 +31,7 @@ def _test(code: str) -> str:
 class Event:
     """Base of every event: when it happened.
 
-    Every event is a ``components.log.LogEntry``: its ``events`` are itself, its ``explain`` is one sentence
+    Every event is a ``sandbox.components.log.LogEntry``: its ``events`` are itself, its ``explain`` is one sentence
     (``describe``), and the events that follow a blow (a bleeder, a severed limb, a fall, a new shock state,
     death) summarise themselves for the account's line of that blow.
     """

@@ -3,7 +3,7 @@ explains itself through one protocol.
 
 ``sandbox run``'s account, the ``--log`` writer and the viewer read the log only through ``LogEntry``: its
 typed events, a one-line summary, and a step-by-step explanation in words. A damage model's attack record
-implements it; so does every ``components.events.Event``.
+implements it; so does every ``sandbox.components.events.Event``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from components.events import Event
+    from sandbox.components.events import Event
 
 Names = Mapping[int, str]
 """Entity -> creature name (what summaries and explanations print)."""

@@ -1,6 +1,6 @@
 """The severity model (document 001): its rule tables and the per-creature state component.
 
-Nothing here decides anything: ``systems.models.severity`` reads these. Every number comes from
+Nothing here decides anything: ``sandbox.systems.models.severity`` reads these. Every number comes from
 ``configs/models/severity.toml``.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from components.gear import Dice
+from sandbox.components.gear import Dice
 
 EFFECTS: tuple[str, ...] = ("weaken", "stagger", "daze", "slow", "stun", "bloody")
 """The wound effects of document 001, in the order of its d6 table (1 Weaken ... 6 Bloody)."""

@@ -1,6 +1,6 @@
 """The status-ladder model (document 004): the ladder, its rule tables and the per-creature state component.
 
-Nothing here decides anything: ``systems.models.status`` reads these. Every number comes from
+Nothing here decides anything: ``sandbox.systems.models.status`` reads these. Every number comes from
 ``configs/models/status.toml``.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from components.gear import Dice
+from sandbox.components.gear import Dice
 
 LEVELS: tuple[str, ...] = ("healthy", "slightly wounded", "wounded", "seriously wounded", "critically wounded",
                            "mortally wounded", "dead")

@@ -1,6 +1,6 @@
 """The strength-health model (document 003): its rule tables and the per-creature state component.
 
-Nothing here decides anything: ``systems.models.strength`` reads these. Every number comes from
+Nothing here decides anything: ``sandbox.systems.models.strength`` reads these. Every number comes from
 ``configs/models/strength.toml`` (``default_tables`` holds the document's own, for embedding games and tests).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from components.gear import Dice
+from sandbox.components.gear import Dice
 
 ABILITIES: tuple[str, ...] = ("STR", "WIT", "AGI")
 """The three abilities of document 003."""

@@ -1,7 +1,8 @@
 """Build the API reference (HTML, from the docstrings, with pdoc) into ``docs/api/``.
 
 Run: ``python docs/build_api.py [--out DIR]``, then open ``docs/api/index.html``. Every public module of
-``components``, ``systems`` and ``sandbox`` gets a page (a package's ``__all__`` lists its names, not its modules,
+``sandbox`` (``sandbox.components`` and ``sandbox.systems`` among them) gets a page (a package's ``__all__`` lists its
+names, not its modules,
 so the modules are named to pdoc one by one).
 """
 
@@ -13,12 +14,12 @@ import os
 import pkgutil
 from pathlib import Path
 
-PACKAGES = ("components", "systems", "sandbox")
+PACKAGES = ("sandbox",)
 HERE = Path(__file__).resolve().parent
 
 
 def public_modules() -> list[str]:
-    """Every importable module of the three packages whose name has no private part."""
+    """Every importable module of the package whose name has no private part."""
     names: list[str] = []
     for package in PACKAGES:
         names.append(package)

@@ -17,7 +17,7 @@ The embedding surface::
   file, every problem listed);
 - ``load_body``, ``load_catalog``, ``default_catalog``, ``Catalog``: the content.
 
-The rules themselves are in ``systems`` (pure functions, the processors, the damage models, ``systems.install``
+The rules themselves are in ``systems`` (pure functions, the processors, the damage models, ``sandbox.systems.install``
 for an esper world of your own), the data in ``components``. The names are imported on first use (PEP 562), so
 ``import sandbox`` is cheap (the CLI's start-up) and never imports pygame.
 """
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from sandbox.lazy import lazy_attributes
 
 if TYPE_CHECKING:
-    from components.readout import Readout
+    from sandbox.components.readout import Readout
     from sandbox.config.errors import ConfigError
     from sandbox.config.loader import Catalog, default_catalog, load_body, load_catalog
     from sandbox.persistence import SaveError
@@ -41,6 +41,6 @@ __version__ = "0.1.0"
 
 __getattr__, __dir__ = lazy_attributes(__name__, globals(), {
     "Sandbox": "sandbox.world", "Outcome": "sandbox.world", "SandboxError": "sandbox.world",
-    "SaveError": "sandbox.persistence", "Readout": "components.readout", "ConfigError": "sandbox.config.errors",
+    "SaveError": "sandbox.persistence", "Readout": "sandbox.components.readout", "ConfigError": "sandbox.config.errors",
     "Catalog": "sandbox.config.loader", "default_catalog": "sandbox.config.loader",
     "load_body": "sandbox.config.loader", "load_catalog": "sandbox.config.loader"})

@@ -11,9 +11,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from components.log import LogEntry
-from components.readout import WoundReading
-from components.rules import LEVEL_CODES
+from sandbox.components.log import LogEntry
+from sandbox.components.readout import WoundReading
+from sandbox.components.rules import LEVEL_CODES
 from sandbox.glossary import BLEEDING_MARK, codes_in, key_line, spell_out
 from sandbox.report import output_width, table, wrapped
 from sandbox.world import Outcome, Sandbox
@@ -193,7 +193,7 @@ class ModelRun:
 def run_model(scenario: str, seed: int, model: str, max_ticks: int | None = None) -> ModelRun:
     """Run ``scenario`` under ``model`` tick by tick, counting the landed blows each creature takes and how many
     it had taken when it was first out of the fight."""
-    from components.events import BlowLanded, DamageDealt
+    from sandbox.components.events import BlowLanded, DamageDealt
 
     world = Sandbox.from_scenario(scenario, seed=seed, model=model)
     try:

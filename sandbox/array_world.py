@@ -1,4 +1,5 @@
-"""``ArrayWorld``: a scenario on the array engine (``systems.arrays``) behind the ``Sandbox`` methods a run needs:
+"""``ArrayWorld``: a scenario on the array engine (``sandbox.systems.arrays``) behind the ``Sandbox`` methods a run
+needs:
 ``step``, ``run``, ``readout``, ``events``, ``log``, ``names``, ``creatures``; and ``run_fights``: many runs of a
 scenario as one array world of independent fights (the lab's batch), each run's fight its own.
 
@@ -17,21 +18,21 @@ from pathlib import Path
 
 import numpy as np
 
-from components.events import Event
-from components.log import LogEntry
-from components.readout import Readout, Standing
-from components.rules import LEVEL_CODES
+from sandbox.components.events import Event
+from sandbox.components.log import LogEntry
+from sandbox.components.readout import Readout, Standing
+from sandbox.components.rules import LEVEL_CODES
 from sandbox.config import Catalog
 from sandbox.config.scenarios import resolve_scenario
 from sandbox.eventlog import expand_log
 from sandbox.scenario_def import ScenarioDef
+from sandbox.systems.arrays import ENGINES, ArrayEngine, EngineError
+from sandbox.systems.arrays.state import picked
+from sandbox.systems.arrays.tables import BoolArray, IntArray
+from sandbox.systems.creatures import Creature
+from sandbox.systems.models import DEFAULT_MODEL
+from sandbox.systems.models.base import DamageModel
 from sandbox.world import Outcome, SandboxError, verdict
-from systems.arrays import ENGINES, ArrayEngine, EngineError
-from systems.arrays.state import picked
-from systems.arrays.tables import BoolArray, IntArray
-from systems.creatures import Creature
-from systems.models import DEFAULT_MODEL
-from systems.models.base import DamageModel
 
 TRACE_ALL = "all"
 """``trace=TRACE_ALL`` traces every creature."""
@@ -46,7 +47,7 @@ def check_engine(engine: str) -> None:
 def check_array_model(model: str) -> None:
     """Raise ``SandboxError`` for a damage model the array engine does not run (the message names the models it
     runs and the engines that run ``model``)."""
-    from systems.arrays.models import get_array_model
+    from sandbox.systems.arrays.models import get_array_model
 
     try:
         get_array_model(model)

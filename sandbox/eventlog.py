@@ -7,8 +7,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from components.events import Event, event_from_dict
-from components.log import LogEntry
+from sandbox.components.events import Event, event_from_dict
+from sandbox.components.log import LogEntry
 
 
 def expand_log(entries: Iterable[LogEntry]) -> Iterator[Event]:

@@ -1,6 +1,6 @@
 """The rules' codes in words: the one-line key that ends an account, and ``--plain``, which spells every code out.
 
-The words are the rules' own (``components.rules.LEVEL_WORDS`` and ``TEST_WORDS``), the same the attack records'
+The words are the rules' own (``sandbox.components.rules.LEVEL_WORDS`` and ``TEST_WORDS``), the same the attack records'
 explanations (and so the viewer) use.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from components.rules import LEVEL_CODES, LEVEL_WORDS, TEST_WORDS
+from sandbox.components.rules import LEVEL_CODES, LEVEL_WORDS, TEST_WORDS
 
 CODES: dict[str, str] = {
     **{code: f"{LEVEL_WORDS[level]}, level {level}" for level, code in enumerate(LEVEL_CODES) if level},

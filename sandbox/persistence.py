@@ -16,11 +16,11 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from components.anatomy import BodyStructure
-from components.care import CarePolicy
-from components.creature import CreatureDef
-from components.events import EVENT_TYPES
-from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.care import CarePolicy
+from sandbox.components.creature import CreatureDef
+from sandbox.components.events import EVENT_TYPES
+from sandbox.components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
 from sandbox.config import Catalog
 from sandbox.config.bounds import unprintable
 from sandbox.config.errors import readable
@@ -37,9 +37,9 @@ from sandbox.config.limits import (
 )
 from sandbox.eventlog import expand_log
 from sandbox.files import atomic_text
-from systems.creatures import Creature
-from systems.models import DamageModel, ModelError
-from systems.saved import LARGEST, LONGEST, StateError, choice, index, is_int, need, number, shown, typed_fields
+from sandbox.systems.creatures import Creature
+from sandbox.systems.models import DamageModel, ModelError
+from sandbox.systems.saved import LARGEST, LONGEST, StateError, choice, index, is_int, need, number, shown, typed_fields
 
 if TYPE_CHECKING:
     from sandbox.world import Sandbox
@@ -313,9 +313,10 @@ def _restore_events(world: Sandbox, data: Any, ids: set[Any]) -> None:
 
 
 def _check_world(world: Sandbox) -> None:
-    """The loaded world keeps every invariant (``systems.invariants``): health and death agree, the readouts agree
+    """The loaded world keeps every invariant (``sandbox.systems.invariants``): health and death agree, the readouts
+    agree
     with the state, held items are owned, the log's time never runs backwards, the dead never act."""
-    from systems.invariants import Tracker, check
+    from sandbox.systems.invariants import Tracker, check
 
     breaches = check(world.creatures(), world.ctx, Tracker())
     if breaches:

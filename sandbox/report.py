@@ -19,10 +19,10 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from components.anatomy import BodyStructure
-from components.rules import LEVEL_CODES, ShockState
 from sandbox.blows import Odds
-from systems.hit_location import build_hit_table, location_probabilities
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.rules import LEVEL_CODES, ShockState
+from sandbox.systems.hit_location import build_hit_table, location_probabilities
 
 PLAIN = box.Box("    \n    \n -  \n    \n    \n    \n    \n    \n")
 """A table with no box: columns apart by spaces, a row of dashes under the header (what a non-terminal gets)."""

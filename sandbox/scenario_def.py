@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from components.care import CarePolicy
+from sandbox.components.care import CarePolicy
 
 __all__ = ["CarePolicy", "CombatantSpec", "ScenarioDef"]
 

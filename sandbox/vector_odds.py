@@ -1,6 +1,6 @@
 """Odds cards: the ``sandbox blows`` odds table from the vectorised pipeline, and the exact odds table.
 
-``vector_odds`` counts ``n`` blows resolved by ``systems.vector_blows.resolve_blows`` in chunks into the same
+``vector_odds`` counts ``n`` blows resolved by ``sandbox.systems.vector_blows.resolve_blows`` in chunks into the same
 ``Odds`` the per-event path fills (so ``odds_report`` prints either); ``exact_odds`` sums over the dice (convolved),
 the locations and the d100 tests instead of sampling, and ``exact_report`` prints it.
 """
@@ -11,11 +11,11 @@ from collections import Counter
 
 import numpy as np
 
-from components.rules import LEVEL_CODES, ShockState
 from sandbox.blows import BlowSetup, Odds
+from sandbox.components.rules import LEVEL_CODES, ShockState
 from sandbox.report import table, wrapped
-from systems.streams import PURPOSES, stream_seed
-from systems.vector_blows import (
+from sandbox.systems.streams import PURPOSES, stream_seed
+from sandbox.systems.vector_blows import (
     DISPOSITIONS,
     FUMBLE_OUTCOMES,
     STUMBLE_OUTCOMES,
@@ -35,7 +35,7 @@ CHUNK = 65_536
 
 
 def numpy_stream(seed: int, run: int = 0, purpose: str = "injury") -> np.random.Generator:
-    """A numpy generator seeded like ``systems.streams.make_stream`` (same seed, other draws)."""
+    """A numpy generator seeded like ``sandbox.systems.streams.make_stream`` (same seed, other draws)."""
     return np.random.default_rng(stream_seed(seed, run, PURPOSES.index(purpose)))
 
 

@@ -22,22 +22,22 @@ from typing import TYPE_CHECKING, Literal, TypeVar, overload
 
 import esper
 
-from components.care import CarePolicy
-from components.events import Event
-from components.log import LogEntry
-from components.readout import AftermathRow, Readout, Standing
-from components.state import Identity
+from sandbox.components.care import CarePolicy
+from sandbox.components.events import Event
+from sandbox.components.log import LogEntry
+from sandbox.components.readout import AftermathRow, Readout, Standing
+from sandbox.components.state import Identity
 from sandbox.config import Catalog, default_catalog
 from sandbox.config.scenarios import load_scenario as load_scenario  # its old home: `from sandbox.world import ...`
 from sandbox.config.scenarios import resolve_scenario
 from sandbox.eventlog import expand_log
 from sandbox.scenario_def import ScenarioDef
-from systems.creatures import Creature
-from systems.embedding import context_for, processors_for
-from systems.models import DEFAULT_MODEL, DamageModel, ModelError
-from systems.phases import priority
-from systems.spawning import SpawnError, creature_components
-from systems.status import fighting_teams
+from sandbox.systems.creatures import Creature
+from sandbox.systems.embedding import context_for, processors_for
+from sandbox.systems.models import DEFAULT_MODEL, DamageModel, ModelError
+from sandbox.systems.phases import priority
+from sandbox.systems.spawning import SpawnError, creature_components
+from sandbox.systems.status import fighting_teams
 
 if TYPE_CHECKING:
     from sandbox.array_world import ArrayWorld
@@ -128,7 +128,7 @@ class Sandbox:
         model: Damage model (``anatomy``, ``severity``, ``depth``, ``strength``, ``status``; default anatomy).
         run: Run index under the seed (``SeedSequence(seed, spawn_key=(run,))``).
         catalog: The configs to use (default: the shipped content extended by ``content``).
-        check_invariants: Check the world's invariants (``systems.invariants``) after every tick and every
+        check_invariants: Check the world's invariants (``sandbox.systems.invariants``) after every tick and every
             ``advance``, raising ``InvariantError`` on a breach. Default: on when the environment variable
             ``SANDBOX_INVARIANTS`` is ``1`` at construction, else off (and then it costs nothing).
         content: Content trees extending the shipped content, when no ``catalog`` is given (default: those of
@@ -406,8 +406,8 @@ class Sandbox:
                 self._check()
 
     def _check(self) -> None:
-        """Raise ``InvariantError`` listing every invariant the world breaks now (``systems.invariants``)."""
-        from systems.invariants import InvariantError, Tracker, check
+        """Raise ``InvariantError`` listing every invariant the world breaks now (``sandbox.systems.invariants``)."""
+        from sandbox.systems.invariants import InvariantError, Tracker, check
 
         if not isinstance(self._tracker, Tracker):
             self._tracker = Tracker()
@@ -458,7 +458,7 @@ class Sandbox:
     @property
     def log(self) -> list[LogEntry]:
         """The raw log: typed events and the models' attack records (each explains itself:
-        ``components.log.LogEntry``)."""
+        ``sandbox.components.log.LogEntry``)."""
         return self.ctx.log
 
     def advance(self, seconds: float = 0.0, *, minutes: float = 0.0, hours: float = 0.0,
@@ -483,7 +483,7 @@ class Sandbox:
     def aftermath_report(self, since: float = 0.0) -> list[AftermathRow]:
         """How every creature came through the time since game time ``since`` (seconds): died (of what, which
         day) or survived, days until every wound healed, permanent impairment, health and state now."""
-        from components.events import Died
+        from sandbox.components.events import Died
 
         deaths = {e.entity: e.time for e in self.events if isinstance(e, Died)}
         with self._active():

@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 import esper
 
-from components.anatomy_state import Injury, Shock, Wound
-from components.events import (
+from sandbox.components.anatomy_state import Injury, Shock, Wound
+from sandbox.components.events import (
     BleederOpened,
     BleedingStopped,
     BloodLost,
@@ -28,14 +28,14 @@ from components.events import (
     ShockRetested,
     Treated,
 )
-from components.rules import LEVEL_CODES, AftercareRules, AnatomyRules, ShockState, TestResult
-from components.state import Anatomy, Condition
-from systems.conditions import kill
-from systems.context import TickContext
-from systems.damage import enter_state, refresh_status, set_shock
-from systems.dice import skill_test
-from systems.impairment import injury_penalty, permanent_impairment_for
-from systems.mastery import effective_ml
+from sandbox.components.rules import LEVEL_CODES, AftercareRules, AnatomyRules, ShockState, TestResult
+from sandbox.components.state import Anatomy, Condition
+from sandbox.systems.conditions import kill
+from sandbox.systems.context import TickContext
+from sandbox.systems.damage import enter_state, refresh_status, set_shock
+from sandbox.systems.dice import skill_test
+from sandbox.systems.impairment import injury_penalty, permanent_impairment_for
+from sandbox.systems.mastery import effective_ml
 
 SEVERITY: tuple[str, ...] = ("none", "minor", "serious", "serious", "grievous", "grievous")
 """Severity of each injury level."""

@@ -20,18 +20,18 @@ from collections.abc import Callable, Mapping, Sequence
 
 import esper
 
-from components.anatomy import BodyStructure
-from components.events import ModeChanged
-from components.gear import StrikeMode, Weapon
-from components.impairment import Impairment
-from components.state import Anatomy, Condition, Equipment, Position
-from systems.combat import in_range, ready_parts
-from systems.context import StrikeOptions, TickContext
-from systems.creatures import Creature
-from systems.dice import Rng
-from systems.hit_location import target_zone_number
-from systems.spatial import Grid
-from systems.strike import wielding_parts
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.events import ModeChanged
+from sandbox.components.gear import StrikeMode, Weapon
+from sandbox.components.impairment import Impairment
+from sandbox.components.state import Anatomy, Condition, Equipment, Position
+from sandbox.systems.combat import in_range, ready_parts
+from sandbox.systems.context import StrikeOptions, TickContext
+from sandbox.systems.creatures import Creature
+from sandbox.systems.dice import Rng
+from sandbox.systems.hit_location import target_zone_number
+from sandbox.systems.spatial import Grid
+from sandbox.systems.strike import wielding_parts
 
 TARGET_POLICIES: tuple[str, ...] = ("nearest", "weakest", "random")
 """How a creature picks its target."""

@@ -13,12 +13,12 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from components.anatomy import ASPECTS, BodyStructure
-from components.gear import ArmorPiece, StrikeMode
-from components.rules import LEVEL_CODES, AnatomyRules, ShockState, TestResult
-from systems.dice import Rng, read_test, roll_dice
-from systems.hit_location import MISS, HitTable, build_hit_table, locate
-from systems.injury import (
+from sandbox.components.anatomy import ASPECTS, BodyStructure
+from sandbox.components.gear import ArmorPiece, StrikeMode
+from sandbox.components.rules import LEVEL_CODES, AnatomyRules, ShockState, TestResult
+from sandbox.systems.dice import Rng, read_test, roll_dice
+from sandbox.systems.hit_location import MISS, HitTable, build_hit_table, locate
+from sandbox.systems.injury import (
     amputation_bleeds,
     amputation_modifier,
     amputation_outcome,
@@ -28,9 +28,9 @@ from systems.injury import (
     location_protection,
     scaled_thresholds,
 )
-from systems.mishaps import disposition, fumble_outcome, stumble_outcome
-from systems.shock import opening_index, state_for_index
-from systems.strike import strength_impact_modifier
+from sandbox.systems.mishaps import disposition, fumble_outcome, stumble_outcome
+from sandbox.systems.shock import opening_index, state_for_index
+from sandbox.systems.strike import strength_impact_modifier
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +268,7 @@ def resolve_blow(target: TargetProfile, impact: int, aspect: int, rng: Rng, *, a
 
     prot = target.protection[loc][aspect]
     eff = impact - prot if impact > prot and impact > 0 else 0  # injury.effective_impact, inlined (hot path)
-    level = bisect_right(target.thresholds, eff)  # systems.injury.injury_level, for rising thresholds
+    level = bisect_right(target.thresholds, eff)  # sandbox.systems.injury.injury_level, for rising thresholds
     glancing = level > 0 and target.rigid[loc] and is_glancing(aspect, level, True, rules)
     if glancing:
         level = 0
@@ -331,8 +331,8 @@ def land_blow(target: TargetProfile, impact: int, aspect: str, rng: Rng, *, aim:
         ValueError: An unknown aspect, or a part or location the target's body does not have (the message names
             the valid ones).
     """
-    from components.anatomy import Aspect
-    from systems.hit_location import target_zone_number
+    from sandbox.components.anatomy import Aspect
+    from sandbox.systems.hit_location import target_zone_number
 
     body = target.body
     zone: int | None = None

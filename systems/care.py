@@ -1,6 +1,7 @@
 """Who tends whom out of combat, by the care policy: the one care circle every damage model's ``advance`` uses.
 
-The policy (``components.care.CarePolicy``): a patient's team-mates able to act (only the named healers, when the
+The policy (``sandbox.components.care.CarePolicy``): a patient's team-mates able to act (only the named healers, when
+the
 policy names them) with the best skill tend it, ties going to the lower entity; with none at hand, the patient
 tends itself when it can act and self-care is allowed; else nobody. What "skill" is belongs to the model
 (anatomy: the Physician ML with impairment and fatigue; severity: the first-aid bonus ...).
@@ -19,8 +20,8 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from components.care import CarePolicy
-from systems.creatures import Creature, able
+from sandbox.components.care import CarePolicy
+from sandbox.systems.creatures import Creature, able
 
 Skill = Callable[[Creature, bool], int | None]
 """A model's tender skill: ``skill(creature, on_self)``, ``None`` when it tends at no skill at all."""

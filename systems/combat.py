@@ -14,11 +14,11 @@ import math
 
 import esper
 
-from components.gear import StrikeMode
-from components.impairment import Impairment
-from components.state import Anatomy, Condition, Equipment, Position
-from systems.context import TickContext
-from systems.strike import wielding_parts
+from sandbox.components.gear import StrikeMode
+from sandbox.components.impairment import Impairment
+from sandbox.components.state import Anatomy, Condition, Equipment, Position
+from sandbox.systems.context import TickContext
+from sandbox.systems.strike import wielding_parts
 
 REACH_SLACK = 1e-9
 """How far past its reach or range a strike still reaches, in metres (a distance's rounding)."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from components.events import Died, ItemDropped
-from components.gear import Weapon
-from components.impairment import Impairment
-from components.state import Condition, Equipment
-from systems.context import TickContext
+from sandbox.components.events import Died, ItemDropped
+from sandbox.components.gear import Weapon
+from sandbox.components.impairment import Impairment
+from sandbox.components.state import Condition, Equipment
+from sandbox.systems.context import TickContext
 
 
 def kill(entity: int, cond: Condition, cause: str, ctx: TickContext) -> None:

@@ -1,7 +1,8 @@
 """What every processor of one world shares: the definitions, the damage model, the streams, the clock, the log,
 the roster of creatures, and this tick's working state.
 
-An embedding game gets one ``TickContext`` per world from ``systems.install`` (or builds one) and hands it to the
+An embedding game gets one ``TickContext`` per world from ``sandbox.systems.install`` (or builds one) and hands it to
+the
 processors; the sandbox does the same. Nothing here is global, so two worlds never share state.
 """
 
@@ -11,17 +12,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from components.creature import SkillDef
-from components.gear import StrikeMode, Weapon
-from components.impairment import Impairment
-from components.log import LogEntry
-from components.rules import CombatRules
-from systems.creatures import Creature, Roster
-from systems.dice import Rng
+from sandbox.components.creature import SkillDef
+from sandbox.components.gear import StrikeMode, Weapon
+from sandbox.components.impairment import Impairment
+from sandbox.components.log import LogEntry
+from sandbox.components.rules import CombatRules
+from sandbox.systems.creatures import Creature, Roster
+from sandbox.systems.dice import Rng
 
 if TYPE_CHECKING:
-    from systems.models.base import DamageModel
-    from systems.schedule import DueQueue
+    from sandbox.systems.models.base import DamageModel
+    from sandbox.systems.schedule import DueQueue
 
 
 @dataclass(slots=True)

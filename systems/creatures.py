@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 
 import esper
 
-from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
+from sandbox.components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
 
 if TYPE_CHECKING:
-    from systems.models.base import DamageModel
+    from sandbox.systems.models.base import DamageModel
 
 SHARED: tuple[type, ...] = (Identity, Anatomy, Armor, Condition, Combatant, Position, Equipment)
 """The components every creature has, whatever its damage model."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import esper
 
-from components.anatomy import ASPECTS
-from components.anatomy_state import Injury, Shock, Wound
-from components.events import (
+from sandbox.components.anatomy import ASPECTS
+from sandbox.components.anatomy_state import Injury, Shock, Wound
+from sandbox.components.events import (
     BleederOpened,
     FellProne,
     HealthChanged,
@@ -22,13 +22,13 @@ from components.events import (
     Severed,
     ShockChanged,
 )
-from components.rules import LEVEL_CODES, AnatomyRules, InjuryLevel, ShockState
-from components.state import Anatomy, Condition, Equipment
-from systems.blow import BlowResult
-from systems.conditions import drop_held, kill
-from systems.context import TickContext
-from systems.health import band, health, health_ceiling
-from systems.impairment import body_impairments, part_impairment_of
+from sandbox.components.rules import LEVEL_CODES, AnatomyRules, InjuryLevel, ShockState
+from sandbox.components.state import Anatomy, Condition, Equipment
+from sandbox.systems.blow import BlowResult
+from sandbox.systems.conditions import drop_held, kill
+from sandbox.systems.context import TickContext
+from sandbox.systems.health import band, health, health_ceiling
+from sandbox.systems.impairment import body_impairments, part_impairment_of
 
 
 def offered_state(current: ShockState, offered: ShockState) -> ShockState:

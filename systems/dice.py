@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from components.gear import Dice
-from components.rules import TestResult, TestRules
+from sandbox.components.gear import Dice
+from sandbox.components.rules import TestResult, TestRules
 
 
 class Rng(Protocol):

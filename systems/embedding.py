@@ -4,8 +4,8 @@ the model come from the application's loaders (``default_catalog`` of ``sandbox.
 ``sandbox.models``; this package never imports them)::
 
     import esper
-    from systems import install
-    from systems.spawning import creature_components
+    from sandbox.systems import install
+    from sandbox.systems.spawning import creature_components
 
     catalog = default_catalog()
     ctx = install(build_model("severity", catalog), catalog, seed=3)
@@ -19,15 +19,15 @@ import itertools
 
 import esper
 
-from systems.ai import IntentProcessor
-from systems.combat import AttackProcessor
-from systems.context import Clock, TickContext
-from systems.models.base import DamageModel
-from systems.movement import MoveProcessor
-from systems.phases import Phase, priority
-from systems.spawning import Content
-from systems.status import CleanupProcessor, ClockProcessor, StatusProcessor
-from systems.streams import make_streams
+from sandbox.systems.ai import IntentProcessor
+from sandbox.systems.combat import AttackProcessor
+from sandbox.systems.context import Clock, TickContext
+from sandbox.systems.models.base import DamageModel
+from sandbox.systems.movement import MoveProcessor
+from sandbox.systems.phases import Phase, priority
+from sandbox.systems.spawning import Content
+from sandbox.systems.status import CleanupProcessor, ClockProcessor, StatusProcessor
+from sandbox.systems.streams import make_streams
 
 
 def processors_for(ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
@@ -47,7 +47,7 @@ def processors_for(ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
 
 def context_for(model: DamageModel, content: Content, *, seed: int = 0, run: int = 0) -> TickContext:
     """A world's shared context: ``content``'s definitions, ``model``, and the streams of run ``run`` of ``seed``
-    (``systems.streams``)."""
+    (``sandbox.systems.streams``)."""
     combat = content.combat
     return TickContext(combat=combat, modes=content.modes, weapons=content.weapons, skills=content.skills,
                        streams=make_streams(seed, run), model=model, clock=Clock(0, combat.tick_seconds))

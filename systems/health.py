@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from components.anatomy import BodyStructure
-from components.impairment import Impairment, ImpairmentTier
-from components.rules import AnatomyRules
-from systems.impairment import tier
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.impairment import Impairment, ImpairmentTier
+from sandbox.components.rules import AnatomyRules
+from sandbox.systems.impairment import tier
 
 
 def health_ceiling(body: BodyStructure, impairments: Sequence[Impairment], rules: AnatomyRules) -> int:

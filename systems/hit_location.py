@@ -12,8 +12,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from components.anatomy import BodyStructure
-from systems.dice import Rng
+from sandbox.components.anatomy import BodyStructure
+from sandbox.systems.dice import Rng
 
 MISS = -1
 """Location index of a blow that found nothing to strike."""

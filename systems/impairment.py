@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from components.anatomy import BodyStructure
-from components.anatomy_state import Injury
-from components.impairment import SOUND, Impairment, ImpairmentTier
-from components.rules import AnatomyRules, InjuryLevel
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.anatomy_state import Injury
+from sandbox.components.impairment import SOUND, Impairment, ImpairmentTier
+from sandbox.components.rules import AnatomyRules, InjuryLevel
 
 
 def injury_penalty(level: int, healing_rate: int | None, rules: AnatomyRules) -> int | None:

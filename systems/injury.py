@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from components.anatomy import BodyStructure
-from components.gear import ArmorPiece
-from components.rules import AmputationOutcome, AnatomyRules, TestResult
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.gear import ArmorPiece
+from sandbox.components.rules import AmputationOutcome, AnatomyRules, TestResult
 
 
 def location_protection(body: BodyStructure, armor: Iterable[ArmorPiece]

@@ -13,7 +13,7 @@ Every model:
     - held items are never duplicated or conjured: each owned weapon is held, dropped, lost or still carried, at
       most as many times as it is owned; natural weapons are never dropped or lost;
     - the model's readout agrees with its state: ``alive == not Condition.dead``,
-      ``can_act == systems.creatures.can_act``, a dead readout has health 0;
+      ``can_act == sandbox.systems.creatures.can_act``, a dead readout has health 0;
     - a shock state only worsens from a blow: a ``ShockChanged`` that improves must follow a ``ShockRetested``
       or ``CourseTested`` of the same creature;
     - and each model's own (``DamageModel.invariants``: the anatomy model's health range, permanent floors,
@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from components.events import (
+from sandbox.components.events import (
     AttackDeclared,
     BloodLost,
     CourseTested,
@@ -37,10 +37,10 @@ from components.events import (
     ShockChanged,
     ShockRetested,
 )
-from components.log import LogEntry
-from components.rules import ShockState
-from systems.context import TickContext
-from systems.creatures import Creature, can_act
+from sandbox.components.log import LogEntry
+from sandbox.components.rules import ShockState
+from sandbox.systems.context import TickContext
+from sandbox.systems.creatures import Creature, can_act
 
 _STATES = {s.label: s for s in ShockState}
 _RECOVERIES = (ShockRetested, CourseTested)

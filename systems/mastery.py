@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from components.anatomy_state import Injury
-from components.creature import SkillDef
-from components.state import Anatomy
-from systems.impairment import test_penalty
+from sandbox.components.anatomy_state import Injury
+from sandbox.components.creature import SkillDef
+from sandbox.components.state import Anatomy
+from sandbox.systems.impairment import test_penalty
 
 
 def effective_ml(anat: Anatomy, injury: Injury, skill: str, skills: Mapping[str, SkillDef], modifier: int = 0,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from components.rules import AnatomyRules, TestResult
+from sandbox.components.rules import AnatomyRules, TestResult
 
 
 def disposition(flagged: bool, level: int, glancing: bool, rules: AnatomyRules) -> str:

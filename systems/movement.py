@@ -12,13 +12,13 @@ import math
 
 import esper
 
-from components.events import ItemPickedUp, StoodUp
-from components.impairment import Impairment
-from components.rules import CombatRules
-from components.state import Anatomy, Condition, Equipment
-from systems.ai import can_walk, grip_parts_for
-from systems.context import TickContext
-from systems.creatures import Creature
+from sandbox.components.events import ItemPickedUp, StoodUp
+from sandbox.components.impairment import Impairment
+from sandbox.components.rules import CombatRules
+from sandbox.components.state import Anatomy, Condition, Equipment
+from sandbox.systems.ai import can_walk, grip_parts_for
+from sandbox.systems.context import TickContext
+from sandbox.systems.creatures import Creature
 
 
 def mobility_factor(anat: Anatomy, states: tuple[Impairment, ...], combat: CombatRules) -> float:

@@ -1,18 +1,18 @@
 """Shock recovery (the RECOVERY phase): re-tests when due.
 
 A Stunned or Incapacitated creature re-tests at the end of its next turn, an Unconscious one after 10 minutes
-(``systems.aftercare.retest`` has the outcomes). A creature in Extended Shock or a Coma is locked in its state:
-its course tests (``systems.aftercare``) decide how it ends.
+(``sandbox.systems.aftercare.retest`` has the outcomes). A creature in Extended Shock or a Coma is locked in its state:
+its course tests (``sandbox.systems.aftercare``) decide how it ends.
 """
 
 from __future__ import annotations
 
 import esper
 
-from components.anatomy_state import Injury, Shock
-from components.rules import AnatomyRules, ShockState
-from systems.aftercare import retest
-from systems.context import TickContext
+from sandbox.components.anatomy_state import Injury, Shock
+from sandbox.components.rules import AnatomyRules, ShockState
+from sandbox.systems.aftercare import retest
+from sandbox.systems.context import TickContext
 
 
 class RecoveryProcessor(esper.Processor):

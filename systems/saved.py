@@ -103,7 +103,7 @@ def _hints(component_type: type[Any]) -> dict[str, Any]:
 
 
 def _typed(value: Any, tp: Any, key: str) -> Any:
-    """``value`` (as ``components.codec.plain`` wrote it) as a value of type ``tp``."""
+    """``value`` (as ``sandbox.components.codec.plain`` wrote it) as a value of type ``tp``."""
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if tp is Any or tp is object:
@@ -165,7 +165,7 @@ def _typed(value: Any, tp: Any, key: str) -> Any:
 
 def typed_fields(component_type: type[Any], data: Mapping[str, Any], where: str,
                  skip: Collection[str] = ()) -> dict[str, Any]:
-    """Every field of a dataclass component from ``components.codec.dump_fields`` output, as its declared type.
+    """Every field of a dataclass component from ``sandbox.components.codec.dump_fields`` output, as its declared type.
 
     Args:
         component_type: The component's class.

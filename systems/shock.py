@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from components.rules import AnatomyRules, ShockState, TestResult
+from sandbox.components.rules import AnatomyRules, ShockState, TestResult
 
 
 def opening_index(shock_value: int, level: int, glancing: bool, rules: AnatomyRules) -> int:

@@ -3,7 +3,7 @@ both use).
 
 The content is anything with the catalog's shape (``Content``: ``sandbox.config.Catalog`` is one); the damage
 model adds its own state. The components come back in the order an esper entity takes them:
-``SHARED`` (``systems.creatures``) then the model's ``state_types``.
+``SHARED`` (``sandbox.systems.creatures``) then the model's ``state_types``.
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from components.anatomy import BodyStructure
-from components.creature import CreatureDef, SkillDef
-from components.gear import ArmorPiece, Item, StrikeMode, Weapon
-from components.rules import AnatomyRules, CombatRules
-from components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
-from systems.ai import AIM_POLICIES, TARGET_POLICIES, grip_parts_for
-from systems.creatures import Creature
-from systems.models.base import DamageModel, ModelError
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.creature import CreatureDef, SkillDef
+from sandbox.components.gear import ArmorPiece, Item, StrikeMode, Weapon
+from sandbox.components.rules import AnatomyRules, CombatRules
+from sandbox.components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
+from sandbox.systems.ai import AIM_POLICIES, TARGET_POLICIES, grip_parts_for
+from sandbox.systems.creatures import Creature
+from sandbox.systems.models.base import DamageModel, ModelError
 
 
 class Content(Protocol):

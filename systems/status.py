@@ -6,9 +6,9 @@ from collections.abc import Iterable
 
 import esper
 
-from components.state import Condition, Equipment
-from systems.context import TickContext
-from systems.creatures import Creature
+from sandbox.components.state import Condition, Equipment
+from sandbox.systems.context import TickContext
+from sandbox.systems.creatures import Creature
 
 
 class ClockProcessor(esper.Processor):

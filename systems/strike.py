@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from components.anatomy import BodyStructure
-from components.gear import StrikeMode
-from components.impairment import Impairment
-from components.rules import StrengthImpactRules
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.gear import StrikeMode
+from sandbox.components.impairment import Impairment
+from sandbox.components.rules import StrengthImpactRules
 
 
 def dominance_from(left_dominance: bool, right_dominance: bool) -> str:

@@ -1,17 +1,17 @@
 """A creature as a compiled target of the anatomy rules: its body and armour flattened once per (body, armour)
-and its current test MLs and wounds on top (``systems.blow.TargetProfile``)."""
+and its current test MLs and wounds on top (``sandbox.systems.blow.TargetProfile``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from components.anatomy_state import Injury
-from components.creature import SkillDef
-from components.rules import AnatomyRules
-from components.state import Anatomy, Armor
-from systems.blow import TargetProfile, compile_target, with_tests
-from systems.mastery import effective_ml
-from systems.mishaps import keep_control_ml
+from sandbox.components.anatomy_state import Injury
+from sandbox.components.creature import SkillDef
+from sandbox.components.rules import AnatomyRules
+from sandbox.components.state import Anatomy, Armor
+from sandbox.systems.blow import TargetProfile, compile_target, with_tests
+from sandbox.systems.mastery import effective_ml
+from sandbox.systems.mishaps import keep_control_ml
 
 CompiledTargets = dict[tuple[str, tuple[str, ...]], TargetProfile]
 """Compiled (body, armour) tables, by body id and armour ids: shared by every creature of that body and gear."""

@@ -1,13 +1,13 @@
 """Many blows at once: the ``resolve_blow`` pipeline over numpy arrays, and its exact odds.
 
-``resolve_blows`` applies the same rules as ``systems.blow.resolve_blow`` to N blows at a time, with every
+``resolve_blows`` applies the same rules as ``sandbox.systems.blow.resolve_blow`` to N blows at a time, with every
 per-location table of the compiled ``TargetProfile`` turned into a numpy array (``vector_target``). It draws
 from a numpy ``Generator`` in whole arrays, so it gives the same distributions as the per-event path but not the
 same random numbers. The location draw folds the zone-number roll and the location draw into one draw over every
 ``(zone number, location)`` outcome, which has exactly the distribution of ``hit_location.locate``.
 
 ``resolve_blow_batch`` is the same pipeline for blows against many targets at once (the array engine's landed
-blows, ``systems.arrays``): the tables of every kind of target stacked (``TargetTables``), and the aim, the
+blows, ``sandbox.systems.arrays``): the tables of every kind of target stacked (``TargetTables``), and the aim, the
 aspect, the target's test MLs and its wounds given per blow.
 
 ``exact_blow_odds`` sums over the impact distribution (``dice_distribution`` convolves the dice, never enumerating
@@ -27,14 +27,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from components.anatomy import ASPECTS
-from components.gear import Dice, StrikeMode
-from components.rules import AnatomyRules, ShockState, TestResult
-from systems.blow import TargetProfile
-from systems.dice import read_test, success_probabilities
-from systems.hit_location import MISS, HitTable, location_probabilities
-from systems.mishaps import fumble_outcome, stumble_outcome
-from systems.strike import strength_impact_modifier
+from sandbox.components.anatomy import ASPECTS
+from sandbox.components.gear import Dice, StrikeMode
+from sandbox.components.rules import AnatomyRules, ShockState, TestResult
+from sandbox.systems.blow import TargetProfile
+from sandbox.systems.dice import read_test, success_probabilities
+from sandbox.systems.hit_location import MISS, HitTable, location_probabilities
+from sandbox.systems.mishaps import fumble_outcome, stumble_outcome
+from sandbox.systems.strike import strength_impact_modifier
 
 IntArray = npt.NDArray[np.int64]
 SmallArray = npt.NDArray[np.int8]
@@ -202,7 +202,7 @@ def vector_target(target: TargetProfile) -> VectorTarget:
 
 @dataclass(frozen=True, slots=True)
 class BlowArrays:
-    """What N blows did, one array entry per blow (the fields of ``systems.blow.BlowResult``).
+    """What N blows did, one array entry per blow (the fields of ``sandbox.systems.blow.BlowResult``).
 
     Test results are ``NO_TEST`` (-1) when no test was made, else ``TestResult`` codes 0..3 (CF, MF, MS, CS);
     dispositions index ``DISPOSITIONS``, outcomes ``FUMBLE_OUTCOMES`` / ``STUMBLE_OUTCOMES``, shock states
@@ -243,7 +243,7 @@ class BlowArrays:
 
 def compounds(level: IntArray, missed: BoolArray, location: IntArray, totals: IntArray, owner: IntArray
               ) -> BoolArray:
-    """``systems.injury.compounds`` per blow: the sum of the levels of the open wounds at its location
+    """``sandbox.systems.injury.compounds`` per blow: the sum of the levels of the open wounds at its location
     (``totals[owner]``, with a last column of zeros for a miss) is above 0 and at most the new level."""
     total = totals[owner, np.where(missed, totals.shape[1] - 1, location)]
     out: BoolArray = (total > 0) & (level > 0) & (level >= total)
@@ -251,7 +251,7 @@ def compounds(level: IntArray, missed: BoolArray, location: IntArray, totals: In
 
 
 def roll_dice_array(dice: Dice, n: int, rng: np.random.Generator) -> IntArray:
-    """``n`` rolls of a dice expression (``NdX+M``), as ``systems.dice.roll_dice`` makes one."""
+    """``n`` rolls of a dice expression (``NdX+M``), as ``sandbox.systems.dice.roll_dice`` makes one."""
     total = np.full(n, dice.modifier, dtype=np.int64)
     for _ in range(dice.count):
         total += rng.integers(1, dice.sides + 1, size=n, dtype=np.int64) if dice.sides > 1 else 1
@@ -262,7 +262,7 @@ def roll_impacts(mode: StrikeMode, strength: int | None, rules: AnatomyRules, n:
                  *, off_hand: bool = False) -> IntArray:
     """``n`` impacts of a strike mode, plus the Strength Impact Modifier where the mode takes it.
 
-    The array form of ``systems.blow.roll_impact``.
+    The array form of ``sandbox.systems.blow.roll_impact``.
     """
     impacts = roll_dice_array(mode.impact, n, rng)
     if mode.strength_modifier and strength is not None:
@@ -488,7 +488,7 @@ def resolve_blows(target: TargetProfile, impacts: IntArray, aspect: int, rng: np
 @dataclass(frozen=True, slots=True)
 class BlowRules:
     """The numbers of the anatomy rules a blow reads, as arrays by aspect and by ``TestResult`` (what
-    ``resolve_blow_batch`` and the array engine's compiled pass, ``systems.arrays.anatomy.blows``, read).
+    ``resolve_blow_batch`` and the array engine's compiled pass, ``sandbox.systems.arrays.anatomy.blows``, read).
 
     Attributes:
         glancing_aspect: Per aspect index, a blow of it can glance off rigid armour.

@@ -17,9 +17,13 @@ import pytest
 # answer from the user's validated-content cache, no content trees from the user's environment.
 os.environ["SANDBOX_CACHE"] = "off"
 os.environ.pop("SANDBOX_CONTENT", None)
+# Nor the test runner's terminal: pytest-xdist's workers set COLUMNS=80, which would wrap every table a test reads
+# (a test that wants a width sets COLUMNS itself).
+os.environ.pop("COLUMNS", None)
+os.environ.pop("LINES", None)
 
-from components.anatomy import BodyStructure, Location, Part, Zone
-from components.rules import AnatomyRules
+from sandbox.components.anatomy import BodyStructure, Location, Part, Zone
+from sandbox.components.rules import AnatomyRules
 from sandbox.config import Catalog, default_catalog
 
 

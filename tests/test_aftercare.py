@@ -1,4 +1,5 @@
-"""Tests of ``systems.aftercare``: bleeding and blood loss, blood stoppage, shock re-tests, Extended Shock, Coma,
+"""Tests of ``sandbox.systems.aftercare``: bleeding and blood loss, blood stoppage, shock re-tests, Extended Shock,
+Coma,
 treatment, healing, infection and permanent impairment, one rule function at a time.
 
 Rules: anatomy-tables.md section 4 (shock re-test at -20, Extended Shock, Coma), 8.1 (permanent impairment),
@@ -17,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from components.anatomy_state import Injury, Shock, Wound
-from components.events import (
+from sandbox.components.anatomy_state import Injury, Shock, Wound
+from sandbox.components.events import (
     BleederOpened,
     BleedingStopped,
     BloodLost,
@@ -32,10 +33,9 @@ from components.events import (
     ShockRetested,
     Treated,
 )
-from components.rules import AnatomyRules, ShockState, TestResult
-from components.state import Anatomy, Condition, Equipment
-from sandbox.world import Sandbox
-from systems.aftercare import (
+from sandbox.components.rules import AnatomyRules, ShockState, TestResult
+from sandbox.components.state import Anatomy, Condition, Equipment
+from sandbox.systems.aftercare import (
     BleedingProcessor,
     begin_coma,
     bleed,
@@ -52,10 +52,11 @@ from systems.aftercare import (
     stoppage,
     treat,
 )
-from systems.context import TickContext
-from systems.damage import set_shock
-from systems.models.anatomy import AnatomyModel
-from systems.models.anatomy_binding import anatomy_state
+from sandbox.systems.context import TickContext
+from sandbox.systems.damage import set_shock
+from sandbox.systems.models.anatomy import AnatomyModel
+from sandbox.systems.models.anatomy_binding import anatomy_state
+from sandbox.world import Sandbox
 
 DAY = 86400.0
 CS, MS, MF, CF = TestResult.CS, TestResult.MS, TestResult.MF, TestResult.CF

@@ -22,10 +22,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import systems.models.anatomy_advance as aftermath
-from components.anatomy_state import Injury, Shock
-from components.care import CarePolicy
-from components.events import (
+import sandbox.systems.models.anatomy_advance as aftermath
+from sandbox.account import aftermath_table
+from sandbox.cli import app
+from sandbox.components.anatomy_state import Injury, Shock
+from sandbox.components.care import CarePolicy
+from sandbox.components.events import (
     BleedingStopped,
     BloodLost,
     CourseTested,
@@ -36,16 +38,14 @@ from components.events import (
     ShockRetested,
     Treated,
 )
-from components.readout import AftermathRow
-from components.rules import ShockState
-from components.state import Condition
-from sandbox.account import aftermath_table
-from sandbox.cli import app
+from sandbox.components.readout import AftermathRow
+from sandbox.components.rules import ShockState
+from sandbox.components.state import Condition
+from sandbox.systems.damage import set_shock
+from sandbox.systems.models.anatomy import AnatomyModel
+from sandbox.systems.models.anatomy_advance import tenders
+from sandbox.systems.models.anatomy_binding import anatomy_state
 from sandbox.world import Sandbox
-from systems.damage import set_shock
-from systems.models.anatomy import AnatomyModel
-from systems.models.anatomy_advance import tenders
-from systems.models.anatomy_binding import anatomy_state
 
 DAY = 86400.0
 NONE, STUNNED, INCAP, UNCON = ShockState.NONE, ShockState.STUNNED, ShockState.INCAPACITATED, ShockState.UNCONSCIOUS
@@ -432,7 +432,7 @@ def test_tender_physician_ml_includes_its_arm_impairment() -> None:
     """Physician names the manipulator role (configs/skills.toml; docs/rules.md): a Medic (60) with an S3 forearm
     (-10) tends at 50, so an unhurt Nurse (55) is the better healer; a healer with an unusable arm cannot succeed.
 
-    (Was a bug of ``tender_for``, now ``systems.care``: it read ``anat.mls[physician] - fatigue`` and ignored
+    (Was a bug of ``tender_for``, now ``sandbox.systems.care``: it read ``anat.mls[physician] - fatigue`` and ignored
     impairment, unlike ``effective_ml``: the impaired Medic was chosen at ML 60.)
     """
     w = Sandbox(seed=2)

@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from components.anatomy import Aspect
 from sandbox.array_world import ArrayWorld
 from sandbox.cli import app
+from sandbox.components.anatomy import Aspect
 from sandbox.config import Catalog
+from sandbox.systems.arrays import array_model_names, engines_for
+from sandbox.systems.blow import compile_target
+from sandbox.systems.models.anatomy_attack import AttackRecord
+from sandbox.systems.vector_blows import NO_ML, build_target_tables, resolve_blow_batch, resolve_blows
 from sandbox.world import Sandbox, SandboxError
-from systems.arrays import array_model_names, engines_for
-from systems.blow import compile_target
-from systems.models.anatomy_attack import AttackRecord
-from systems.vector_blows import NO_ML, build_target_tables, resolve_blow_batch, resolve_blows
 
 
 def _final(world: ArrayWorld) -> list[tuple[object, ...]]:
@@ -123,8 +123,8 @@ def test_a_world_is_built_per_distinct_recruit_with_its_own_teams_and_names_per_
     from sandbox.config import default_catalog
     from sandbox.config.scenarios import resolve_scenario
     from sandbox.models import build_model
-    from systems.arrays.engine import ArrayEngine
-    from systems.arrays.errors import EngineError
+    from sandbox.systems.arrays.engine import ArrayEngine
+    from sandbox.systems.arrays.errors import EngineError
 
     catalog, spec = resolve_scenario("skirmish", default_catalog())
     model = build_model("anatomy", catalog)

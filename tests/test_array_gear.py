@@ -1,4 +1,5 @@
-"""Gear states (``systems.arrays.gear``): a creature's ``Equipment`` as one of a few numbered states, moved on by
+"""Gear states (``sandbox.systems.arrays.gear``): a creature's ``Equipment`` as one of a few numbered states, moved on
+by
 letting go and taking up as the esper engine's rules change an ``Equipment``."""
 
 from __future__ import annotations
@@ -9,9 +10,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components.state import Equipment
-from systems.arrays.gear import Gear, GearState
-from systems.conditions import drop_held
+from sandbox.components.state import Equipment
+from sandbox.systems.arrays.gear import Gear, GearState
+from sandbox.systems.conditions import drop_held
 
 WEAPONS = ("sword", "dagger", "shield", "axe")
 INDEX = {w: i for i, w in enumerate(WEAPONS)}

@@ -15,16 +15,16 @@ import pytest
 from scipy import stats
 from typer.testing import CliRunner
 
-from components.readout import Readout, Standing
 from sandbox.array_world import SHRINK_FROM, FightResult, end_fights, run_fights
 from sandbox.cli import MAX_CHUNK, app
+from sandbox.components.readout import Readout, Standing
 from sandbox.config import default_catalog
 from sandbox.config.scenarios import resolve_scenario
 from sandbox.lab.plan import ARRAY_WORLD, ESPER_CHUNK
 from sandbox.lab.records import run_chunk
 from sandbox.lab.variants import Variant
-from systems.arrays.fight_streams import FightStreams
-from systems.creatures import Creature
+from sandbox.systems.arrays.fight_streams import FightStreams
+from sandbox.systems.creatures import Creature
 
 runner = CliRunner()
 
@@ -53,7 +53,7 @@ def test_a_large_batch_drops_its_ended_fights_and_goes_on_with_the_same_fights(
     """Past ``SHRINK_FROM`` fights, a world whose fights mostly ended drops them and ticks on with the rest (their
     creatures, wounds and streams moved): every fight's records are still those of the fight alone."""
     from sandbox.array_world import SHRINK_FROM
-    from systems.arrays.engine import ArrayEngine
+    from sandbox.systems.arrays.engine import ArrayEngine
 
     kept: list[int] = []
     keep_fights = ArrayEngine.keep_fights

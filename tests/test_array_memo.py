@@ -1,4 +1,5 @@
-"""The packed-key memo (``systems.arrays.memo``): a column of keys answered as the function would answer each, the
+"""The packed-key memo (``sandbox.systems.arrays.memo``): a column of keys answered as the function would answer each,
+the
 function asked once per key ever."""
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from systems.arrays.memo import FIELD_LIMIT, PackedMemo, pack, unpack
+from sandbox.systems.arrays.memo import FIELD_LIMIT, PackedMemo, pack, unpack
 
 FIELD = st.integers(0, FIELD_LIMIT - 1)
 

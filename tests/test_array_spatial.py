@@ -1,4 +1,4 @@
-"""The array engine's enemy grid (``systems.arrays.spatial.Finder``) against a brute-force search: the nearest
+"""The array engine's enemy grid (``sandbox.systems.arrays.spatial.Finder``) against a brute-force search: the nearest
 accepted enemy of each seeker (ties to the lower entity), and every accepted enemy within a radius, only ever in
 the seeker's own fight."""
 
@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from systems.arrays.spatial import Finder
+from sandbox.systems.arrays.spatial import Finder
 
 
 class Creatures(SimpleNamespace):

@@ -18,15 +18,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import systems.spatial as spatial
-from components.anatomy import BodyStructure
+import sandbox.systems.spatial as spatial
+from sandbox.components.anatomy import BodyStructure
 from sandbox.config import default_catalog
 from sandbox.schemas import schema_documents
-from systems.blow import compile_target, resolve_blow
-from systems.dice import parse_dice
-from systems.injury import injury_level
-from systems.spatial import Grid
-from systems.vector_blows import ExactOdds, dice_distribution, exact_blow_odds
+from sandbox.systems.blow import compile_target, resolve_blow
+from sandbox.systems.dice import parse_dice
+from sandbox.systems.injury import injury_level
+from sandbox.systems.spatial import Grid
+from sandbox.systems.vector_blows import ExactOdds, dice_distribution, exact_blow_odds
 
 ROOT = Path(__file__).resolve().parents[1]
 

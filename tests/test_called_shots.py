@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from components.events import AttackDeclared, BlowLanded, DamageDealt
 from sandbox.cli import app
+from sandbox.components.events import AttackDeclared, BlowLanded, DamageDealt
 from sandbox.config import ConfigError, default_catalog
+from sandbox.systems.ai import choose_aim
+from sandbox.systems.models.depth import DepthAttackRecord
 from sandbox.world import Sandbox, SandboxError
-from systems.ai import choose_aim
-from systems.models.depth import DepthAttackRecord
 
 SCENARIO = """#:schema ../schemas/scenario.schema.json
 name = "Called shots"

@@ -19,8 +19,8 @@ from sandbox.cli import app
 from sandbox.config import ConfigError, config_root, default_catalog, load_catalog
 from sandbox.models import available_models, load_model
 from sandbox.models.derive import Formula, dice_with_mean, mean_of, round_half_up
+from sandbox.systems.dice import parse_dice
 from sandbox.world import Sandbox
-from systems.dice import parse_dice
 from tests.configgen import to_toml
 
 POINT_MODELS = ("severity", "depth", "strength", "status")

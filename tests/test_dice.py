@@ -1,4 +1,4 @@
-"""Tests of ``systems.dice``: dice expressions and the d100 skill test of decisions.md.
+"""Tests of ``sandbox.systems.dice``: dice expressions and the d100 skill test of decisions.md.
 
 A d100 test rolls against a Mastery Level clamped to 5..95: a roll at or under the ML succeeds, and a roll
 divisible by 5 is critical (CS = success and roll % 5 == 0, MS, MF, CF = failure and roll % 5 == 0).
@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components.gear import Dice
-from components.rules import TestResult
+from sandbox.components.gear import Dice
+from sandbox.components.rules import TestResult
 from sandbox.config import default_catalog
-from systems.dice import parse_dice, read_test, roll_dice, roll_die, skill_test, success_probabilities
+from sandbox.systems.dice import parse_dice, read_test, roll_dice, roll_die, skill_test, success_probabilities
 
 TESTS = default_catalog().rules.tests
 

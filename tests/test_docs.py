@@ -14,7 +14,7 @@ from types import ModuleType
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("components", "systems", "sandbox")
+PACKAGES = ("sandbox",)
 
 
 def modules() -> list[ModuleType]:
@@ -77,6 +77,6 @@ def test_pdoc_builds_the_api_reference(tmp_path: Path) -> None:
     assert page.is_file()
     html = page.read_text(encoding="utf-8")
     assert "strike" in html and "Strike ``target`` with a real blow" not in html  # rendered, not raw
-    for module in ("systems/models/base.html", "systems/embedding.html", "components/log.html",
-                   "components/readout.html"):
+    for module in ("sandbox/systems/models/base.html", "sandbox/systems/embedding.html",
+                   "sandbox/components/log.html", "sandbox/components/readout.html"):
         assert (tmp_path / module).is_file(), module

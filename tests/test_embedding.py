@@ -15,14 +15,15 @@ from pathlib import Path
 import pytest
 
 import sandbox
-from components.anatomy_state import Injury, Shock
-from components.events import AttackDeclared, AttackRolled, BlowLanded, Event, Injured
-from components.log import AttackEntry
-from components.state import Condition, Position
 from sandbox import Sandbox, SandboxError
+from sandbox.components.anatomy_state import Injury, Shock
+from sandbox.components.events import AttackDeclared, AttackRolled, BlowLanded, Event, Injured
+from sandbox.components.log import AttackEntry
+from sandbox.components.state import Condition, Position
 from sandbox.config import default_catalog
-from systems.blow import blow_reading, compile_target, land_blow
-from systems.creatures import Creature
+from sandbox.systems.blow import blow_reading, compile_target, land_blow
+from sandbox.systems.creatures import Creature
+from tests.sources import source_files
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ("anatomy", "severity", "depth", "strength", "status")
@@ -62,7 +63,7 @@ def test_importing_the_package_loads_no_world_and_no_pygame() -> None:
 
 
 def test_importing_systems_models_registers_the_five_models_without_a_folder_scan() -> None:
-    code = "import systems.models as m; print(','.join(m.model_names()))"
+    code = "import sandbox.systems.models as m; print(','.join(m.model_names()))"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT).stdout
     assert out.strip().split(",") == list(MODELS)
 
@@ -269,8 +270,7 @@ def test_no_shared_code_names_the_anatomy_model_or_tests_for_a_missing_model() -
     ``"anatomy"``, imports the anatomy model (its name as the default model aside), or falls back when
     ``ctx.model`` is None."""
     found = []
-    for package in ("components", "systems", "sandbox"):
-        for path in sorted((ROOT / package).rglob("*.py")):
+    for path in source_files():
             rel = path.relative_to(ROOT).as_posix()
             if rel in ALLOWED:
                 continue
@@ -287,7 +287,7 @@ def test_no_shared_code_names_the_anatomy_model_or_tests_for_a_missing_model() -
                         and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value == "anatomy"):
                     found.append(f"{rel}:{node.lineno}: {ast.unparse(node)}")
                 module = node.module if isinstance(node, ast.ImportFrom) else None
-                if module and module.startswith("systems.models.anatomy"):
+                if module and module.startswith("sandbox.systems.models.anatomy"):
                     names = {a.name for a in node.names}  # type: ignore[attr-defined]
                     if names - {"DEFAULT_MODEL"}:
                         found.append(f"{rel}:{node.lineno}: imports {sorted(names)} from {module}")
@@ -295,7 +295,7 @@ def test_no_shared_code_names_the_anatomy_model_or_tests_for_a_missing_model() -
 
 
 def test_events_are_log_entries() -> None:
-    from components.log import LogEntry
+    from sandbox.components.log import LogEntry
 
     with duel() as world:
         world.run()

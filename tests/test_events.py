@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from components.events import (
+from sandbox.cli import app
+from sandbox.components.events import (
     AmputationTested,
     AttackDeclared,
     AttackRolled,
@@ -22,8 +23,7 @@ from components.events import (
     ShockTested,
     event_from_dict,
 )
-from components.state import Anatomy
-from sandbox.cli import app
+from sandbox.components.state import Anatomy
 from sandbox.config import default_catalog
 from sandbox.eventlog import read_jsonl, write_jsonl
 from sandbox.world import Sandbox

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from components.rules import LEVEL_CODES, TEST_WORDS
 from sandbox.cli import app
+from sandbox.components.rules import LEVEL_CODES, TEST_WORDS
 from sandbox.config.layout import kind_of, kind_of_folder
 from sandbox.glossary import CODES, codes_in, key_line, spell_out
 

@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from components.events import ItemDropped
-from components.state import Equipment
 from sandbox.cli import app
+from sandbox.components.events import ItemDropped
+from sandbox.components.state import Equipment
 from sandbox.config import ConfigError, config_root, default_catalog, load_catalog
 from sandbox.models import build_model
+from sandbox.systems.conditions import drop_held
+from sandbox.systems.models.strength import StrengthModel
 from sandbox.world import Sandbox, SandboxError
-from systems.conditions import drop_held
-from systems.models.strength import StrengthModel
 from tests.conftest import QueuedRng
 
 SCENARIO = """#:schema ../schemas/scenario.schema.json

@@ -1,4 +1,4 @@
-"""Tests of ``systems.hit_location``: zone numbers, aiming, Spread, and where unaimed blows land.
+"""Tests of ``sandbox.systems.hit_location``: zone numbers, aiming, Spread, and where unaimed blows land.
 
 Rules: anatomy-tables.md section 1 (human zone numbers 1 / 2-5 / 6-9 / 10-15; unaimed odds 1/15, 4/15, 4/15,
 6/15; hit ZN = (target ZN - 1) + Spread roll; past the edge or in a zone with no hittable part is a miss),
@@ -13,8 +13,8 @@ from fractions import Fraction
 
 import pytest
 
-from components.anatomy import BodyStructure
-from systems.hit_location import (
+from sandbox.components.anatomy import BodyStructure
+from sandbox.systems.hit_location import (
     MISS,
     build_hit_table,
     hit_zone_number,

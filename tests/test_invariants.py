@@ -1,4 +1,5 @@
-"""The opt-in invariant checks (``systems.invariants``, ``Sandbox(check_invariants=True)``): off by default, on by
+"""The opt-in invariant checks (``sandbox.systems.invariants``, ``Sandbox(check_invariants=True)``): off by default, on
+by
 argument or ``SANDBOX_INVARIANTS=1``; each invariant catches its breach; clean worlds pass under every model.
 And the regression the checks found: a creature bleeding to death had its old health until the next tick."""
 
@@ -8,17 +9,25 @@ from typing import Any
 
 import pytest
 
-import systems.invariants as inv
-from components.anatomy_state import Injury, Shock, Wound
-from components.events import AttackDeclared, BloodLost, Died, HealthChanged, InjuryHealed, ShockChanged, ShockRetested
-from components.impairment import Impairment
-from components.readout import Readout
-from components.rules import AnatomyRules, ShockState
-from components.state import Anatomy, Condition, Equipment
+import sandbox.systems.invariants as inv
+from sandbox.components.anatomy_state import Injury, Shock, Wound
+from sandbox.components.events import (
+    AttackDeclared,
+    BloodLost,
+    Died,
+    HealthChanged,
+    InjuryHealed,
+    ShockChanged,
+    ShockRetested,
+)
+from sandbox.components.impairment import Impairment
+from sandbox.components.readout import Readout
+from sandbox.components.rules import AnatomyRules, ShockState
+from sandbox.components.state import Anatomy, Condition, Equipment
 from sandbox.models import available_models
+from sandbox.systems.damage import set_shock
+from sandbox.systems.invariants import InvariantError, Tracker, check
 from sandbox.world import Sandbox
-from systems.damage import set_shock
-from systems.invariants import InvariantError, Tracker, check
 
 
 def duel(model: str = "anatomy", **kwargs: Any) -> Sandbox:

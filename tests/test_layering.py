@@ -1,4 +1,7 @@
-"""The architecture's one-way rule: components <- systems <- sandbox <- viewer/cli."""
+"""The architecture's one-way rule: components <- systems <- the application <- viewer/cli, under one import root.
+
+``lint-imports`` (the contracts in pyproject.toml, run by ``.ci/run``) checks every import; these tests pin the
+few facts a reader checks first."""
 
 from __future__ import annotations
 
@@ -7,29 +10,53 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.sources import ROOT, source_files
 
 
-def imports_of(package: str) -> set[str]:
+def imports_of(folder: str) -> set[str]:
+    """Every module named by an absolute import in the real folder ``folder`` (``components``, ``systems``)."""
     found = set()
-    for path in (ROOT / package).rglob("*.py"):
+    for path in source_files(folders=(folder,)):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
-                found.update(alias.name.split(".")[0] for alias in node.names)
+                found.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found.add(node.module.split(".")[0])
+                found.add(node.module)
     return found
 
 
+def roots(modules: set[str]) -> set[str]:
+    """The top-level names of ``modules``, with ``sandbox.components`` and ``sandbox.systems`` as their own."""
+    return {".".join(m.split(".")[:2]) if m.startswith("sandbox.") else m.split(".")[0] for m in modules}
+
+
 def test_components_import_only_the_stdlib() -> None:
-    assert imports_of("components") - set(sys.stdlib_module_names) <= {"components"}
+    assert roots(imports_of("components")) - set(sys.stdlib_module_names) <= {"sandbox.components"}
 
 
-def test_systems_import_neither_pygame_nor_sandbox() -> None:
-    assert not imports_of("systems") & {"pygame", "sandbox"}
+def test_systems_import_neither_pygame_nor_the_application() -> None:
     # numba: the array engine's compiled loops (systems/arrays/compiled.py), a declared dependency
-    assert imports_of("systems") - set(sys.stdlib_module_names) <= {"components", "systems", "numpy", "numba",
-                                                                     "esper"}
+    assert roots(imports_of("systems")) - set(sys.stdlib_module_names) <= {
+        "sandbox.components", "sandbox.systems", "numpy", "numba", "esper"}
+
+
+def test_every_import_of_our_code_goes_through_the_one_root() -> None:
+    """No module imports ``components`` or ``systems`` as top-level names: installed, those names are a game's."""
+    files = [*source_files(), *sorted((ROOT / "tests").rglob("*.py")), *sorted((ROOT / "examples").rglob("*.py")),
+             *sorted((ROOT / "benchmarks").rglob("*.py"))]
+    stray = sorted(f"{path.relative_to(ROOT)}: {name}" for path in files
+                   for name in _absolute_imports(path) if name.split(".")[0] in ("components", "systems"))
+    assert stray == []
+
+
+def _absolute_imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+    return found
 
 
 def test_the_esper_engine_never_imports_numba() -> None:
@@ -40,6 +67,6 @@ def test_the_esper_engine_never_imports_numba() -> None:
 
 
 def test_importing_sandbox_does_not_import_pygame() -> None:
-    code = "import sys, sandbox, sandbox.cli, systems.blow; print('pygame' in sys.modules)"
+    code = "import sys, sandbox, sandbox.cli, sandbox.systems.blow; print('pygame' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

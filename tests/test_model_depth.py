@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components.anatomy_state import Injury, Shock
-from components.care import CarePolicy
-from components.depth import TIERS, DepthState, DepthTables, Wound
-from components.events import (
+from sandbox.components.anatomy_state import Injury, Shock
+from sandbox.components.care import CarePolicy
+from sandbox.components.depth import TIERS, DepthState, DepthTables, Wound
+from sandbox.components.events import (
     AttackDeclared,
     D20AttackRolled,
     DamageDealt,
@@ -27,16 +27,15 @@ from components.events import (
     Missed,
     ModelStateChanged,
 )
-from components.impairment import SOUND, UNUSABLE
-from components.state import Combatant, Condition, Equipment
+from sandbox.components.impairment import SOUND, UNUSABLE
+from sandbox.components.state import Combatant, Condition, Equipment
 from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models, build_model
 from sandbox.models.depth import SCHEMA, load
-from sandbox.world import Sandbox, SandboxError
-from systems.ai import choose_aim
-from systems.combat import ready_parts
-from systems.hit_location import MISS, build_hit_table, location_probabilities
-from systems.models.depth import (
+from sandbox.systems.ai import choose_aim
+from sandbox.systems.combat import ready_parts
+from sandbox.systems.hit_location import MISS, build_hit_table, location_probabilities
+from sandbox.systems.models.depth import (
     DepthAttackRecord,
     DepthModel,
     DyingProcessor,
@@ -52,7 +51,8 @@ from systems.models.depth import (
     treatment_order,
     wound_depth,
 )
-from systems.phases import Phase
+from sandbox.systems.phases import Phase
+from sandbox.world import Sandbox, SandboxError
 from tests.conftest import QueuedRng
 
 SCENARIOS = ("duel", "skirmish", "wolf_pack", "bestiary", "battle")
@@ -941,7 +941,7 @@ def test_broken_and_lost_parts_are_unusable_in_part_states(world: Sandbox) -> No
 
 
 def test_speed_factor_is_one_and_a_broken_leg_slows_the_walk_through_part_states(world: Sandbox) -> None:
-    from systems.movement import speed
+    from sandbox.systems.movement import speed
 
     a = world.spawn("human", name="A")
     with world.active():
@@ -1169,8 +1169,8 @@ def test_invariants_hold_in_play_and_catch_a_hand_edit(world: Sandbox) -> None:
 
 
 def test_advance_runs_on_the_shared_due_queue_and_care_circle(world: Sandbox, monkeypatch: Any) -> None:
-    import systems.models.depth as depth_module
-    from systems.schedule import DueQueue
+    import sandbox.systems.models.depth as depth_module
+    from sandbox.systems.schedule import DueQueue
 
     queues: list[object] = []
     real = depth_module.roll_d20

@@ -8,17 +8,17 @@ from typing import Any
 
 import pytest
 
-from components.events import AttackDeclared, AttackRolled, D20AttackRolled, DamageDealt, Event
-from components.gear import StrikeMode
-from components.log import Names
-from components.readout import Readout
+from sandbox.components.events import AttackDeclared, AttackRolled, D20AttackRolled, DamageDealt, Event
+from sandbox.components.gear import StrikeMode
+from sandbox.components.log import Names
+from sandbox.components.readout import Readout
 from sandbox.models import available_models
+from sandbox.systems.conditions import kill
+from sandbox.systems.context import TickContext
+from sandbox.systems.creatures import Creature, can_act
+from sandbox.systems.models import DamageModel, ModelError, register, unregister
+from sandbox.systems.models.d20 import D20Roll, d20_attack
 from sandbox.world import Sandbox
-from systems.conditions import kill
-from systems.context import TickContext
-from systems.creatures import Creature, can_act
-from systems.models import DamageModel, ModelError, register, unregister
-from systems.models.d20 import D20Roll, d20_attack
 
 
 @dataclass(slots=True)
@@ -29,7 +29,7 @@ class Glass:
 
 
 class GlassRecord:
-    """One attack under the glass model (a ``components.log.AttackEntry``)."""
+    """One attack under the glass model (a ``sandbox.components.log.AttackEntry``)."""
 
     headline = True
 

@@ -14,11 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from components.anatomy_state import Injury, Shock
-from components.care import CarePolicy
-from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, FellProne, ModelStateChanged
-from components.state import Anatomy, Condition
-from components.status import (
+from sandbox.cli import app
+from sandbox.components.anatomy_state import Injury, Shock
+from sandbox.components.care import CarePolicy
+from sandbox.components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, FellProne, ModelStateChanged
+from sandbox.components.state import Anatomy, Condition
+from sandbox.components.status import (
     CRITICALLY,
     DEAD,
     HEALTHY,
@@ -29,15 +30,13 @@ from components.status import (
     WOUNDED,
     StatusState,
 )
-from sandbox.cli import app
 from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models, build_model
 from sandbox.models.status import SCHEMA
 from sandbox.models.status import load as load_status
-from sandbox.world import Sandbox, SandboxError
-from systems.models import ModelError
-from systems.models.d20 import d20_attack
-from systems.models.status import (
+from sandbox.systems.models import ModelError
+from sandbox.systems.models.d20 import d20_attack
+from sandbox.systems.models.status import (
     KINDS,
     StatusAttackRecord,
     StatusModel,
@@ -52,7 +51,8 @@ from systems.models.status import (
     speed_factor,
     take_damage,
 )
-from systems.movement import speed
+from sandbox.systems.movement import speed
+from sandbox.world import Sandbox, SandboxError
 
 PENALTIES = (0, -2, -4, -6, -8, -10)
 
@@ -862,8 +862,8 @@ def test_readout_wounds_and_details(world: Sandbox) -> None:
 
 
 def test_advance_runs_on_the_shared_due_queue(monkeypatch: pytest.MonkeyPatch, world: Sandbox) -> None:
-    import systems.models.status as status_module
-    from systems.schedule import DueQueue
+    import sandbox.systems.models.status as status_module
+    from sandbox.systems.schedule import DueQueue
 
     made: list[DueQueue] = []
 

@@ -22,19 +22,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from components.anatomy_state import Injury, Shock
-from components.care import CarePolicy
-from components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, ItemDropped, ModelStateChanged
-from components.impairment import SOUND
-from components.state import Condition
-from components.strength import StrengthHealth
 from sandbox.cli import app
+from sandbox.components.anatomy_state import Injury, Shock
+from sandbox.components.care import CarePolicy
+from sandbox.components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, ItemDropped, ModelStateChanged
+from sandbox.components.impairment import SOUND
+from sandbox.components.state import Condition
+from sandbox.components.strength import StrengthHealth
 from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models
 from sandbox.models.strength import load
-from sandbox.world import Sandbox, SandboxError
-from systems.models.base import ModelError
-from systems.models.strength import (
+from sandbox.systems.models.base import ModelError
+from sandbox.systems.models.strength import (
     StrengthAttack,
     StrengthModel,
     after_armour,
@@ -46,6 +45,7 @@ from systems.models.strength import (
     roll_damage,
     roll_exploding,
 )
+from sandbox.world import Sandbox, SandboxError
 from tests.conftest import QueuedRng
 
 die = QueuedRng.die
@@ -971,7 +971,7 @@ def test_invariants_hold_in_play_and_catch_a_hand_edit(world: Sandbox) -> None:
 
 
 def test_advance_runs_on_the_shared_due_queue(world: Sandbox, monkeypatch: Any) -> None:
-    from systems.schedule import DueQueue
+    from sandbox.systems.schedule import DueQueue
 
     m = model(world)
     seen: list[object] = []

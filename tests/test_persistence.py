@@ -11,9 +11,9 @@ from typing import Any
 import esper
 import pytest
 
-from components.anatomy_state import Injury, Shock
-from components.rules import ShockState
-from components.state import Combatant, Condition, Equipment, Identity, Position
+from sandbox.components.anatomy_state import Injury, Shock
+from sandbox.components.rules import ShockState
+from sandbox.components.state import Combatant, Condition, Equipment, Identity, Position
 from sandbox.persistence import SaveError
 from sandbox.world import Sandbox
 

@@ -7,18 +7,18 @@ from collections.abc import Callable
 import esper
 import pytest
 
-from components.anatomy_state import Shock
-from components.events import ShockRetested
-from components.rules import ShockState
+from sandbox.components.anatomy_state import Shock
+from sandbox.components.events import ShockRetested
+from sandbox.components.rules import ShockState
+from sandbox.systems.aftercare import BleedingProcessor
+from sandbox.systems.ai import IntentProcessor
+from sandbox.systems.combat import AttackProcessor
+from sandbox.systems.damage import DamageProcessor, offered_state
+from sandbox.systems.movement import MoveProcessor
+from sandbox.systems.phases import Phase, phase_of, priority
+from sandbox.systems.recovery import RecoveryProcessor
+from sandbox.systems.status import CleanupProcessor, ClockProcessor, StatusProcessor
 from sandbox.world import Sandbox, processors_for
-from systems.aftercare import BleedingProcessor
-from systems.ai import IntentProcessor
-from systems.combat import AttackProcessor
-from systems.damage import DamageProcessor, offered_state
-from systems.movement import MoveProcessor
-from systems.phases import Phase, phase_of, priority
-from systems.recovery import RecoveryProcessor
-from systems.status import CleanupProcessor, ClockProcessor, StatusProcessor
 
 ORDER = ["intent", "move", "attack", "damage", "effects", "recovery", "status", "cleanup"]
 

@@ -12,11 +12,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components.anatomy_state import Injury, Wound
+from sandbox.components.anatomy_state import Injury, Wound
 from sandbox.config import default_catalog
-from systems.health import band, health, health_ceiling
-from systems.impairment import Impairment, body_impairments, tier
-from systems.impairment import test_penalty as role_penalty
+from sandbox.systems.health import band, health, health_ceiling
+from sandbox.systems.impairment import Impairment, body_impairments, tier
+from sandbox.systems.impairment import test_penalty as role_penalty
 
 CATALOG = default_catalog()
 RULES = CATALOG.rules

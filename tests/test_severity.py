@@ -21,15 +21,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components.care import CarePolicy
-from components.events import D20AttackRolled, DamageDealt, Died, ModelStateChanged
-from components.severity import EFFECTS, SeverityRules, SeverityState
-from components.state import Anatomy
+from sandbox.components.care import CarePolicy
+from sandbox.components.events import D20AttackRolled, DamageDealt, Died, ModelStateChanged
+from sandbox.components.severity import EFFECTS, SeverityRules, SeverityState
+from sandbox.components.state import Anatomy
 from sandbox.config import ConfigError, default_catalog
 from sandbox.models import build_model
-from sandbox.world import Sandbox, SandboxError
-from systems.models import ModelError
-from systems.models.severity import (
+from sandbox.systems.models import ModelError
+from sandbox.systems.models.severity import (
     KINDS,
     SeverityAttack,
     SeverityModel,
@@ -45,7 +44,8 @@ from systems.models.severity import (
     severity_distribution,
     threshold,
 )
-from systems.movement import speed
+from sandbox.systems.movement import speed
+from sandbox.world import Sandbox, SandboxError
 from tests.conftest import QueuedRng
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
@@ -730,8 +730,8 @@ def test_readout_lists_each_untreated_effect_as_a_wound_and_the_numbers_as_detai
 
 
 def test_advance_runs_on_the_shared_due_queue(monkeypatch: pytest.MonkeyPatch) -> None:
-    import systems.models.severity as severity_module
-    from systems.schedule import DueQueue
+    import sandbox.systems.models.severity as severity_module
+    from sandbox.systems.schedule import DueQueue
 
     made: list[DueQueue] = []
     world, (e,) = world_with("Alone")

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from components.anatomy_state import Injury
-from components.events import (
+from sandbox.cli import app
+from sandbox.components.anatomy_state import Injury
+from sandbox.components.events import (
     AttackDeclared,
     Died,
     Event,
@@ -20,11 +21,10 @@ from components.events import (
     ModeChanged,
     ShockChanged,
 )
-from components.state import Anatomy, Combatant, Condition, Equipment
-from sandbox.cli import app
+from sandbox.components.state import Anatomy, Combatant, Condition, Equipment
 from sandbox.config import ConfigError, default_catalog
+from sandbox.systems.combat import ready_parts
 from sandbox.world import Sandbox
-from systems.combat import ready_parts
 
 SCENARIOS = ("duel", "skirmish", "wolf_pack", "bestiary")
 REASONS = {"one team left", "no team left", "tick limit"}

@@ -12,7 +12,7 @@ from pathlib import Path
 import sandbox
 
 HEAVY = ("numpy", "pydantic", "matplotlib", "pygame", "esper", "sandbox.config.loader", "sandbox.config.schema",
-         "systems", "sandbox.blows", "systems.streams")
+         "sandbox.systems", "sandbox.blows", "sandbox.systems.streams")
 
 
 def modules_after(code: str, env: dict[str, str] | None = None) -> set[str]:

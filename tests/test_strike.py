@@ -1,4 +1,4 @@
-"""Tests of ``systems.strike``: the Strength Impact Modifier, dominance, the off hand and wielding limbs.
+"""Tests of ``sandbox.systems.strike``: the Strength Impact Modifier, dominance, the off hand and wielding limbs.
 
 Rules: anatomy-tables.md section 11 (Strength Impact Modifier; -1 more off-hand, -1 more thrown) and document
 000 "Dominance" and "What impairment costs" (a strike mode checks its own limbs: an unusable off hand does not
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from components.anatomy import BodyStructure
-from systems.impairment import SOUND, Impairment
-from systems.strike import dominance_from, is_off_hand, strength_impact_modifier, wielding_parts
+from sandbox.components.anatomy import BodyStructure
+from sandbox.systems.impairment import SOUND, Impairment
+from sandbox.systems.strike import dominance_from, is_off_hand, strength_impact_modifier, wielding_parts
 
 HEAD, RARM, LARM, TORSO, RLEG, LLEG = range(6)
 UNUSABLE = Impairment(0, True)

@@ -17,16 +17,16 @@ import pytest
 from typer.testing import CliRunner
 
 import sandbox.vector_odds
-from components.anatomy import Aspect
-from components.rules import LEVEL_CODES, ShockState
 from sandbox.blows import BlowSetup, Odds, seeded_blows
 from sandbox.cli import app
+from sandbox.components.anatomy import Aspect
+from sandbox.components.rules import LEVEL_CODES, ShockState
 from sandbox.config import Catalog
+from sandbox.systems.blow import resolve_blow, with_tests
+from sandbox.systems.dice import roll_dice
+from sandbox.systems.hit_location import MISS
+from sandbox.systems.vector_blows import ExactOdds, dice_distribution, resolve_blows, roll_dice_array
 from sandbox.vector_odds import exact_odds, numpy_stream, resolve_chunk, vector_odds
-from systems.blow import resolve_blow, with_tests
-from systems.dice import roll_dice
-from systems.hit_location import MISS
-from systems.vector_blows import ExactOdds, dice_distribution, resolve_blows, roll_dice_array
 
 P_MIN = 1e-4
 EVENT_N = 40_000

@@ -25,12 +25,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from components.anatomy_state import Injury
-from components.impairment import Impairment
-from components.rules import LEVEL_CODES
-from components.state import Anatomy, Position
 from sandbox.cli import app
+from sandbox.components.anatomy_state import Injury
+from sandbox.components.impairment import Impairment
+from sandbox.components.rules import LEVEL_CODES
+from sandbox.components.state import Anatomy, Position
 from sandbox.models import available_models
+from sandbox.systems.models.anatomy_attack import AttackRecord
 from sandbox.viewer import SPEEDS, Viewer, run_headless
 from sandbox.viewer.labels import Request, overlaps, place
 from sandbox.viewer.theme import (
@@ -46,7 +47,7 @@ from sandbox.viewer.theme import (
 )
 from sandbox.viewer.wounds import window, wound_rows
 from sandbox.world import Sandbox
-from systems.models.anatomy_attack import AttackRecord
+from tests.sources import module_name, source_files
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -995,8 +996,7 @@ def _imports_pygame(path: Path) -> bool:
 
 
 def test_only_the_viewer_package_imports_pygame() -> None:
-    importers = {path.relative_to(ROOT).as_posix() for package in ("components", "systems", "sandbox")
-                 for path in (ROOT / package).rglob("*.py") if _imports_pygame(path)}
+    importers = {path.relative_to(ROOT).as_posix() for path in source_files() if _imports_pygame(path)}
     assert "sandbox/viewer/app.py" in importers
     assert all(name.startswith("sandbox/viewer/") for name in importers), importers
 
@@ -1010,8 +1010,7 @@ def test_importing_the_world_and_the_cli_does_not_import_pygame() -> None:
 
 def test_the_viewer_and_its_assets_are_packaged() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
-    found = sorted(".".join(p.parent.relative_to(ROOT).parts) for package in ("components", "systems", "sandbox")
-                   for p in (ROOT / package).rglob("__init__.py"))
+    found = sorted(module_name(p) for p in source_files("__init__.py"))
     missing = [name for name in found if name not in config["packages"]]
     assert missing == [], f"pyproject [tool.setuptools] packages leaves out {missing}: a built wheel has no viewer"
     assert "sandbox.assets" in config["packages"] and config["package-dir"]["sandbox.assets"] == "assets"

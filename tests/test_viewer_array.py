@@ -20,16 +20,16 @@ import pygame
 import pytest
 from typer.testing import CliRunner
 
-from components.log import LogEntry
 from sandbox.array_world import TRACE_ALL, ArrayWorld
 from sandbox.cli import app
+from sandbox.components.log import LogEntry
+from sandbox.systems.models.anatomy_attack import AttackRecord
 from sandbox.viewer import Viewer, run_headless
 from sandbox.viewer.entries import Attack
 from sandbox.viewer.feeds import LiveFeed
 from sandbox.viewer.odds import LocationOdds
 from sandbox.viewer.scene import Scene
 from sandbox.world import SandboxError
-from systems.models.anatomy_attack import AttackRecord
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()

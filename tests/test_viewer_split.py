@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from components.rules import LEVEL_CODES
 from sandbox.blows import BlowSetup
+from sandbox.components.rules import LEVEL_CODES
 from sandbox.config import default_catalog
 from sandbox.models import available_models
 from sandbox.vector_odds import exact_odds

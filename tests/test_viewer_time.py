@@ -10,8 +10,8 @@ from pathlib import Path
 import pygame
 import pytest
 
-from components.events import AttackDeclared, D20AttackRolled
-from components.readout import Readout
+from sandbox.components.events import AttackDeclared, D20AttackRolled
+from sandbox.components.readout import Readout
 from sandbox.models import available_models
 from sandbox.viewer import Viewer
 from sandbox.viewer.entries import EventAttack

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.game_folder import make_game_folder, run_in_game_folder
+
 REPO = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.wheel
 
@@ -82,3 +84,17 @@ def test_init_and_run_a_tree_on_the_installed_package(installed: Path, tmp_path:
     ran = sandbox(installed, tmp_path, "run", "bestiary/scenarios/kobold_ambush.toml", "--model", "all")
     assert ran.returncode == 0, ran.stderr
     assert all(model in ran.stdout for model in ("anatomy", "severity", "depth", "strength", "status"))
+
+
+def test_the_readme_embedding_runs_beside_a_games_own_components_and_systems(installed: Path, tmp_path: Path) -> None:
+    """An installed sandbox adds no top-level ``components`` or ``systems``: a game that has both imports its own
+    and the sandbox's (issue 31)."""
+    path = os.pathsep.join([str(installed), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
+    env = {**os.environ, "PYTHONPATH": path, "SANDBOX_CACHE": "off"}
+    env.pop("SANDBOX_CONTENT", None)
+    results = run_in_game_folder([sys.executable, "-S"], make_game_folder(tmp_path / "my-game"), env)
+    assert len(results) >= 3
+    for result in results:
+        assert result.returncode == 0, result.stderr
+    top_level = {p.name for p in installed.iterdir() if not p.name.endswith(".dist-info") and p.name != "bin"}
+    assert top_level == {"sandbox"}

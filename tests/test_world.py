@@ -7,15 +7,15 @@ from collections.abc import Iterator
 import esper
 import pytest
 
-from components.anatomy_state import Injury
-from components.events import (
+from sandbox.components.anatomy_state import Injury
+from sandbox.components.events import (
     Died,
     Event,
     HealthChanged,
     ImpairmentChanged,
     Injured,
 )
-from components.state import Anatomy
+from sandbox.components.state import Anatomy
 from sandbox.world import Outcome, Readout, Sandbox, SandboxError
 
 

@@ -6,8 +6,8 @@ import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from components.anatomy import Aspect
-from components.rules import (
+from sandbox.components.anatomy import Aspect
+from sandbox.components.rules import (
     LEVEL_CODES,
     AftercareRules,
     AmputationOutcome,

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from components.anatomy import Aspect, BodyStructure, Location, Part, Zone
-from components.creature import CreatureDef
-from components.gear import ArmorPiece, Item, StrikeMode, Weapon
+from sandbox.components.anatomy import Aspect, BodyStructure, Location, Part, Zone
+from sandbox.components.creature import CreatureDef
+from sandbox.components.gear import ArmorPiece, Item, StrikeMode, Weapon
 from sandbox.config import schema as s
 from sandbox.config.checks import group_names
 from sandbox.scenario_def import CarePolicy, CombatantSpec, ScenarioDef
-from systems.dice import parse_dice
+from sandbox.systems.dice import parse_dice
 
 
 def build_scenario(m: s.ScenarioFile, scenario_id: str) -> ScenarioDef:

@@ -29,7 +29,7 @@ FORMAT = "1"
 """Bumped when what a key covers changes."""
 KEEP = 64
 """The most reports kept (the oldest are removed)."""
-_PACKAGES = ("sandbox", "systems", "components")
+_PACKAGES = ("sandbox",)
 
 
 def cache_folder() -> Path | None:
@@ -48,7 +48,8 @@ def _code(digest: hashlib._Hash) -> None:
     for package in _PACKAGES:
         spec = importlib.util.find_spec(package)  # finds the package without importing it
         for location in (spec.submodule_search_locations or []) if spec else []:
-            for folder, _, names in sorted(os.walk(location)):
+            # in a clone, sandbox/systems is a link
+            for folder, _, names in sorted(os.walk(location, followlinks=True)):
                 for name in sorted(n for n in names if n.endswith(".py")):
                     st = os.stat(os.path.join(folder, name))
                     digest.update(f"{folder}/{name}:{st.st_size}:{st.st_mtime_ns}\n".encode())

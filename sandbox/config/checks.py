@@ -14,7 +14,7 @@ from typing import Any
 
 from sandbox.config.errors import Problem, dotted, unknown
 from sandbox.config.limits import MAX_CREATURES, MAX_SIDES
-from systems.dice import parse_dice
+from sandbox.systems.dice import parse_dice
 
 MAX_DICE = 100
 """Bounds of an impact's dice (``1000000d1000000`` would make every roll and every exact odds table huge)."""
@@ -245,7 +245,7 @@ def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Pr
     """Creatures, weapons, armour, skills and parts exist; armour fits; names are unique; everyone stands on
     the field; at least two teams."""
     problems: list[Problem] = []
-    from systems.models import model_names  # imported here: the models are heavy and only a scenario names one
+    from sandbox.systems.models import model_names  # imported here: the models are heavy and only a scenario names one
 
     models = model_names()
     model = text(data, "model")

@@ -16,10 +16,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from components.anatomy import BodyStructure
-from components.creature import CreatureDef, SkillDef
-from components.gear import ArmorPiece, Item, StrikeMode, Weapon
-from components.rules import AnatomyRules, CombatRules
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.creature import CreatureDef, SkillDef
+from sandbox.components.gear import ArmorPiece, Item, StrikeMode, Weapon
+from sandbox.components.rules import AnatomyRules, CombatRules
 from sandbox.config import schema as s
 from sandbox.config.anatomy_rules import build_rules
 from sandbox.config.builders import build_armor, build_body, build_creature, build_item, build_scenario, build_weapon
@@ -363,7 +363,7 @@ def load_catalog(root: Path | None = None, extra: Iterable[Path] = (), extra_kin
     Raises:
         ConfigError: Listing every problem in every file.
     """
-    from systems.models import model_names as available_models  # heavy (the models): imported when needed
+    from sandbox.systems.models import model_names as available_models  # heavy (the models): imported when needed
 
     root = root or config_root()
     trees = [Path(t) for t in content]

@@ -1,5 +1,5 @@
 """Odds cards: what one blow of an attacker's strike does to an enemy in its armour, from the vectorised pipeline
-(``systems.vector_blows``): how often a sword cut gets through mail, how often it drops a man.
+(``sandbox.systems.vector_blows``): how often a sword cut gets through mail, how often it drops a man.
 
 The runs say who wins, the cards say why. A card depends only on (strike mode, the attacker's Strength, the
 defender's body, armour, test MLs and the attacker's aim), so each distinct one is computed once, however many
@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 
-from components.rules import LEVEL_CODES, ShockState
 from sandbox.blows import BlowSetup, SetupError
+from sandbox.components.rules import LEVEL_CODES, ShockState
+from sandbox.systems.ai import choose_mode, mode_options
+from sandbox.systems.creatures import Creature
 from sandbox.vector_odds import vector_odds
 from sandbox.world import Sandbox
-from systems.ai import choose_mode, mode_options
-from systems.creatures import Creature
 
 from .variants import Variant, variant_content
 

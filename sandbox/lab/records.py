@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from components.events import DamageDealt
-from components.readout import Standing
+from sandbox.components.events import DamageDealt
+from sandbox.components.readout import Standing
 from sandbox.world import Outcome, Sandbox
 
 if TYPE_CHECKING:
@@ -69,7 +69,8 @@ def _band(dealt: int) -> str:
 def landed_blows(log: Iterable[Any]) -> Counter[tuple[int, str, str]]:
     """(target, location, wound) -> blows, from a world's raw log.
 
-    An entry that places its blow on the target's anatomy (``components.log.PlacedBlowEntry``: the anatomy and depth
+    An entry that places its blow on the target's anatomy (``sandbox.components.log.PlacedBlowEntry``: the anatomy and
+    depth
     models' attack records) says where, without expanding into events; the other models' blows are their damage
     events (no location).
     """

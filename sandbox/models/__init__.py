@@ -18,7 +18,7 @@ from pathlib import Path
 from sandbox.config.errors import ConfigError, Problem
 from sandbox.config.loader import Catalog, config_root
 from sandbox.models.tables import Loaded
-from systems.models import DamageModel, get_model, model_names
+from sandbox.systems.models import DamageModel, get_model, model_names
 
 Loader = Callable[[Catalog, Path], Loaded]
 

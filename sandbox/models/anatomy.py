@@ -7,7 +7,7 @@ from pathlib import Path
 
 from sandbox.config.loader import Catalog
 from sandbox.models.tables import Loaded
-from systems.models.anatomy import AnatomyModel
+from sandbox.systems.models.anatomy import AnatomyModel
 
 NAME = "anatomy"
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from components.depth import (
+from sandbox.components.depth import (
     CELLS,
     FAMILIES,
     CareRules,
@@ -37,7 +37,7 @@ from sandbox.models.derive import (
     weapon_features,
 )
 from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
-from systems.models.depth import DepthModel
+from sandbox.systems.models.depth import DepthModel
 
 NAME = "depth"
 

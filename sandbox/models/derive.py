@@ -26,15 +26,15 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from components.anatomy import BodyStructure
-from components.gear import Dice
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.gear import Dice
 from sandbox.config.checks import MAX_MODIFIER
 from sandbox.config.limits import MAX_COEFFICIENT
 from sandbox.config.loader import Catalog
-from systems.hit_location import build_hit_table, location_probabilities
+from sandbox.systems.hit_location import build_hit_table, location_probabilities
 
 ASPECT_NAMES = ("blunt", "edged", "piercing", "fire")
-"""The aspects in their index order (``components.anatomy.Aspect``)."""
+"""The aspects in their index order (``sandbox.components.anatomy.Aspect``)."""
 ATTRIBUTE_NAMES = ("strength", "endurance", "will", "dexterity", "agility", "perception")
 """The creature attributes a formula may read."""
 

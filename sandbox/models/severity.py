@@ -14,7 +14,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from components.severity import ATTRIBUTES, EFFECTS, SeverityCreature, SeverityItem, SeverityRules, SeverityWeapon
+from sandbox.components.severity import (
+    ATTRIBUTES,
+    EFFECTS,
+    SeverityCreature,
+    SeverityItem,
+    SeverityRules,
+    SeverityWeapon,
+)
 from sandbox.config.bounds import DelayHours, DelaySeconds, Faces, Modifier, Points, RepeatHours, Score
 from sandbox.config.errors import suggest
 from sandbox.config.limits import MAX_NAME, MAX_POINTS, MAX_SIDES
@@ -30,8 +37,8 @@ from sandbox.models.derive import (
     round_half_up,
 )
 from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
-from systems.dice import parse_dice
-from systems.models.severity import SeverityModel
+from sandbox.systems.dice import parse_dice
+from sandbox.systems.models.severity import SeverityModel
 
 NAME = "severity"
 FILE = "models/severity.toml"

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from components.status import StatusCreature, StatusTables, StatusWeapon
+from sandbox.components.status import StatusCreature, StatusTables, StatusWeapon
 from sandbox.config.bounds import Modifier, Penalty, Points, RepeatDays, RepeatHours, RepeatSeconds, Score
 from sandbox.config.limits import MAX_MODIFIER, MAX_NAME, MAX_POINTS, MAX_SIDES
 from sandbox.config.loader import Catalog
@@ -27,8 +27,8 @@ from sandbox.models.derive import (
     weapon_features,
 )
 from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
-from systems.dice import parse_dice
-from systems.models.status import DAY, HOUR, StatusModel
+from sandbox.systems.dice import parse_dice
+from sandbox.systems.models.status import DAY, HOUR, StatusModel
 
 NAME = "status"
 

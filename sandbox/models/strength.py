@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from components.strength import (
+from sandbox.components.strength import (
     ABILITIES,
     CONDITIONS,
     ConditionEffect,
@@ -38,8 +38,8 @@ from sandbox.models.derive import (
     weapon_features,
 )
 from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
-from systems.dice import parse_dice
-from systems.models.strength import StrengthModel
+from sandbox.systems.dice import parse_dice
+from sandbox.systems.models.strength import StrengthModel
 
 NAME = "strength"
 

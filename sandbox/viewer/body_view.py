@@ -11,10 +11,10 @@ from dataclasses import dataclass, replace
 
 import pygame
 
-from components.anatomy import BodyStructure
-from components.impairment import Impairment
-from components.readout import PartReading, Readout
 from sandbox.bodymap import figure_layout
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.impairment import Impairment
+from sandbox.components.readout import PartReading, Readout
 from sandbox.viewer.fonts import Typeset
 from sandbox.viewer.scene import Figure
 from sandbox.viewer.theme import (

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pygame
 
-from components.anatomy import ASPECTS, BodyStructure
-from components.gear import ArmorPiece
-from components.readout import Readout
+from sandbox.components.anatomy import ASPECTS, BodyStructure
+from sandbox.components.gear import ArmorPiece
+from sandbox.components.readout import Readout
 from sandbox.viewer.fonts import Typeset
 from sandbox.viewer.odds import LocationOdds
 from sandbox.viewer.theme import DIM, EXPLAIN, PANEL_DARK, RULE, TEXT, Colour

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from components.events import (
+from sandbox.components.events import (
     AmputationTested,
     AttackDeclared,
     AttackRolled,
@@ -27,7 +27,7 @@ from components.events import (
     ProtectionApplied,
     ShockTested,
 )
-from components.log import AttackEntry, LogEntry, Names
+from sandbox.components.log import AttackEntry, LogEntry, Names
 from sandbox.viewer.theme import TEXT, Colour
 
 STEPS: tuple[type[Event], ...] = (AttackRolled, D20AttackRolled, Missed, BlowLanded, ProtectionApplied, Injured,

@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Protocol
 
-from components.log import LogEntry
+from sandbox.components.log import LogEntry
+from sandbox.systems.targets import CompiledTargets
 from sandbox.viewer.entries import Attack, LogReader
 from sandbox.viewer.odds import LocationOdds, OddsUnavailable, location_odds
 from sandbox.viewer.scene import Scene, TickMarks, marks_of, world_scene
 from sandbox.viewer.snapshots import Snapshots
 from sandbox.viewer.watched import WatchedWorld
-from systems.targets import CompiledTargets
 
 WorldFactory = Callable[[int, str | None], WatchedWorld]
 """Builds the world to watch from a seed and a damage model (``None``: its own default): a ``Sandbox`` or an

@@ -1,5 +1,5 @@
 """Exact odds for the location card: where an attacker's current strike mode lands on the shown creature and
-what each level it would deal there, from the exact-odds engine (``systems.vector_blows.exact_blow_odds``, the
+what each level it would deal there, from the exact-odds engine (``sandbox.systems.vector_blows.exact_blow_odds``, the
 engine of ``sandbox blows --exact``).
 
 The engine enumerates the impact dice (the mode's, plus the attacker's Strength Impact Modifier, off hand and
@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from components.anatomy_state import Injury
-from components.rules import LEVEL_CODES, ShockState
+from sandbox.components.anatomy_state import Injury
+from sandbox.components.rules import LEVEL_CODES, ShockState
+from sandbox.systems.creatures import Creature
+from sandbox.systems.strike import is_off_hand, strength_impact_modifier
+from sandbox.systems.targets import CompiledTargets, target_profile
+from sandbox.systems.vector_blows import dice_distribution, exact_blow_odds
 from sandbox.viewer.watched import WatchedWorld
 from sandbox.world import Sandbox, SandboxError
-from systems.creatures import Creature
-from systems.strike import is_off_hand, strength_impact_modifier
-from systems.targets import CompiledTargets, target_profile
-from systems.vector_blows import dice_distribution, exact_blow_odds
 
 
 @dataclass(frozen=True, slots=True)

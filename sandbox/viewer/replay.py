@@ -20,8 +20,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
-from components.anatomy import BodyStructure
-from components.events import (
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.events import (
     AttackDeclared,
     BleederOpened,
     BleedingStopped,
@@ -45,18 +45,18 @@ from components.events import (
     StoodUp,
     Treated,
 )
-from components.gear import ArmorPiece
-from components.readout import PartReading, Readout, WoundReading
-from components.rules import LEVEL_CODES
+from sandbox.components.gear import ArmorPiece
+from sandbox.components.readout import PartReading, Readout, WoundReading
+from sandbox.components.rules import LEVEL_CODES
 from sandbox.config import Catalog
 from sandbox.eventlog import read_jsonl
 from sandbox.scenario_def import ScenarioDef
+from sandbox.systems.models import DEFAULT_MODEL
 from sandbox.viewer.entries import LogReader
 from sandbox.viewer.feeds import Shown
 from sandbox.viewer.odds import LocationOdds
 from sandbox.viewer.scene import DOWN_SHOCK, Figure, Scene, TickMarks, is_down, marks_of, verdict_of
 from sandbox.world import Sandbox
-from systems.models import DEFAULT_MODEL
 
 DOWN_WORDS = frozenset({*DOWN_SHOCK, "fainted", "down", "mortally wounded"})
 """State words of the models that mean a creature is out of the fight (what the log says of it; the live viewer

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from components.anatomy import BodyStructure
-from components.gear import ArmorPiece
-from components.readout import Readout
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.gear import ArmorPiece
+from sandbox.components.readout import Readout
 from sandbox.viewer.entries import Attack
 from sandbox.viewer.watched import WatchedWorld
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from components.log import LogEntry
+from sandbox.components.log import LogEntry
 from sandbox.persistence import world_document, world_from_document
 from sandbox.viewer.watched import WatchedWorld
 from sandbox.world import Sandbox

@@ -6,9 +6,9 @@ same five colours read the same under every model that places wounds at location
 
 from __future__ import annotations
 
-from components.depth import TIERS
-from components.impairment import Impairment
-from components.rules import LEVEL_CODES
+from sandbox.components.depth import TIERS
+from sandbox.components.impairment import Impairment
+from sandbox.components.rules import LEVEL_CODES
 
 Colour = tuple[int, int, int]
 

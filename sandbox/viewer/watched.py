@@ -11,12 +11,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from components.events import Event
-from components.log import LogEntry
-from components.readout import Readout
+from sandbox.components.events import Event
+from sandbox.components.log import LogEntry
+from sandbox.components.readout import Readout
 from sandbox.config import Catalog
 from sandbox.scenario_def import ScenarioDef
-from systems.creatures import Creature
+from sandbox.systems.creatures import Creature
 
 if TYPE_CHECKING:
     from sandbox.array_world import ArrayWorld
@@ -129,6 +129,6 @@ def engine_models(engine: str) -> Sequence[str]:
         from sandbox.models import available_models
 
         return list(available_models())
-    from systems.arrays.models import array_model_names
+    from sandbox.systems.arrays.models import array_model_names
 
     return list(array_model_names())

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from components.anatomy import BodyStructure
-from components.readout import PartReading, Readout, WoundReading
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.readout import PartReading, Readout, WoundReading
 from sandbox.viewer.theme import wound_rank
 
 GENERAL = "General"

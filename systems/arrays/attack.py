@@ -2,7 +2,8 @@
 reach its target and is not already felled, in initiative order.
 
 The model resolves them (``ArrayModel.attack``) so that the result is the esper engine's turn order: a creature
-felled, shocked or disarmed earlier in the tick does not act later in it (``systems.arrays.anatomy.attack_phase``).
+felled, shocked or disarmed earlier in the tick does not act later in it
+(``sandbox.systems.arrays.anatomy.attack_phase``).
 """
 
 from __future__ import annotations
@@ -12,13 +13,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from systems.arrays.compiled import compiled
-from systems.arrays.state import ATTACK
-from systems.arrays.tables import BoolArray, FloatArray, IntArray
-from systems.combat import REACH_SLACK
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.state import ATTACK
+from sandbox.systems.arrays.tables import BoolArray, FloatArray, IntArray
+from sandbox.systems.combat import REACH_SLACK
 
 if TYPE_CHECKING:
-    from systems.arrays.engine import ArrayEngine
+    from sandbox.systems.arrays.engine import ArrayEngine
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +56,8 @@ class Attacks:
 
 
 def gather(engine: ArrayEngine) -> Attacks:
-    """Every attack this tick (``systems.combat.AttackProcessor``'s checks as the phase begins: able, a target that
+    """Every attack this tick (``sandbox.systems.combat.AttackProcessor``'s checks as the phase begins: able, a target
+    that
     is not dead and within reach or range)."""
     cr, modes, loadout = engine.creatures, engine.modes, engine.loadout
     att = np.zeros(len(cr), dtype=np.int64)

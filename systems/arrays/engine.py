@@ -3,7 +3,8 @@ effects, recovery, status, cleanup) with the esper engine's rules, for battles o
 batches of independent fights.
 
 It is deterministic for a seed: a fight is ``(seed, run index)``, and each fight and purpose draws from its own
-counter-based stream (``systems.arrays.fight_streams``), whole arrays at a time, so a fight is the same whichever
+counter-based stream (``sandbox.systems.arrays.fight_streams``), whole arrays at a time, so a fight is the same
+whichever
 other fights share the world. Its stream layout is its own: the
 same seed gives the same fight every time, but not the esper engine's fight event for event (the rules and so the
 distributions are the same: ``tests/test_engines_agree.py``).
@@ -17,29 +18,29 @@ from typing import cast
 
 import numpy as np
 
-from components.readout import Standing
-from components.rules import ShockState
-from components.state import Armor, Equipment
-from systems.ai import choose_aim
-from systems.arrays import intent, movement
-from systems.arrays.attack import gather
-from systems.arrays.errors import EngineError
-from systems.arrays.fight_streams import FightStreams
-from systems.arrays.gear import Gear
-from systems.arrays.loadout import Loadout
-from systems.arrays.memo import PackedMemo, pack, unpack
-from systems.arrays.models import ArrayModel, get_array_model
-from systems.arrays.rearm import Rearming
-from systems.arrays.spawn import Built, Recruit, build_recruits, by_identity, distinct_recruits
-from systems.arrays.state import picked
-from systems.arrays.tables import BoolArray, IntArray, body_tables, mode_tables, skill_tables
-from systems.arrays.trace import Tracer
-from systems.blow import compile_target
-from systems.context import TickContext
-from systems.models.base import DamageModel
-from systems.spawning import Content
-from systems.strike import strength_impact_modifier
-from systems.vector_blows import build_target_tables
+from sandbox.components.readout import Standing
+from sandbox.components.rules import ShockState
+from sandbox.components.state import Armor, Equipment
+from sandbox.systems.ai import choose_aim
+from sandbox.systems.arrays import intent, movement
+from sandbox.systems.arrays.attack import gather
+from sandbox.systems.arrays.errors import EngineError
+from sandbox.systems.arrays.fight_streams import FightStreams
+from sandbox.systems.arrays.gear import Gear
+from sandbox.systems.arrays.loadout import Loadout
+from sandbox.systems.arrays.memo import PackedMemo, pack, unpack
+from sandbox.systems.arrays.models import ArrayModel, get_array_model
+from sandbox.systems.arrays.rearm import Rearming
+from sandbox.systems.arrays.spawn import Built, Recruit, build_recruits, by_identity, distinct_recruits
+from sandbox.systems.arrays.state import picked
+from sandbox.systems.arrays.tables import BoolArray, IntArray, body_tables, mode_tables, skill_tables
+from sandbox.systems.arrays.trace import Tracer
+from sandbox.systems.blow import compile_target
+from sandbox.systems.context import TickContext
+from sandbox.systems.models.base import DamageModel
+from sandbox.systems.spawning import Content
+from sandbox.systems.strike import strength_impact_modifier
+from sandbox.systems.vector_blows import build_target_tables
 
 PURPOSES: tuple[str, ...] = ("attack", "injury", "shock", "bleeding", "ai")
 """The array engine's streams, in spawn order (append new ones at the end)."""
@@ -240,7 +241,7 @@ class ArrayEngine:
         return int(-(-aftercare.extended_shock_interval // self.combat.tick_seconds)) - 1
 
     def fighting(self) -> BoolArray:
-        """Per creature, able to act and with some way to strike (``systems.status.can_fight``)."""
+        """Per creature, able to act and with some way to strike (``sandbox.systems.status.can_fight``)."""
         return self.creatures.able & self.creatures.armed
 
     def standing(self, i: int) -> Standing:

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from systems.arrays.compiled import compiled
-from systems.arrays.tables import FloatArray, IntArray
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.tables import FloatArray, IntArray
 
 U64 = npt.NDArray[np.uint64]
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from components.state import Equipment
-from systems.arrays.compiled import compiled
-from systems.arrays.tables import BoolArray, IntArray
+from sandbox.components.state import Equipment
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.tables import BoolArray, IntArray
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +50,8 @@ class GearState:
                          list(self.lost))
 
     def let_go(self, part: int, flung: bool) -> tuple[GearState, str | None]:
-        """``systems.conditions.drop_held``: part ``part`` lets go of what it holds (every hand holding it), to the
+        """``sandbox.systems.conditions.drop_held``: part ``part`` lets go of what it holds (every hand holding it), to
+        the
         ground or (``flung``) out of reach. Returns the new state and the weapon let go (``None``: the part held
         nothing, and the state is this one)."""
         item = dict(self.holding).get(part)

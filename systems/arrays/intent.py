@@ -1,5 +1,5 @@
 """The INTENT phase over arrays: every creature able to act keeps or picks a target (its policy, the engagement
-cap), a strike mode that reaches (else one to close in with) and an aim, and an action: ``systems.ai``'s rules.
+cap), a strike mode that reaches (else one to close in with) and an aim, and an action: ``sandbox.systems.ai``'s rules.
 
 The engagement cap is settled in rounds: every creature looking for a melee foe picks among the foes not yet
 engaged by ``max_melee_attackers`` at once; where more picked one foe than it has places left, the first in
@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from systems.arrays.compiled import compiled
-from systems.arrays.rearm import NOTHING
-from systems.arrays.spatial import Finder
-from systems.arrays.state import (
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.rearm import NOTHING
+from sandbox.systems.arrays.spatial import Finder
+from sandbox.systems.arrays.state import (
     APPROACH,
     ATTACK,
     DEAD,
@@ -28,11 +28,11 @@ from systems.arrays.state import (
     STAND_UP,
     WEAKEST,
 )
-from systems.arrays.tables import MELEE, BoolArray, FloatArray, IntArray
-from systems.combat import REACH_SLACK
+from sandbox.systems.arrays.tables import MELEE, BoolArray, FloatArray, IntArray
+from sandbox.systems.combat import REACH_SLACK
 
 if TYPE_CHECKING:
-    from systems.arrays.engine import ArrayEngine
+    from sandbox.systems.arrays.engine import ArrayEngine
 
 
 def decide(engine: ArrayEngine) -> None:
@@ -145,7 +145,8 @@ def _is_melee(engine: ArrayEngine, mode: IntArray) -> BoolArray:
 
 
 def _aim(engine: ArrayEngine, idx: IntArray, foes: IntArray) -> None:
-    """This tick's aim zone per attacker (``systems.ai.choose_aim``): a random aimable part of the foe's body, or
+    """This tick's aim zone per attacker (``sandbox.systems.ai.choose_aim``): a random aimable part of the foe's body,
+    or
     the named part's zone (0 where the foe's body has none)."""
     cr, bodies = engine.creatures, engine.bodies
     aim = cr.aim[idx]

@@ -1,5 +1,5 @@
 """What each creature can strike with: its strike modes, hardest-hitting first, with the parts that wield each
-(``systems.ai.mode_options`` and ``systems.combat.ready_parts``, the esper engine's own rules).
+(``sandbox.systems.ai.mode_options`` and ``sandbox.systems.combat.ready_parts``, the esper engine's own rules).
 
 The options change only when what a creature holds or which of its parts are usable changes, which is rare, so
 they are recomputed per creature, in Python, for those creatures alone, and kept as arrays: ``mode[i, k]`` the
@@ -14,16 +14,16 @@ from functools import lru_cache
 
 import numpy as np
 
-from components.impairment import SOUND, UNUSABLE, Impairment
-from components.state import Condition
-from systems.ai import mode_options
-from systems.arrays.compiled import compiled
-from systems.arrays.gear import Gear
-from systems.arrays.state import Creatures
-from systems.arrays.tables import MELEE, BoolArray, FloatArray, IntArray, ModeTables
-from systems.combat import REACH_SLACK, ready_parts
-from systems.context import TickContext
-from systems.strike import is_off_hand
+from sandbox.components.impairment import SOUND, UNUSABLE, Impairment
+from sandbox.components.state import Condition
+from sandbox.systems.ai import mode_options
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.gear import Gear
+from sandbox.systems.arrays.state import Creatures
+from sandbox.systems.arrays.tables import MELEE, BoolArray, FloatArray, IntArray, ModeTables
+from sandbox.systems.combat import REACH_SLACK, ready_parts
+from sandbox.systems.context import TickContext
+from sandbox.systems.strike import is_off_hand
 
 Options = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]]
 
@@ -127,7 +127,8 @@ class Loadout:
         self.off_hand = np.concatenate([self.off_hand, np.zeros((n, k - old), dtype=np.bool_)], axis=1)
 
     def choose(self, idx: IntArray, distance: np.ndarray, modes: ModeTables) -> tuple[IntArray, IntArray]:
-        """``systems.ai.choose_mode`` per creature: the first option that reaches ``distance``; else the first melee
+        """``sandbox.systems.ai.choose_mode`` per creature: the first option that reaches ``distance``; else the first
+        melee
         option, to close in with; else the longest-ranged. Returns ``(option column, mode index)`` (-1: none)."""
         column = np.zeros(len(idx), dtype=np.int64)
         chosen = np.full(len(idx), -1, dtype=np.int64)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from systems.arrays.tables import IntArray
+from sandbox.systems.arrays.tables import IntArray
 
 FIELD_BITS = 21
 """Bits of each packed field: three fields fill 63 bits of an int64."""

@@ -1,10 +1,10 @@
-"""The array engine's damage-model interface and its registry, as ``systems.models.base`` is the esper engine's.
+"""The array engine's damage-model interface and its registry, as ``sandbox.systems.models.base`` is the esper engine's.
 
 An array model keeps its state as arrays beside the shared ``Creatures`` and answers the shared loop's questions
 for every creature at once (what each part can do, how much it slows the walk, how hale it is); it resolves the
 attack phase's attacks and runs the damage, effects and recovery phases; and it turns one creature back into the
 per-event records (``Creature``, ``Readout``) for reading. Adding the array implementation of a model is a module
-that subclasses ``ArrayModel`` and registers it (``systems.arrays.anatomy.model`` registers ``anatomy``).
+that subclasses ``ArrayModel`` and registers it (``sandbox.systems.arrays.anatomy.model`` registers ``anatomy``).
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from components.impairment import Impairment
-from components.readout import Readout
-from systems.arrays.errors import EngineError
-from systems.arrays.tables import BoolArray, FloatArray, IntArray
-from systems.creatures import Creature
-from systems.models.base import model_names
+from sandbox.components.impairment import Impairment
+from sandbox.components.readout import Readout
+from sandbox.systems.arrays.errors import EngineError
+from sandbox.systems.arrays.tables import BoolArray, FloatArray, IntArray
+from sandbox.systems.creatures import Creature
+from sandbox.systems.models.base import model_names
 
 if TYPE_CHECKING:
-    from systems.arrays.attack import Attacks
-    from systems.arrays.engine import ArrayEngine
+    from sandbox.systems.arrays.attack import Attacks
+    from sandbox.systems.arrays.engine import ArrayEngine
 
 ENGINES: tuple[str, ...] = ("esper", "array")
 """The engines a world can run on: ``esper`` (per event, every registered damage model) and ``array``."""
@@ -132,7 +132,7 @@ def register_array_model(cls: type[ArrayModel]) -> type[ArrayModel]:
 
 
 def array_model_names() -> tuple[str, ...]:
-    """The damage models the array engine runs (``systems.arrays`` registers the shipped ones on import)."""
+    """The damage models the array engine runs (``sandbox.systems.arrays`` registers the shipped ones on import)."""
     return tuple(_REGISTRY)
 
 

@@ -1,5 +1,5 @@
 """The MOVE phase over arrays: standing up, picking up or drawing a weapon (each costs the turn), and closing in
-(``systems.movement``'s rules).
+(``sandbox.systems.movement``'s rules).
 
 The esper engine moves creatures one at a time in entity order, each toward where its target stands by then. So
 does this, in a compiled loop.
@@ -11,16 +11,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from systems.arrays.compiled import compiled
-from systems.arrays.state import APPROACH, ATTACK, DRAW, PICK_UP, STAND_UP
-from systems.arrays.tables import MELEE, FloatArray, IntArray
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.state import APPROACH, ATTACK, DRAW, PICK_UP, STAND_UP
+from sandbox.systems.arrays.tables import MELEE, FloatArray, IntArray
 
 if TYPE_CHECKING:
-    from systems.arrays.engine import ArrayEngine
+    from sandbox.systems.arrays.engine import ArrayEngine
 
 
 def mobility_factor(engine: ArrayEngine, idx: IntArray) -> FloatArray:
-    """``systems.movement.mobility_factor`` per creature: the worst mobility part's penalty slows the walk (an
+    """``sandbox.systems.movement.mobility_factor`` per creature: the worst mobility part's penalty slows the walk (an
     unusable one to the floor)."""
     combat = engine.combat
     penalty, unusable = engine.model.part_penalty()[idx], engine.model.part_unusable()[idx]
@@ -33,7 +33,7 @@ def mobility_factor(engine: ArrayEngine, idx: IntArray) -> FloatArray:
 
 
 def speeds(engine: ArrayEngine, idx: IntArray) -> FloatArray:
-    """Metres each creature can walk this tick (``systems.movement.speed``)."""
+    """Metres each creature can walk this tick (``sandbox.systems.movement.speed``)."""
     cr = engine.creatures
     walking = ~cr.prone[idx] & cr.walks[idx]
     return np.where(walking, cr.speed[idx] * mobility_factor(engine, idx) * engine.model.speed_factor(idx), 0.0)

@@ -1,8 +1,10 @@
-"""Taking up a weapon with empty hands: whether a creature picks one up or draws one (``systems.ai.rearm_action``)
-and which it grips, with which hands (``systems.ai.grip_parts_for``), by the esper engine's own rules.
+"""Taking up a weapon with empty hands: whether a creature picks one up or draws one
+(``sandbox.systems.ai.rearm_action``)
+and which it grips, with which hands (``sandbox.systems.ai.grip_parts_for``), by the esper engine's own rules.
 
 Both answers depend only on the creature's anatomy (its body and favoured side), which parts are usable and its
-gear state (``systems.arrays.gear``: what the hands hold, what lies dropped, is carried and is lost). The thousands
+gear state (``sandbox.systems.arrays.gear``: what the hands hold, what lies dropped, is carried and is lost). The
+thousands
 of disarmed creatures of a battle share a handful of such situations, so each is worked out once and remembered,
 and the creatures asking are answered a column at a time.
 """
@@ -14,15 +16,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from components.state import Anatomy, Condition
-from systems.ai import grip_parts_for, rearm_action
-from systems.arrays.loadout import part_states
-from systems.arrays.memo import FIELD_BITS, PackedMemo, pack, unpack
-from systems.arrays.state import DRAW, PICK_UP
-from systems.arrays.tables import BoolArray, IntArray
+from sandbox.components.state import Anatomy, Condition
+from sandbox.systems.ai import grip_parts_for, rearm_action
+from sandbox.systems.arrays.loadout import part_states
+from sandbox.systems.arrays.memo import FIELD_BITS, PackedMemo, pack, unpack
+from sandbox.systems.arrays.state import DRAW, PICK_UP
+from sandbox.systems.arrays.tables import BoolArray, IntArray
 
 if TYPE_CHECKING:
-    from systems.arrays.engine import ArrayEngine
+    from sandbox.systems.arrays.engine import ArrayEngine
 
 Situation = tuple[int, int, int]
 """(anatomy code, gear state, unusable-part mask)."""
@@ -62,7 +64,7 @@ class Rearming:
 
     def actions(self, idx: IntArray, unusable: IntArray) -> IntArray:
         """Per creature of ``idx`` (``unusable``: its unusable parts as a mask), ``PICK_UP``, ``DRAW`` or
-        ``NOTHING`` (``systems.ai.rearm_action``)."""
+        ``NOTHING`` (``sandbox.systems.ai.rearm_action``)."""
         cr = self.engine.creatures
         if self._packed is not None:
             return self._packed(pack(cr.anatomy_code[idx], cr.gear[idx], unusable))

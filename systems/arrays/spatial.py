@@ -14,9 +14,9 @@ import math
 
 import numpy as np
 
-from systems.arrays.compiled import compiled
-from systems.arrays.state import Creatures
-from systems.arrays.tables import BoolArray, FloatArray, IntArray
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.state import Creatures
+from sandbox.systems.arrays.tables import BoolArray, FloatArray, IntArray
 
 PER_CELL = 2.0
 """About how many of a fight's candidates a cell holds (the cell's side follows from the fight's area)."""

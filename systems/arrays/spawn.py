@@ -13,13 +13,13 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
-from components.state import Anatomy, Armor, Combatant, Equipment
-from systems.arrays.errors import EngineError
-from systems.arrays.gear import Gear, GearState
-from systems.arrays.state import AIM_POLICIES_CODES, NO_ML, POLICIES, Creatures, picked
-from systems.arrays.tables import MAX_PARTS, BodyTables, IntArray, SkillTables
-from systems.models.base import DamageModel
-from systems.spawning import Content, SpawnError, creature_components
+from sandbox.components.state import Anatomy, Armor, Combatant, Equipment
+from sandbox.systems.arrays.errors import EngineError
+from sandbox.systems.arrays.gear import Gear, GearState
+from sandbox.systems.arrays.state import AIM_POLICIES_CODES, NO_ML, POLICIES, Creatures, picked
+from sandbox.systems.arrays.tables import MAX_PARTS, BodyTables, IntArray, SkillTables
+from sandbox.systems.models.base import DamageModel
+from sandbox.systems.spawning import Content, SpawnError, creature_components
 
 
 class Recruit(Protocol):

@@ -2,7 +2,7 @@
 creature ``i`` is ``i + 1``, as esper numbers them).
 
 What every model shares lives here (where a creature stands, whom it fights and with what, what it holds, its
-conditions); a damage model keeps its own arrays beside these (``systems.arrays.anatomy.state``). A fight index
+conditions); a damage model keeps its own arrays beside these (``sandbox.systems.arrays.anatomy.state``). A fight index
 per creature keeps independent fights apart in one world: targets are only ever chosen within a fight.
 """
 
@@ -14,9 +14,9 @@ from typing import TypeVar
 
 import numpy as np
 
-from components.state import Anatomy
-from systems.arrays.compiled import compiled
-from systems.arrays.tables import BoolArray, FloatArray, IntArray
+from sandbox.components.state import Anatomy
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.tables import BoolArray, FloatArray, IntArray
 
 T = TypeVar("T")
 
@@ -45,7 +45,7 @@ class Creatures:
         anatomy: Per creature, its ``Anatomy`` (shared by every creature spawned from the same recruit).
         anatomy_code: Per creature, a number per distinct ``Anatomy`` (what the memos of rearming and strike
             options are keyed by).
-        gear: Per creature, its gear state: what it carries, holds, dropped and lost (``systems.arrays.gear``;
+        gear: Per creature, its gear state: what it carries, holds, dropped and lost (``sandbox.systems.arrays.gear``;
             changed only when a hand lets go or takes up: rare; ``held``, ``hold_mask``, ``holding`` and ``armed``
             mirror the state's tables for the vector phases).
         fight: The independent fight it belongs to.
@@ -156,7 +156,7 @@ class Creatures:
 
     @property
     def able(self) -> BoolArray:
-        """Alive and not out of the fight (``systems.creatures.can_act``)."""
+        """Alive and not out of the fight (``sandbox.systems.creatures.can_act``)."""
         return ~self.dead & ~self.out
 
 

@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from components.anatomy import ROLES, BodyStructure
-from components.creature import SkillDef
-from components.gear import StrikeMode
-from systems.ai import aimable_parts, mean_impact
-from systems.combat import REACH_SLACK
-from systems.hit_location import target_zone_number
+from sandbox.components.anatomy import ROLES, BodyStructure
+from sandbox.components.creature import SkillDef
+from sandbox.components.gear import StrikeMode
+from sandbox.systems.ai import aimable_parts, mean_impact
+from sandbox.systems.combat import REACH_SLACK
+from sandbox.systems.hit_location import target_zone_number
 
 if TYPE_CHECKING:
-    from systems.arrays.fight_streams import FightStreams
+    from sandbox.systems.arrays.fight_streams import FightStreams
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -159,7 +159,7 @@ class ModeTables:
     limit: FloatArray
 
     def in_range(self, mode: IntArray, distance: FloatArray) -> BoolArray:
-        """``systems.combat.in_range`` per entry (a mode of -1 reaches nothing)."""
+        """``sandbox.systems.combat.in_range`` per entry (a mode of -1 reaches nothing)."""
         out: BoolArray = distance <= self.limit[mode] + REACH_SLACK
         return out
 

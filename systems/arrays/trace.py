@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from components.events import ItemPickedUp, ModeChanged, StoodUp
-from components.log import LogEntry
-from systems.arrays.attack import Attacks
-from systems.arrays.tables import BoolArray, IntArray
-from systems.vector_blows import BlowArrays
+from sandbox.components.events import ItemPickedUp, ModeChanged, StoodUp
+from sandbox.components.log import LogEntry
+from sandbox.systems.arrays.attack import Attacks
+from sandbox.systems.arrays.tables import BoolArray, IntArray
+from sandbox.systems.vector_blows import BlowArrays
 
 if TYPE_CHECKING:
-    from systems.arrays.engine import ArrayEngine
+    from sandbox.systems.arrays.engine import ArrayEngine
 
 
 class Tracer:

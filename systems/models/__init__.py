@@ -1,4 +1,4 @@
-"""Damage models behind one interface (``systems.models.base.DamageModel``), found by name in a registry.
+"""Damage models behind one interface (``sandbox.systems.models.base.DamageModel``), found by name in a registry.
 
 Importing this package registers the five shipped models in the order of their documents (anatomy 000, severity
 001, depth 002, strength 003, status 004: the order ``--model all`` shows them in). A sixth
@@ -7,13 +7,13 @@ model is a module that subclasses ``DamageModel`` and registers itself with ``re
 """
 
 # ruff: noqa: I001 (the imports register the models: keep the documents' order, not the alphabet's)
-from systems.models import anatomy as _anatomy
-from systems.models import severity as _severity
-from systems.models import depth as _depth
-from systems.models import strength as _strength
-from systems.models import status as _status
-from systems.models.anatomy import DEFAULT_MODEL
-from systems.models.base import DamageModel, ModelError, get_model, model_names, register, unregister
+from sandbox.systems.models import anatomy as _anatomy
+from sandbox.systems.models import severity as _severity
+from sandbox.systems.models import depth as _depth
+from sandbox.systems.models import strength as _strength
+from sandbox.systems.models import status as _status
+from sandbox.systems.models.anatomy import DEFAULT_MODEL
+from sandbox.systems.models.base import DamageModel, ModelError, get_model, model_names, register, unregister
 
 __all__ = ["DEFAULT_MODEL", "DamageModel", "ModelError", "get_model", "model_names", "register", "unregister"]
 

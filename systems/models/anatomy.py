@@ -3,9 +3,10 @@
 Its rules live in the rule modules of ``systems`` (``hit_location``, ``injury``, ``shock``, ``mishaps``,
 ``impairment``, ``health``, ``blow``, ``damage``, ``aftercare``, ``recovery``); this module plugs them into the
 damage-model interface. Its state is two components only a creature under this model carries: ``Injury`` (its
-wounds) and ``Shock``, bound together in an ``AnatomyState`` (``systems.models.anatomy_binding``). The attack and
-its record are in ``systems.models.anatomy_attack``, the out-of-combat ``advance`` in
-``systems.models.anatomy_advance``.
+wounds) and ``Shock``, bound together in an ``AnatomyState`` (``sandbox.systems.models.anatomy_binding``). The attack
+and
+its record are in ``sandbox.systems.models.anatomy_attack``, the out-of-combat ``advance`` in
+``sandbox.systems.models.anatomy_advance``.
 """
 
 from __future__ import annotations
@@ -16,34 +17,34 @@ from typing import Any, cast
 
 import esper
 
-from components.anatomy import ASPECTS, Aspect, BodyStructure
-from components.anatomy_state import Injury, Shock, Wound
-from components.care import CarePolicy
-from components.codec import JSON, dump_fields
-from components.creature import CreatureDef
-from components.gear import ArmorPiece, StrikeMode
-from components.impairment import Impairment
-from components.log import LogEntry
-from components.readout import AftermathRow, PartReading, Readout, WoundReading
-from components.rules import LEVEL_CODES, LEVEL_WORDS, AnatomyRules, InjuryLevel, ShockState
-from systems.aftercare import BleedingProcessor
-from systems.blow import resolve_blow, roll_impact
-from systems.context import TickContext
-from systems.creatures import Creature
-from systems.damage import DamageProcessor, apply_blow, inflict, refresh_status
-from systems.health import band, health, health_ceiling
-from systems.hit_location import target_zone_number
-from systems.impairment import body_impairments
-from systems.mastery import effective_ml
-from systems.models.anatomy_advance import advance as advance_out_of_combat
-from systems.models.anatomy_attack import AttackRecord, attack_ml, opposed, stunned
-from systems.models.anatomy_binding import AnatomyState, anatomy_state
-from systems.models.base import DAY, DamageModel, ModelError, register
-from systems.phases import Phase
-from systems.recovery import RecoveryProcessor
-from systems.saved import LARGEST, index, need, number, time_or_never, typed_fields
-from systems.strike import is_off_hand
-from systems.targets import CompiledTargets, target_profile
+from sandbox.components.anatomy import ASPECTS, Aspect, BodyStructure
+from sandbox.components.anatomy_state import Injury, Shock, Wound
+from sandbox.components.care import CarePolicy
+from sandbox.components.codec import JSON, dump_fields
+from sandbox.components.creature import CreatureDef
+from sandbox.components.gear import ArmorPiece, StrikeMode
+from sandbox.components.impairment import Impairment
+from sandbox.components.log import LogEntry
+from sandbox.components.readout import AftermathRow, PartReading, Readout, WoundReading
+from sandbox.components.rules import LEVEL_CODES, LEVEL_WORDS, AnatomyRules, InjuryLevel, ShockState
+from sandbox.systems.aftercare import BleedingProcessor
+from sandbox.systems.blow import resolve_blow, roll_impact
+from sandbox.systems.context import TickContext
+from sandbox.systems.creatures import Creature
+from sandbox.systems.damage import DamageProcessor, apply_blow, inflict, refresh_status
+from sandbox.systems.health import band, health, health_ceiling
+from sandbox.systems.hit_location import target_zone_number
+from sandbox.systems.impairment import body_impairments
+from sandbox.systems.mastery import effective_ml
+from sandbox.systems.models.anatomy_advance import advance as advance_out_of_combat
+from sandbox.systems.models.anatomy_attack import AttackRecord, attack_ml, opposed, stunned
+from sandbox.systems.models.anatomy_binding import AnatomyState, anatomy_state
+from sandbox.systems.models.base import DAY, DamageModel, ModelError, register
+from sandbox.systems.phases import Phase
+from sandbox.systems.recovery import RecoveryProcessor
+from sandbox.systems.saved import LARGEST, index, need, number, time_or_never, typed_fields
+from sandbox.systems.strike import is_off_hand
+from sandbox.systems.targets import CompiledTargets, target_profile
 
 DEFAULT_MODEL = "anatomy"
 """The model a world runs when none is named."""
@@ -207,7 +208,7 @@ class AnatomyModel(DamageModel):
         body = target.anatomy.body
         zone = aim_zone(body, aim)
         if attacker is not None:
-            from systems.combat import ready_parts
+            from sandbox.systems.combat import ready_parts
 
             parts = ready_parts(attacker.anatomy, self.part_states(attacker), attacker.condition, attacker.equipment,
                                 mode) or ()
@@ -361,7 +362,7 @@ class AnatomyModel(DamageModel):
 
     def advance(self, ctx: TickContext, seconds: float, care: CarePolicy) -> None:
         """Bleeding rounds and stoppage, shock re-tests, Extended Shock and Coma courses, first aid and treatment,
-        healing periods and infection, each as it falls due (``systems.models.anatomy_advance``)."""
+        healing periods and infection, each as it falls due (``sandbox.systems.models.anatomy_advance``)."""
         advance_out_of_combat(self.rules, ctx, seconds, care)
 
 

@@ -2,19 +2,19 @@
 
 Every wound-over-time rule has a due time kept in the creature's ``Injury`` and ``Shock`` (a bleeder's next
 advance test, a wound's next healing period, a re-test, a course test, first aid). ``advance`` puts them in the
-shared due queue (``systems.schedule``), pops the earliest, runs its rule, and the rule pushes the due times it
+shared due queue (``sandbox.systems.schedule``), pops the earliest, runs its rule, and the rule pushes the due times it
 set, so a hundred days for a hundred creatures cost tens of thousands of checks, not 864,000 ticks.
 
-Who tends the wounded is the care policy (``systems.care``): the team's healers (default: the creature with the
+Who tends the wounded is the care policy (``sandbox.systems.care``): the team's healers (default: the creature with the
 best Physician ML able to act) treat every untreated wound at first aid and make one Blood Stoppage Test per
 bleeding round; with none at hand, a creature able to act tends itself.
 """
 
 from __future__ import annotations
 
-from components.care import CarePolicy
-from components.rules import AnatomyRules, ShockState
-from systems.aftercare import (
+from sandbox.components.care import CarePolicy
+from sandbox.components.rules import AnatomyRules, ShockState
+from sandbox.systems.aftercare import (
     bleed,
     coma_course,
     extended_shock_course,
@@ -24,13 +24,13 @@ from systems.aftercare import (
     start_healing_clock,
     treat,
 )
-from systems.care import CareCircle
-from systems.context import TickContext
-from systems.creatures import Creature
-from systems.damage import refresh_status
-from systems.mastery import effective_ml
-from systems.models.anatomy_binding import AnatomyState, anatomy_state
-from systems.schedule import Due, DueQueue
+from sandbox.systems.care import CareCircle
+from sandbox.systems.context import TickContext
+from sandbox.systems.creatures import Creature
+from sandbox.systems.damage import refresh_status
+from sandbox.systems.mastery import effective_ml
+from sandbox.systems.models.anatomy_binding import AnatomyState, anatomy_state
+from sandbox.systems.schedule import Due, DueQueue
 
 KINDS = ("retest", "care", "bleed", "course", "coma", "heal")
 """The due rules, in the order they run when due at the same time."""

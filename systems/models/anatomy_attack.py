@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from components.anatomy import ASPECTS, BodyStructure
-from components.events import (
+from sandbox.components.anatomy import ASPECTS, BodyStructure
+from sandbox.components.events import (
     AmputationTested,
     AttackDeclared,
     AttackRolled,
@@ -28,14 +28,22 @@ from components.events import (
     ProtectionApplied,
     ShockTested,
 )
-from components.gear import ArmorPiece, StrikeMode
-from components.impairment import Impairment
-from components.log import Names
-from components.rules import LEVEL_CODES, LEVEL_WORDS, TEST_WORDS, AnatomyRules, ShockState, TestResult, TestRules
-from components.state import Anatomy
-from systems.blow import BlowResult
-from systems.dice import Rng, skill_test
-from systems.injury import scaled_thresholds
+from sandbox.components.gear import ArmorPiece, StrikeMode
+from sandbox.components.impairment import Impairment
+from sandbox.components.log import Names
+from sandbox.components.rules import (
+    LEVEL_CODES,
+    LEVEL_WORDS,
+    TEST_WORDS,
+    AnatomyRules,
+    ShockState,
+    TestResult,
+    TestRules,
+)
+from sandbox.components.state import Anatomy
+from sandbox.systems.blow import BlowResult
+from sandbox.systems.dice import Rng, skill_test
+from sandbox.systems.injury import scaled_thresholds
 
 
 class AttackRecord:

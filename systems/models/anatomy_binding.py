@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import NamedTuple, cast
 
-from components.anatomy_state import Injury, Shock
-from systems.creatures import Creature
+from sandbox.components.anatomy_state import Injury, Shock
+from sandbox.systems.creatures import Creature
 
 
 class AnatomyState(NamedTuple):

@@ -21,7 +21,8 @@ A model declares:
 - what a creature reads as (``readout``), how it came through an aftermath (``aftermath_row``) and its own
   invariants (``invariants``).
 
-A model marks a dead creature with ``Condition.dead`` (``systems.conditions.kill``) and one taken out of the fight
+A model marks a dead creature with ``Condition.dead`` (``sandbox.systems.conditions.kill``) and one taken out of the
+fight
 with ``Condition.out``.
 """
 
@@ -32,19 +33,19 @@ from typing import ClassVar
 
 import esper
 
-from components.anatomy import BodyStructure
-from components.care import CarePolicy
-from components.codec import JSON, dump_fields
-from components.creature import CreatureDef
-from components.gear import ArmorPiece, StrikeMode
-from components.impairment import SOUND, Impairment
-from components.log import LogEntry
-from components.readout import AftermathRow, PartReading, Readout
-from systems.context import TickContext, TurnAction
-from systems.creatures import Creature
-from systems.models.saved_states import check_saved_state
-from systems.phases import Phase
-from systems.saved import typed_fields
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.care import CarePolicy
+from sandbox.components.codec import JSON, dump_fields
+from sandbox.components.creature import CreatureDef
+from sandbox.components.gear import ArmorPiece, StrikeMode
+from sandbox.components.impairment import SOUND, Impairment
+from sandbox.components.log import LogEntry
+from sandbox.components.readout import AftermathRow, PartReading, Readout
+from sandbox.systems.context import TickContext, TurnAction
+from sandbox.systems.creatures import Creature
+from sandbox.systems.models.saved_states import check_saved_state
+from sandbox.systems.phases import Phase
+from sandbox.systems.saved import typed_fields
 
 DAY = 86400.0
 
@@ -105,7 +106,7 @@ class DamageModel:
         """The model's components from ``dump_state`` output.
 
         Every field is read as its declared type and each point model's state is checked for what the model can
-        reach (``systems.models.saved_states``).
+        reach (``sandbox.systems.models.saved_states``).
 
         Raises:
             ModelError: State of a type the model does not use, or a component missing.
@@ -252,7 +253,7 @@ class DamageModel:
                             r.health_unit, r.label)
 
     def invariants(self, creature: Creature, ctx: TickContext) -> list[str]:
-        """Breaches of the model's own invariants for the creature (``systems.invariants``); none by default."""
+        """Breaches of the model's own invariants for the creature (``sandbox.systems.invariants``); none by default."""
         return []
 
     # ------------------------------------------------------------------ out of combat

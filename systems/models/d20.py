@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from components.events import AttackDeclared, D20AttackRolled, Event
-from systems.dice import Rng
+from sandbox.components.events import AttackDeclared, D20AttackRolled, Event
+from sandbox.systems.dice import Rng
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ One d20 roll answers whether the blow landed and how deep it went:
   goes down (blood loss, a sandbox rule).
 - Out of combat (``advance``), a tender (the care circle's pick: a team healer or the creature itself) treats one
   wound per attempt: d20 + skill bonus + its own wound penalty (+ the self-care modifier) against the injury's
-  treatment DC. Attempts and deaths run from the shared due queue (``systems.schedule``).
+  treatment DC. Attempts and deaths run from the shared due queue (``sandbox.systems.schedule``).
 
 A broken or lost part is ``UNUSABLE`` in ``part_states``, so the shared loop wields no strike mode with it (the
 intent AI strikes with the limbs that still work: the other hand, a kick); ``attack`` refuses a mode wielded by
@@ -32,7 +32,7 @@ such a part (records nothing) should one reach it.
 The readout: label ``unhurt`` / ``wounded`` / ``down`` / ``dying`` / ``dead``; health = the penalty the creature
 can still take before it collapses (0 when down or dead); band = the deepest tier it has taken.
 
-The tables and the state component are in ``components.depth``.
+The tables and the state component are in ``sandbox.components.depth``.
 """
 
 from __future__ import annotations
@@ -43,10 +43,10 @@ from typing import ClassVar, cast
 
 import esper
 
-from components.anatomy import BodyStructure
-from components.care import CarePolicy
-from components.creature import CreatureDef
-from components.depth import (
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.care import CarePolicy
+from sandbox.components.creature import CreatureDef
+from sandbox.components.depth import (
     ASPECT_FAMILY,
     CELLS,
     FAMILIES,
@@ -59,22 +59,22 @@ from components.depth import (
     WeaponDepth,
     Wound,
 )
-from components.events import AttackDeclared, DamageDealt, Event, Missed, ModelStateChanged
-from components.gear import ArmorPiece, StrikeMode
-from components.impairment import SOUND, UNUSABLE, Impairment
-from components.log import Names
-from components.readout import PartReading, Readout, WoundReading
-from components.state import Condition
-from systems.care import CareCircle
-from systems.conditions import drop_held, kill
-from systems.context import TickContext
-from systems.creatures import Creature, can_act
-from systems.dice import Rng, roll_die
-from systems.hit_location import MISS, HitTable, build_hit_table, locate, location_in_zone
-from systems.models.base import DamageModel, ModelError, register
-from systems.models.d20 import D20Roll, d20_attack
-from systems.phases import Phase
-from systems.schedule import Due, DueQueue
+from sandbox.components.events import AttackDeclared, DamageDealt, Event, Missed, ModelStateChanged
+from sandbox.components.gear import ArmorPiece, StrikeMode
+from sandbox.components.impairment import SOUND, UNUSABLE, Impairment
+from sandbox.components.log import Names
+from sandbox.components.readout import PartReading, Readout, WoundReading
+from sandbox.components.state import Condition
+from sandbox.systems.care import CareCircle
+from sandbox.systems.conditions import drop_held, kill
+from sandbox.systems.context import TickContext
+from sandbox.systems.creatures import Creature, can_act
+from sandbox.systems.dice import Rng, roll_die
+from sandbox.systems.hit_location import MISS, HitTable, build_hit_table, locate, location_in_zone
+from sandbox.systems.models.base import DamageModel, ModelError, register
+from sandbox.systems.models.d20 import D20Roll, d20_attack
+from sandbox.systems.phases import Phase
+from sandbox.systems.schedule import Due, DueQueue
 
 NAME = "depth"
 
@@ -820,8 +820,8 @@ class DepthModel(DamageModel):
             ModelError: An aim the target's body does not have, a mode the model has no entry for, or (with an
                 attacker) a mode only broken or lost limbs could wield.
         """
-        from systems.ai import choose_aim
-        from systems.combat import ready_parts
+        from sandbox.systems.ai import choose_aim
+        from sandbox.systems.combat import ready_parts
 
         body = target.anatomy.body
         called_part, called_location = _aim_of(body, aim)

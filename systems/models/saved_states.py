@@ -1,6 +1,7 @@
 """What a point model's saved state may hold: each field within what the model's rules and its tables can reach.
 
-``DamageModel.load_state`` reads a component's fields as their declared types (``systems.saved.typed_fields``) and
+``DamageModel.load_state`` reads a component's fields as their declared types (``sandbox.systems.saved.typed_fields``)
+and
 then asks ``check_saved_state``: a severity creature's effect counters are never negative and its first-aid
 attempts never exceed the tables', a depth wound lies at a location of the body and on that location's part, a
 strength creature has exactly its three abilities, a status creature stands on a rung of the ladder. What ties the
@@ -12,14 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from components.anatomy import BodyStructure
-from components.creature import CreatureDef
-from components.depth import CELLS, FAMILIES, DepthState, DepthTables, Wound
-from components.gear import ArmorPiece
-from components.severity import SeverityRules, SeverityState
-from components.status import DEAD, LEVELS, StatusState, StatusTables
-from components.strength import ABILITIES, CONDITIONS, INJURY_NAMES, StrengthHealth, StrengthTables
-from systems.saved import LARGEST, StateError, choice, index, need, number, time_or_never
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.creature import CreatureDef
+from sandbox.components.depth import CELLS, FAMILIES, DepthState, DepthTables, Wound
+from sandbox.components.gear import ArmorPiece
+from sandbox.components.severity import SeverityRules, SeverityState
+from sandbox.components.status import DEAD, LEVELS, StatusState, StatusTables
+from sandbox.components.strength import ABILITIES, CONDITIONS, INJURY_NAMES, StrengthHealth, StrengthTables
+from sandbox.systems.saved import LARGEST, StateError, choice, index, need, number, time_or_never
 
 AMOUNT = 1_000_000
 """The most any tally of a state may hold (effect points, HP, a Defense with every piece of armour worn)."""

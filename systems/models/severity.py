@@ -15,8 +15,8 @@ difficulty 7 or more the creature makes.
 
 The pure rule functions come first (what an embedding game calls), then the attack record, the turn processor
 (stun), the out-of-combat ``advance`` and the ``SeverityModel`` that plugs them into the damage-model interface.
-The model's tables and its state component are in ``components.severity``. The attack roll is document 002's
-(``systems.models.d20``), as decisions.md says. The rules as implemented: ``docs/models/severity.md``.
+The model's tables and its state component are in ``sandbox.components.severity``. The attack roll is document 002's
+(``sandbox.systems.models.d20``), as decisions.md says. The rules as implemented: ``docs/models/severity.md``.
 """
 
 from __future__ import annotations
@@ -27,24 +27,24 @@ from typing import ClassVar, cast
 
 import esper
 
-from components.anatomy import BodyStructure
-from components.care import CarePolicy
-from components.creature import CreatureDef
-from components.events import AttackDeclared, DamageDealt, Event, Missed, ModelStateChanged
-from components.gear import ArmorPiece, StrikeMode
-from components.log import Names
-from components.readout import Readout, WoundReading
-from components.severity import ANTI_ARMOR, ATTRIBUTE_OF, EFFECTS, SeverityRules, SeverityState, SeverityWeapon
-from components.state import Condition, Equipment
-from systems.care import CareCircle
-from systems.conditions import kill
-from systems.context import TickContext, TurnAction
-from systems.creatures import Creature, able
-from systems.dice import Rng, roll_dice, roll_die
-from systems.models.base import DamageModel, ModelError, register
-from systems.models.d20 import D20Roll, d20_attack
-from systems.phases import Phase
-from systems.schedule import Due, DueQueue
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.care import CarePolicy
+from sandbox.components.creature import CreatureDef
+from sandbox.components.events import AttackDeclared, DamageDealt, Event, Missed, ModelStateChanged
+from sandbox.components.gear import ArmorPiece, StrikeMode
+from sandbox.components.log import Names
+from sandbox.components.readout import Readout, WoundReading
+from sandbox.components.severity import ANTI_ARMOR, ATTRIBUTE_OF, EFFECTS, SeverityRules, SeverityState, SeverityWeapon
+from sandbox.components.state import Condition, Equipment
+from sandbox.systems.care import CareCircle
+from sandbox.systems.conditions import kill
+from sandbox.systems.context import TickContext, TurnAction
+from sandbox.systems.creatures import Creature, able
+from sandbox.systems.dice import Rng, roll_dice, roll_die
+from sandbox.systems.models.base import DamageModel, ModelError, register
+from sandbox.systems.models.d20 import D20Roll, d20_attack
+from sandbox.systems.phases import Phase
+from sandbox.systems.schedule import Due, DueQueue
 
 MODEL = "severity"
 
@@ -754,7 +754,7 @@ def advance_severity(ctx: TickContext, seconds: float, care: CarePolicy, rules: 
     (one effect point every 8 hours, three times as fast with a doctor at hand: a team-mate the care policy picks
     as tender), the incapacitated come round, and a fainted creature nobody can tend dies of exposure.
 
-    The due times live in the state and run from the shared due queue (``systems.schedule``), so two advances in
+    The due times live in the state and run from the shared due queue (``sandbox.systems.schedule``), so two advances in
     a row give the same events as one of their total length.
     """
     clock = ctx.clock

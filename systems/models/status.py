@@ -24,7 +24,7 @@ healthy -> slightly wounded -> wounded -> seriously wounded -> critically wounde
   wound.
 
 Every number is in ``configs/models/status.toml``; the ladder, the tables (``StatusTables``) and the state
-component (``StatusState``) are pure data in ``components.status``; this module holds the rules, the attack
+component (``StatusState``) are pure data in ``sandbox.components.status``; this module holds the rules, the attack
 record, the coming-round processor and the ``StatusModel`` that plugs them into the damage-model interface.
 """
 
@@ -37,15 +37,15 @@ from typing import ClassVar, cast
 
 import esper
 
-from components.anatomy import BodyStructure
-from components.care import CarePolicy
-from components.creature import CreatureDef
-from components.events import AttackDeclared, DamageDealt, Event, FellProne, ModelStateChanged
-from components.gear import ArmorPiece, StrikeMode
-from components.log import Names
-from components.readout import Readout, WoundReading
-from components.state import Condition
-from components.status import (
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.care import CarePolicy
+from sandbox.components.creature import CreatureDef
+from sandbox.components.events import AttackDeclared, DamageDealt, Event, FellProne, ModelStateChanged
+from sandbox.components.gear import ArmorPiece, StrikeMode
+from sandbox.components.log import Names
+from sandbox.components.readout import Readout, WoundReading
+from sandbox.components.state import Condition
+from sandbox.components.status import (
     CRITICALLY,
     DEAD,
     HEALTHY,
@@ -56,15 +56,15 @@ from components.status import (
     StatusTables,
     StatusWeapon,
 )
-from systems.care import CareCircle
-from systems.conditions import kill
-from systems.context import TickContext
-from systems.creatures import Creature, able
-from systems.dice import Rng, roll_dice, roll_die
-from systems.models.base import DamageModel, ModelError, register
-from systems.models.d20 import D20Roll, d20_attack
-from systems.phases import Phase
-from systems.schedule import Due, DueQueue
+from sandbox.systems.care import CareCircle
+from sandbox.systems.conditions import kill
+from sandbox.systems.context import TickContext
+from sandbox.systems.creatures import Creature, able
+from sandbox.systems.dice import Rng, roll_dice, roll_die
+from sandbox.systems.models.base import DamageModel, ModelError, register
+from sandbox.systems.models.d20 import D20Roll, d20_attack
+from sandbox.systems.phases import Phase
+from sandbox.systems.schedule import Due, DueQueue
 
 MODEL = "status"
 

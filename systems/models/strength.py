@@ -22,12 +22,13 @@ Rules (document 003 and ``shared/rules/decisions.md`` "Document 003"):
 - An ability reduced to 0 or below kills. Abilities never exceed 19 (15 for humans). STR loss lowers health by
   the same amount (never below 1) and is never critical damage.
 
-Whether an attack lands is document 002's d20 roll (``systems.models.d20``), as decisions.md rules. Out of combat
+Whether an attack lands is document 002's d20 roll (``sandbox.systems.models.d20``), as decisions.md rules. Out of
+combat
 (``advance``) the dying are given healing items, the stretch ends, the dying left die at the end of their round and
-rest adds up to full rests, each as it falls due in the shared due queue (``systems.schedule``).
+rest adds up to full rests, each as it falls due in the shared due queue (``sandbox.systems.schedule``).
 
 Pure functions come first (what an embedding game calls), then the attack record and the model class. The tables
-and the state component are in ``components.strength``.
+and the state component are in ``sandbox.components.strength``.
 """
 
 from __future__ import annotations
@@ -39,15 +40,15 @@ from typing import ClassVar, TypeGuard, cast
 
 import esper
 
-from components.anatomy import BodyStructure
-from components.care import CarePolicy
-from components.creature import CreatureDef
-from components.events import AttackDeclared, DamageDealt, Event, FellProne, ModelStateChanged
-from components.gear import ArmorPiece, StrikeMode
-from components.log import Names
-from components.readout import Readout, WoundReading
-from components.state import Condition
-from components.strength import (
+from sandbox.components.anatomy import BodyStructure
+from sandbox.components.care import CarePolicy
+from sandbox.components.creature import CreatureDef
+from sandbox.components.events import AttackDeclared, DamageDealt, Event, FellProne, ModelStateChanged
+from sandbox.components.gear import ArmorPiece, StrikeMode
+from sandbox.components.log import Names
+from sandbox.components.readout import Readout, WoundReading
+from sandbox.components.state import Condition
+from sandbox.components.strength import (
     ABILITIES,
     CONDITION_WORDS,
     INJURY_NAMES,
@@ -59,15 +60,15 @@ from components.strength import (
     WeaponDamage,
     default_tables,
 )
-from systems.care import CareCircle
-from systems.conditions import drop_held, kill, shields_held
-from systems.context import TickContext, TurnAction
-from systems.creatures import Creature, can_act
-from systems.dice import Rng, roll_dice, roll_die
-from systems.models.base import DamageModel, ModelError, register
-from systems.models.d20 import D20Roll, d20_attack
-from systems.phases import Phase
-from systems.schedule import Due, DueQueue
+from sandbox.systems.care import CareCircle
+from sandbox.systems.conditions import drop_held, kill, shields_held
+from sandbox.systems.context import TickContext, TurnAction
+from sandbox.systems.creatures import Creature, can_act
+from sandbox.systems.dice import Rng, roll_dice, roll_die
+from sandbox.systems.models.base import DamageModel, ModelError, register
+from sandbox.systems.models.d20 import D20Roll, d20_attack
+from sandbox.systems.phases import Phase
+from sandbox.systems.schedule import Due, DueQueue
 
 MODEL = "strength"
 _EPS = 1e-9
@@ -579,7 +580,7 @@ class StrengthModel(DamageModel):
         if tables is None:
             tables = default_tables()
         if not isinstance(tables, StrengthTables):
-            raise ModelError("the strength model's tables are a components.strength.StrengthTables")
+            raise ModelError("the strength model's tables are a sandbox.components.strength.StrengthTables")
         super().__init__(tables)
         self.tables: StrengthTables = tables
 

@@ -21,21 +21,21 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from components.events import BleederOpened, Died, Event, FellProne, ItemDropped, Severed, ShockChanged
-from components.rules import ShockState, TestResult
-from systems.arrays.anatomy import landing
-from systems.arrays.anatomy.blows import d100_test, resolve_landed
-from systems.arrays.anatomy.consequences import location_name, part_name
-from systems.arrays.anatomy.landing import FELL_SHOCKED, FELL_STUMBLING, KILLED_BY_BLOW, Landed
-from systems.arrays.anatomy.records import log_blows
-from systems.arrays.attack import Attacks
-from systems.arrays.compiled import compiled
-from systems.arrays.state import NO_ML
-from systems.arrays.tables import IntArray
-from systems.vector_blows import BlowArrays
+from sandbox.components.events import BleederOpened, Died, Event, FellProne, ItemDropped, Severed, ShockChanged
+from sandbox.components.rules import ShockState, TestResult
+from sandbox.systems.arrays.anatomy import landing
+from sandbox.systems.arrays.anatomy.blows import d100_test, resolve_landed
+from sandbox.systems.arrays.anatomy.consequences import location_name, part_name
+from sandbox.systems.arrays.anatomy.landing import FELL_SHOCKED, FELL_STUMBLING, KILLED_BY_BLOW, Landed
+from sandbox.systems.arrays.anatomy.records import log_blows
+from sandbox.systems.arrays.attack import Attacks
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.state import NO_ML
+from sandbox.systems.arrays.tables import IntArray
+from sandbox.systems.vector_blows import BlowArrays
 
 if TYPE_CHECKING:
-    from systems.arrays.anatomy.model import AnatomyArrayModel
+    from sandbox.systems.arrays.anatomy.model import AnatomyArrayModel
 
 
 def read_tests(model: AnatomyArrayModel, ml: IntArray, rolls: IntArray) -> IntArray:
@@ -121,7 +121,7 @@ def walk(model: AnatomyArrayModel, attacks: Attacks, blows: BlowArrays, result: 
 def follow(model: AnatomyArrayModel, hits: Attacks, blows: BlowArrays, landed: Landed) -> dict[int, list[Event]]:
     """What the walk left to Python, in its order: the hands that let go of their items (each creature's
     ``Equipment``), the causes of deaths, and per landed blow of a traced creature (by position in ``hits``) the
-    events of what followed, as ``systems.damage.apply_blow`` orders them."""
+    events of what followed, as ``sandbox.systems.damage.apply_blow`` orders them."""
     engine = model.engine
     cr = engine.creatures
     at = np.full(int(landed.blows.max()) + 1, -1, dtype=np.int64)

@@ -1,7 +1,7 @@
 """The attack phase's blows through the ``resolve_blow`` pipeline in one compiled pass: location, protection,
 injury level, glancing, bleeding, amputation, the Shock test and the keep-grip and keep-footing tests of each blow.
 
-It is ``systems.vector_blows.resolve_blow_batch`` (the per-event rules over arrays) as one loop over the blows:
+It is ``sandbox.systems.vector_blows.resolve_blow_batch`` (the per-event rules over arrays) as one loop over the blows:
 the random numbers are drawn first, whole arrays in the batch's order (each blow's location, then its four d100
 rolls), so it gives what the batch gives, number for number (``tests/test_array_blows.py``); the loop then reads
 each blow's tables once, where the batch makes some forty passes over whole arrays.
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from components.rules import ShockState, TestResult
-from systems.arrays.compiled import compiled
-from systems.arrays.tables import BoolArray, FloatArray, IntArray
-from systems.hit_location import MISS
-from systems.vector_blows import NO_ML, NO_TEST, BlowArrays, BlowRules, TargetTables
+from sandbox.components.rules import ShockState, TestResult
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.tables import BoolArray, FloatArray, IntArray
+from sandbox.systems.hit_location import MISS
+from sandbox.systems.vector_blows import NO_ML, NO_TEST, BlowArrays, BlowRules, TargetTables
 
 _FLUNG, _DROPPED, _KEPT = 3, 2, 1
 """Keep-grip outcome codes (``FUMBLE_OUTCOMES``)."""

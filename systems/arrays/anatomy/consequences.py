@@ -10,21 +10,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from components.events import Died, Event, FellProne, ItemDropped, ShockChanged
-from components.rules import ShockState
-from systems.arrays.anatomy.landing import FELL_SHOCKED, KILLED_BY_SHOCK, enter_shocks
-from systems.arrays.tables import IntArray
+from sandbox.components.events import Died, Event, FellProne, ItemDropped, ShockChanged
+from sandbox.components.rules import ShockState
+from sandbox.systems.arrays.anatomy.landing import FELL_SHOCKED, KILLED_BY_SHOCK, enter_shocks
+from sandbox.systems.arrays.tables import IntArray
 
 if TYPE_CHECKING:
-    from systems.arrays.anatomy.model import AnatomyArrayModel
-    from systems.arrays.engine import ArrayEngine
+    from sandbox.systems.arrays.anatomy.model import AnatomyArrayModel
+    from sandbox.systems.arrays.engine import ArrayEngine
 
 STUNNED, INCAPACITATED, UNCONSCIOUS, DEAD = (int(s) for s in (ShockState.STUNNED, ShockState.INCAPACITATED,
                                                                   ShockState.UNCONSCIOUS, ShockState.DEAD))
 
 
 def set_shock(model: AnatomyArrayModel, who: IntArray, new: IntArray, cause: str) -> None:
-    """``systems.damage.set_shock`` for creatures ``who`` (each moving to a different state): the arrays as the
+    """``sandbox.systems.damage.set_shock`` for creatures ``who`` (each moving to a different state): the arrays as the
     attack phase's walk sets them (``landing.enter_shock``), then the causes of the deaths (``cause``) and the
     traced creatures' events."""
     engine, st, rules = model.engine, model.state, model.rules
@@ -51,7 +51,7 @@ def set_shock(model: AnatomyArrayModel, who: IntArray, new: IntArray, cause: str
 
 
 def drop_held(engine: ArrayEngine, i: int, part: int, flung: bool, events: list[Event] | None) -> bool:
-    """``systems.conditions.drop_held``: the part lets go of what it holds (every hand holding it); True when it
+    """``sandbox.systems.conditions.drop_held``: the part lets go of what it holds (every hand holding it); True when it
     held something. Its gear state only: the caller mirrors the hands into the arrays (``sync_hands``)."""
     cr = engine.creatures
     cr.gear[i], item = engine.gear.let_go(int(cr.gear[i]), part, flung)

@@ -1,5 +1,5 @@
 """Which of a tick's blows land, and what each does at once, one attack at a time in initiative order: the esper
-engine's turn order (``systems.combat.AttackProcessor`` with ``systems.damage.apply_blow``), compiled.
+engine's turn order (``sandbox.systems.combat.AttackProcessor`` with ``sandbox.systems.damage.apply_blow``), compiled.
 
 Each attack here already passed its own test and has its blow resolved (``attack_phase``: every number a blow
 draws is drawn before the walk, so the order of the walk draws nothing). When its turn comes, its attacker must
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from components.rules import InjuryLevel, ShockState, TestResult
-from systems.arrays.compiled import compiled
-from systems.arrays.tables import BoolArray, FloatArray, IntArray
+from sandbox.components.rules import InjuryLevel, ShockState, TestResult
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.tables import BoolArray, FloatArray, IntArray
 
 STUNNED = int(ShockState.STUNNED)
 INCAPACITATED = int(ShockState.INCAPACITATED)
@@ -77,7 +77,8 @@ class Landed:
 def enter_shock(i: int, new: int, tick: int, now: float, tick_seconds: float, unconscious_after: float,
                 shock: IntArray, since: IntArray, out: BoolArray, retest_at: FloatArray, reeling: BoolArray,
                 prone: BoolArray, dead: BoolArray) -> int:
-    """``systems.damage.set_shock`` on the arrays: creature ``i`` enters shock state ``new`` (not its state now): its
+    """``sandbox.systems.damage.set_shock`` on the arrays: creature ``i`` enters shock state ``new`` (not its state
+    now): its
     re-test time, out of the fight from Incapacitated on, reeling; Dead kills it (when it was not dead already),
     Incapacitated or worse puts it down. Returns ``KILLED_BY_SHOCK``, ``FELL_SHOCKED`` or 0."""
     shock[i] = new

@@ -6,23 +6,23 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from components.impairment import Impairment
-from components.readout import Readout
-from components.rules import AnatomyRules, ShockState
-from systems.arrays.anatomy import attack_phase, over_time, settle
-from systems.arrays.anatomy.records import creature_record, impairments
-from systems.arrays.anatomy.state import AnatomyArrays
-from systems.arrays.attack import Attacks
-from systems.arrays.compiled import compiled
-from systems.arrays.models import ArrayModel, register_array_model
-from systems.arrays.spawn import per_object
-from systems.arrays.tables import BoolArray, FloatArray, IntArray
-from systems.creatures import Creature
-from systems.models.anatomy import AnatomyModel, state_label
-from systems.vector_blows import BlowRules
+from sandbox.components.impairment import Impairment
+from sandbox.components.readout import Readout
+from sandbox.components.rules import AnatomyRules, ShockState
+from sandbox.systems.arrays.anatomy import attack_phase, over_time, settle
+from sandbox.systems.arrays.anatomy.records import creature_record, impairments
+from sandbox.systems.arrays.anatomy.state import AnatomyArrays
+from sandbox.systems.arrays.attack import Attacks
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.models import ArrayModel, register_array_model
+from sandbox.systems.arrays.spawn import per_object
+from sandbox.systems.arrays.tables import BoolArray, FloatArray, IntArray
+from sandbox.systems.creatures import Creature
+from sandbox.systems.models.anatomy import AnatomyModel, state_label
+from sandbox.systems.vector_blows import BlowRules
 
 if TYPE_CHECKING:
-    from systems.arrays.engine import ArrayEngine
+    from sandbox.systems.arrays.engine import ArrayEngine
 
 SKILLS = ("shock", "strength", "dexterity", "legerdemain", "agility", "acrobatics")
 """The skills the anatomy rules test besides attack and defence."""
@@ -55,7 +55,8 @@ def _walking(body: IntArray, locomotor: BoolArray, has_locomotor: BoolArray, unu
 
 @register_array_model
 class AnatomyArrayModel(ArrayModel):
-    """Document 000 over arrays (``systems.arrays.anatomy``); the per-event ``AnatomyModel`` reads its creatures."""
+    """Document 000 over arrays (``sandbox.systems.arrays.anatomy``); the per-event ``AnatomyModel`` reads its
+    creatures."""
 
     name = "anatomy"
 
@@ -100,7 +101,7 @@ class AnatomyArrayModel(ArrayModel):
         return impairments(self, i)
 
     def walks(self) -> BoolArray:
-        """``systems.ai.can_walk``: a usable Locomotor part, or a body with none."""
+        """``sandbox.systems.ai.can_walk``: a usable Locomotor part, or a body with none."""
         bodies = self.engine.bodies
         out = np.zeros(self.state.unusable.shape[0], dtype=np.bool_)
         _walking(self.engine.creatures.body, bodies.part_locomotor, bodies.has_locomotor, self.state.unusable, out)

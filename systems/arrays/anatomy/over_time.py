@@ -1,5 +1,6 @@
-"""Wounds over time within a fight, over arrays: bleeding (the EFFECTS phase, ``systems.aftercare.bleed`` with no
-one tending the wounds) and Shock re-tests (the RECOVERY phase, ``systems.aftercare.retest``).
+"""Wounds over time within a fight, over arrays: bleeding (the EFFECTS phase, ``sandbox.systems.aftercare.bleed`` with
+no
+one tending the wounds) and Shock re-tests (the RECOVERY phase, ``sandbox.systems.aftercare.retest``).
 
 A creature's wounds bleed in the order received, each round of one wound per creature at once, since a round's
 blood loss (its anemia fatigue, its shock step) weighs on the next wound's test.
@@ -11,16 +12,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from components.events import BloodLost, ShockRetested
-from components.rules import ShockState, TestResult
-from systems.arrays.anatomy.attack_phase import read_tests
-from systems.arrays.anatomy.consequences import DEAD, STUNNED, UNCONSCIOUS, set_shock
-from systems.arrays.anatomy.settle import _health
-from systems.arrays.compiled import compiled
-from systems.arrays.tables import BoolArray, FloatArray, IntArray
+from sandbox.components.events import BloodLost, ShockRetested
+from sandbox.components.rules import ShockState, TestResult
+from sandbox.systems.arrays.anatomy.attack_phase import read_tests
+from sandbox.systems.arrays.anatomy.consequences import DEAD, STUNNED, UNCONSCIOUS, set_shock
+from sandbox.systems.arrays.anatomy.settle import _health
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.tables import BoolArray, FloatArray, IntArray
 
 if TYPE_CHECKING:
-    from systems.arrays.anatomy.model import AnatomyArrayModel
+    from sandbox.systems.arrays.anatomy.model import AnatomyArrayModel
 
 
 @compiled

@@ -9,24 +9,24 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from components.anatomy_state import Injury, Shock, Wound
-from components.events import Event
-from components.impairment import Impairment
-from components.rules import ShockState, TestResult
-from components.state import Combatant, Condition, Identity, Position
-from systems.arrays.attack import Attacks
-from systems.arrays.state import ACTIONS, NO_ML, POLICIES
-from systems.arrays.tables import IntArray
-from systems.blow import BlowResult
-from systems.creatures import Creature
-from systems.hit_location import MISS
-from systems.models.anatomy_attack import AttackRecord
-from systems.models.anatomy_binding import AnatomyState
-from systems.vector_blows import DISPOSITIONS, FUMBLE_OUTCOMES, NO_TEST, STUMBLE_OUTCOMES, BlowArrays
+from sandbox.components.anatomy_state import Injury, Shock, Wound
+from sandbox.components.events import Event
+from sandbox.components.impairment import Impairment
+from sandbox.components.rules import ShockState, TestResult
+from sandbox.components.state import Combatant, Condition, Identity, Position
+from sandbox.systems.arrays.attack import Attacks
+from sandbox.systems.arrays.state import ACTIONS, NO_ML, POLICIES
+from sandbox.systems.arrays.tables import IntArray
+from sandbox.systems.blow import BlowResult
+from sandbox.systems.creatures import Creature
+from sandbox.systems.hit_location import MISS
+from sandbox.systems.models.anatomy_attack import AttackRecord
+from sandbox.systems.models.anatomy_binding import AnatomyState
+from sandbox.systems.vector_blows import DISPOSITIONS, FUMBLE_OUTCOMES, NO_TEST, STUMBLE_OUTCOMES, BlowArrays
 
 if TYPE_CHECKING:
-    from systems.arrays.anatomy.model import AnatomyArrayModel
-    from systems.arrays.trace import Tracer
+    from sandbox.systems.arrays.anatomy.model import AnatomyArrayModel
+    from sandbox.systems.arrays.trace import Tracer
 
 
 def impairments(model: AnatomyArrayModel, i: int) -> tuple[Impairment, ...]:

@@ -1,4 +1,4 @@
-"""The DAMAGE phase over arrays (``systems.damage.refresh_status``): what this tick's wounds did to each part's
+"""The DAMAGE phase over arrays (``sandbox.systems.damage.refresh_status``): what this tick's wounds did to each part's
 impairment (worst of, never additive; a grievous wound or a severed location makes the part unusable), what an
 unusable part lets go of, and health (the lowest ceiling over the (critical, tier) buckets, counted)."""
 
@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from components.events import Event, HealthChanged, ImpairmentChanged
-from components.impairment import ImpairmentTier
-from systems.arrays.anatomy.consequences import drop_held
-from systems.arrays.compiled import compiled
-from systems.arrays.tables import BoolArray, IntArray
-from systems.health import band
+from sandbox.components.events import Event, HealthChanged, ImpairmentChanged
+from sandbox.components.impairment import ImpairmentTier
+from sandbox.systems.arrays.anatomy.consequences import drop_held
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.tables import BoolArray, IntArray
+from sandbox.systems.health import band
 
 if TYPE_CHECKING:
-    from systems.arrays.anatomy.model import AnatomyArrayModel
+    from sandbox.systems.arrays.anatomy.model import AnatomyArrayModel
 
 TIERS: tuple[ImpairmentTier, ...] = (ImpairmentTier.MINOR, ImpairmentTier.SERIOUS, ImpairmentTier.GRIEVOUS,
                                      ImpairmentTier.UNUSABLE)
@@ -132,7 +132,7 @@ def _impair(w: IntArray, level: IntArray, owner: IntArray, part: IntArray, table
 
 
 def _health(model: AnatomyArrayModel, idx: IntArray) -> None:
-    """``systems.health.health_ceiling`` and ``health`` for creatures ``idx``."""
+    """``sandbox.systems.health.health_ceiling`` and ``health`` for creatures ``idx``."""
     engine, st, rules = model.engine, model.state, model.rules
     cr, bodies = engine.creatures, engine.bodies
     health = np.zeros(idx.shape[0], dtype=np.int64)

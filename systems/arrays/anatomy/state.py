@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from components.anatomy import ROLES
-from systems.arrays.compiled import compiled
-from systems.arrays.state import NO_ML, renumbered
-from systems.arrays.tables import BodyTables, BoolArray, FloatArray, IntArray, SkillTables
+from sandbox.components.anatomy import ROLES
+from sandbox.systems.arrays.compiled import compiled
+from sandbox.systems.arrays.state import NO_ML, renumbered
+from sandbox.systems.arrays.tables import BodyTables, BoolArray, FloatArray, IntArray, SkillTables
 
 UNUSABLE_PENALTY = NO_ML
 """The role penalty of a role one of whose parts is unusable (a test naming it critically fails)."""
@@ -164,7 +164,7 @@ class AnatomyArrays:
 
     def effective_ml(self, idx: IntArray | None, skill: int, mls: IntArray, skills: SkillTables, modifier: int = 0
                      ) -> IntArray:
-        """``systems.mastery.effective_ml`` per creature (``idx``; ``None``: every creature, in order): base -
+        """``sandbox.systems.mastery.effective_ml`` per creature (``idx``; ``None``: every creature, in order): base -
         fatigue + the worst penalty of the roles the skill names (``NO_ML``: no such skill, or one of those roles
         has an unusable part)."""
         rows = np.arange(self.fatigue.shape[0]) if idx is None else idx
