@@ -15,7 +15,7 @@ import random
 import time
 from collections import Counter
 
-from sandbox.components.anatomy_state import Injury
+from sandbox.components.models.anatomy import Injury
 from sandbox.world import Sandbox
 
 

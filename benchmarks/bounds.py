@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from sandbox.components.gear import StrikeMode  # noqa: E402
 from sandbox.config import load_catalog  # noqa: E402
 from sandbox.config.loader import Catalog  # noqa: E402
-from sandbox.systems.blow import TargetProfile  # noqa: E402
+from sandbox.systems.models.anatomy.blow import TargetProfile  # noqa: E402
 from sandbox.world import Sandbox  # noqa: E402
 
 BIG = "100d1000+1000"
@@ -69,7 +69,7 @@ def extreme_tree(folder: Path) -> Path:
 
 
 def blows(catalog: Catalog) -> None:
-    from sandbox.systems.blow import compile_target, resolve_blow, roll_impact
+    from sandbox.systems.models.anatomy.blow import compile_target, resolve_blow, roll_impact
 
     rng = random.Random(1)
     for body, mode in (("human", "broadsword.cut"), ("titan", "greatsword.cut")):

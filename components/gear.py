@@ -49,7 +49,7 @@ class StrikeMode:
         kind: ``melee``, ``thrown`` or ``missile``.
         skill: The skill id the attack tests.
         impact: Impact dice.
-        aspect: Damage aspect index (see ``sandbox.components.anatomy.Aspect``).
+        aspect: Damage aspect index (see ``sandbox.components.body.Aspect``).
         spread: The zone die size; 1 is perfectly precise.
         attack_modifier: Added to the attacker's skill ML.
         limbs: How many parts must wield the mode (a two-handed sword needs 2).

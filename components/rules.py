@@ -150,7 +150,7 @@ class StrengthImpactRules:
 class AnatomyRules:
     """Every table of document 000 that the anatomy model reads.
 
-    Aspects are indices (see ``sandbox.components.anatomy.ASPECTS``); levels run 0 (no injury) to 5 (G5).
+    Aspects are indices (see ``sandbox.components.body.ASPECTS``); levels run 0 (no injury) to 5 (G5).
     """
 
     tests: TestRules

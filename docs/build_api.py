@@ -1,9 +1,8 @@
 """Build the API reference (HTML, from the docstrings, with pdoc) into ``docs/api/``.
 
-Run: ``python docs/build_api.py [--out DIR]``, then open ``docs/api/index.html``. Every public module of
-``sandbox`` (``sandbox.components`` and ``sandbox.systems`` among them) gets a page (a package's ``__all__`` lists its
-names, not its modules,
-so the modules are named to pdoc one by one).
+Run: ``python docs/build_api.py [--out DIR]``, then open ``docs/api/index.html``. Every public module of ``sandbox``
+(``sandbox.components`` and ``sandbox.systems`` among them) gets a page (a package's ``__all__`` lists its names, not
+its modules, so the modules are named to pdoc one by one).
 """
 
 from __future__ import annotations

@@ -1,11 +1,10 @@
 """Embedding the combat rules in your own game loop: your esper world, your main loop, no ``sandbox.Sandbox``.
 
 A game developer's prototype owns its world and its loop. It borrows the data (``sandbox.config`` loads the TOML
-definitions, ``sandbox.models`` a damage model with its tables), installs the sandbox's processors into its own
-esper world with one call (``sandbox.systems.install``: the shared skirmish loop and the model's own processors,
-bleeding
-and shock recovery included, in their named phases, with the sandbox's seeded streams), builds creatures with the
-function ``Sandbox.spawn`` uses (``sandbox.systems.spawning.creature_components``), and ticks.
+definitions, ``sandbox.models`` a damage model with its tables), installs the sandbox's processors into its own esper
+world with one call (``sandbox.systems.install``: the shared skirmish loop and the model's own processors, bleeding and
+shock recovery included, in their named phases, with the sandbox's seeded streams), builds creatures with the function
+``Sandbox.spawn`` uses (``sandbox.systems.spawning.creature_components``), and ticks.
 
 Run it: ``python examples/embed.py [MODEL]`` (anatomy, severity, depth, strength or status).
 """
@@ -20,8 +19,8 @@ from sandbox.components.events import Event
 from sandbox.config import default_catalog
 from sandbox.models import build_model
 from sandbox.systems import install
+from sandbox.systems.ending import fighting_teams
 from sandbox.systems.spawning import creature_components
-from sandbox.systems.status import fighting_teams
 
 FIGHTERS = (("Gawain", "Round Table", (0.0, 0.0), "mace"), ("Green Knight", "Green Chapel", (4.0, 0.0), "battleaxe"))
 """Who fights: name, team, position, weapon (each a shipped human in gambeson and helm)."""

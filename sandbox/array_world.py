@@ -30,8 +30,8 @@ from sandbox.systems.arrays import ENGINES, ArrayEngine, EngineError
 from sandbox.systems.arrays.state import picked
 from sandbox.systems.arrays.tables import BoolArray, IntArray
 from sandbox.systems.creatures import Creature
+from sandbox.systems.damage_model import DamageModel
 from sandbox.systems.models import DEFAULT_MODEL
-from sandbox.systems.models.base import DamageModel
 from sandbox.world import Outcome, SandboxError, verdict
 
 TRACE_ALL = "all"

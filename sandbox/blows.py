@@ -12,16 +12,16 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from sandbox.components.anatomy import ASPECTS, Aspect, BodyStructure
+from sandbox.components.body import ASPECTS, Aspect, BodyStructure
 from sandbox.components.creature import CreatureDef
 from sandbox.components.gear import ArmorPiece, StrikeMode
 from sandbox.components.rules import LEVEL_CODES
 from sandbox.config import Catalog
 from sandbox.setup_error import SetupError as SetupError  # re-exported: its home before sandbox.setup_error
-from sandbox.systems.blow import BlowResult, TargetProfile, blow_reading, compile_target, resolve_blow
 from sandbox.systems.dice import roll_dice
 from sandbox.systems.hit_location import target_zone_number
-from sandbox.systems.mishaps import keep_control_ml
+from sandbox.systems.models.anatomy.blow import BlowResult, TargetProfile, blow_reading, compile_target, resolve_blow
+from sandbox.systems.models.anatomy.mishaps import keep_control_ml
 from sandbox.systems.streams import make_stream
 from sandbox.systems.strike import strength_impact_modifier
 
@@ -191,7 +191,8 @@ class BlowSetup:
 
 
 def record(result: BlowResult, body: BodyStructure) -> dict[str, object]:
-    """The JSON record of one blow (``sandbox blows --format jsonl``): ``sandbox.systems.blow.blow_reading``."""
+    """The JSON record of one blow (``sandbox blows --format jsonl``):
+    ``sandbox.systems.models.anatomy.blow.blow_reading``."""
     return blow_reading(result, body)
 
 

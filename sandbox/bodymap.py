@@ -13,7 +13,7 @@ same way: its own ``layout`` hint, or a place in a single file of the part's loc
 
 from __future__ import annotations
 
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 
 Rect = tuple[float, float, float, float]
 

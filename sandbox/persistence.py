@@ -16,7 +16,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 from sandbox.components.care import CarePolicy
 from sandbox.components.creature import CreatureDef
 from sandbox.components.events import EVENT_TYPES
@@ -314,8 +314,7 @@ def _restore_events(world: Sandbox, data: Any, ids: set[Any]) -> None:
 
 def _check_world(world: Sandbox) -> None:
     """The loaded world keeps every invariant (``sandbox.systems.invariants``): health and death agree, the readouts
-    agree
-    with the state, held items are owned, the log's time never runs backwards, the dead never act."""
+    agree with the state, held items are owned, the log's time never runs backwards, the dead never act."""
     from sandbox.systems.invariants import Tracker, check
 
     breaches = check(world.creatures(), world.ctx, Tracker())

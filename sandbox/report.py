@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sandbox.blows import Odds
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 from sandbox.components.rules import LEVEL_CODES, ShockState
 from sandbox.systems.hit_location import build_hit_table, location_probabilities
 

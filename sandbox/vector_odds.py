@@ -1,8 +1,8 @@
 """Odds cards: the ``sandbox blows`` odds table from the vectorised pipeline, and the exact odds table.
 
-``vector_odds`` counts ``n`` blows resolved by ``sandbox.systems.vector_blows.resolve_blows`` in chunks into the same
-``Odds`` the per-event path fills (so ``odds_report`` prints either); ``exact_odds`` sums over the dice (convolved),
-the locations and the d100 tests instead of sampling, and ``exact_report`` prints it.
+``vector_odds`` counts ``n`` blows resolved by ``sandbox.systems.models.anatomy.vector_blows.resolve_blows`` in chunks
+into the same ``Odds`` the per-event path fills (so ``odds_report`` prints either); ``exact_odds`` sums over the dice
+(convolved), the locations and the d100 tests instead of sampling, and ``exact_report`` prints it.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ import numpy as np
 from sandbox.blows import BlowSetup, Odds
 from sandbox.components.rules import LEVEL_CODES, ShockState
 from sandbox.report import table, wrapped
-from sandbox.systems.streams import PURPOSES, stream_seed
-from sandbox.systems.vector_blows import (
+from sandbox.systems.models.anatomy.vector_blows import (
     DISPOSITIONS,
     FUMBLE_OUTCOMES,
     STUMBLE_OUTCOMES,
@@ -27,6 +26,7 @@ from sandbox.systems.vector_blows import (
     resolve_blows,
     roll_dice_array,
 )
+from sandbox.systems.streams import PURPOSES, stream_seed
 
 VECTOR_FROM = 100_000
 """``sandbox blows --format table`` resolves this many blows or more on the vectorised path."""

@@ -34,10 +34,10 @@ from sandbox.eventlog import expand_log
 from sandbox.scenario_def import ScenarioDef
 from sandbox.systems.creatures import Creature
 from sandbox.systems.embedding import context_for, processors_for
+from sandbox.systems.ending import fighting_teams
 from sandbox.systems.models import DEFAULT_MODEL, DamageModel, ModelError
 from sandbox.systems.phases import priority
 from sandbox.systems.spawning import SpawnError, creature_components
-from sandbox.systems.status import fighting_teams
 
 if TYPE_CHECKING:
     from sandbox.array_world import ArrayWorld

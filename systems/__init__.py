@@ -3,8 +3,7 @@
 One module per rule area (``hit_location``, ``injury``, ``shock``, ``mishaps``, ``impairment``, ``health``,
 ``aftercare``, ``blow`` ...), the shared skirmish loop (``ai``, ``movement``, ``combat``, ``status``), and the five
 damage models behind one interface (``sandbox.systems.models``). ``sandbox.systems.install`` puts the loop and a model
-into an
-esper world of your own; ``sandbox.systems.spawning.creature_components`` builds a creature for it.
+into an esper world of your own; ``sandbox.systems.spawning.creature_components`` builds a creature for it.
 
 Nothing here imports ``sandbox`` or pygame.
 """

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import esper
 
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 from sandbox.components.events import ModeChanged
 from sandbox.components.gear import StrikeMode, Weapon
 from sandbox.components.impairment import Impairment

@@ -1,10 +1,9 @@
 """Who tends whom out of combat, by the care policy: the one care circle every damage model's ``advance`` uses.
 
 The policy (``sandbox.components.care.CarePolicy``): a patient's team-mates able to act (only the named healers, when
-the
-policy names them) with the best skill tend it, ties going to the lower entity; with none at hand, the patient
-tends itself when it can act and self-care is allowed; else nobody. What "skill" is belongs to the model
-(anatomy: the Physician ML with impairment and fatigue; severity: the first-aid bonus ...).
+the policy names them) with the best skill tend it, ties going to the lower entity; with none at hand, the patient tends
+itself when it can act and self-care is allowed; else nobody. What "skill" is belongs to the model (anatomy: the
+Physician ML with impairment and fatigue; severity: the first-aid bonus ...).
 
 A world's ``advance`` asks this thousands of times, so the circle keeps each team's candidates in a heap ranked by
 skill and is told which creature changed after each rule it runs (``update``): a question costs a few heap

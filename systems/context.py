@@ -2,8 +2,7 @@
 the roster of creatures, and this tick's working state.
 
 An embedding game gets one ``TickContext`` per world from ``sandbox.systems.install`` (or builds one) and hands it to
-the
-processors; the sandbox does the same. Nothing here is global, so two worlds never share state.
+the processors; the sandbox does the same. Nothing here is global, so two worlds never share state.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from sandbox.systems.creatures import Creature, Roster
 from sandbox.systems.dice import Rng
 
 if TYPE_CHECKING:
-    from sandbox.systems.models.base import DamageModel
+    from sandbox.systems.damage_model import DamageModel
     from sandbox.systems.schedule import DueQueue
 
 

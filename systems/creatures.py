@@ -15,7 +15,7 @@ import esper
 from sandbox.components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
 
 if TYPE_CHECKING:
-    from sandbox.systems.models.base import DamageModel
+    from sandbox.systems.damage_model import DamageModel
 
 SHARED: tuple[type, ...] = (Identity, Anatomy, Armor, Condition, Combatant, Position, Equipment)
 """The components every creature has, whatever its damage model."""

@@ -22,11 +22,11 @@ import esper
 from sandbox.systems.ai import IntentProcessor
 from sandbox.systems.combat import AttackProcessor
 from sandbox.systems.context import Clock, TickContext
-from sandbox.systems.models.base import DamageModel
+from sandbox.systems.damage_model import DamageModel
+from sandbox.systems.ending import CleanupProcessor, ClockProcessor, StatusProcessor
 from sandbox.systems.movement import MoveProcessor
 from sandbox.systems.phases import Phase, priority
 from sandbox.systems.spawning import Content
-from sandbox.systems.status import CleanupProcessor, ClockProcessor, StatusProcessor
 from sandbox.systems.streams import make_streams
 
 

@@ -22,6 +22,8 @@ from typing import Any
 LARGEST = 10**15
 """The largest magnitude of any number a save may hold (every bounded config number is far below; a float past
 it would lose whole units)."""
+AMOUNT = 1_000_000
+"""The most any tally of a saved state may hold (effect points, HP, a Defense with every piece of armour worn)."""
 LONGEST = 1000
 """The longest text a save may hold in one value, in characters."""
 

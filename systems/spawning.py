@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 from sandbox.components.creature import CreatureDef, SkillDef
 from sandbox.components.gear import ArmorPiece, Item, StrikeMode, Weapon
 from sandbox.components.rules import AnatomyRules, CombatRules
 from sandbox.components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
 from sandbox.systems.ai import AIM_POLICIES, TARGET_POLICIES, grip_parts_for
 from sandbox.systems.creatures import Creature
-from sandbox.systems.models.base import DamageModel, ModelError
+from sandbox.systems.damage_model import DamageModel, ModelError
 
 
 class Content(Protocol):

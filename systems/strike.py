@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 from sandbox.components.gear import StrikeMode
 from sandbox.components.impairment import Impairment
 from sandbox.components.rules import StrengthImpactRules

@@ -22,7 +22,7 @@ os.environ.pop("SANDBOX_CONTENT", None)
 os.environ.pop("COLUMNS", None)
 os.environ.pop("LINES", None)
 
-from sandbox.components.anatomy import BodyStructure, Location, Part, Zone
+from sandbox.components.body import BodyStructure, Location, Part, Zone
 from sandbox.components.rules import AnatomyRules
 from sandbox.config import Catalog, default_catalog
 

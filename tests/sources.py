@@ -23,7 +23,7 @@ def source_files(pattern: str = "*.py", folders: tuple[str, ...] = FOLDERS) -> I
 
 
 def module_name(path: Path) -> str:
-    """The import name of a source file (``systems/blow.py`` -> ``sandbox.systems.blow``; a package's
+    """The import name of a source file (``systems/blow.py`` -> ``sandbox.systems.models.anatomy.blow``; a package's
     ``__init__.py`` names the package)."""
     parts = list(path.resolve().relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":

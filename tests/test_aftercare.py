@@ -1,6 +1,5 @@
-"""Tests of ``sandbox.systems.aftercare``: bleeding and blood loss, blood stoppage, shock re-tests, Extended Shock,
-Coma,
-treatment, healing, infection and permanent impairment, one rule function at a time.
+"""Tests of ``sandbox.systems.models.anatomy.aftercare``: bleeding and blood loss, blood stoppage, shock re-tests,
+Extended Shock, Coma, treatment, healing, infection and permanent impairment, one rule function at a time.
 
 Rules: anatomy-tables.md section 4 (shock re-test at -20, Extended Shock, Coma), 8.1 (permanent impairment),
 9 (bleeding), 10 (healing, treatment, infection); decisions.md 000 #6 (Stunned re-tests), #9 (5-minute rounds).
@@ -18,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from sandbox.components.anatomy_state import Injury, Shock, Wound
 from sandbox.components.events import (
     BleederOpened,
     BleedingStopped,
@@ -33,9 +31,11 @@ from sandbox.components.events import (
     ShockRetested,
     Treated,
 )
+from sandbox.components.models.anatomy import Injury, Shock, Wound
 from sandbox.components.rules import AnatomyRules, ShockState, TestResult
 from sandbox.components.state import Anatomy, Condition, Equipment
-from sandbox.systems.aftercare import (
+from sandbox.systems.context import TickContext
+from sandbox.systems.models.anatomy.aftercare import (
     BleedingProcessor,
     begin_coma,
     bleed,
@@ -52,10 +52,9 @@ from sandbox.systems.aftercare import (
     stoppage,
     treat,
 )
-from sandbox.systems.context import TickContext
-from sandbox.systems.damage import set_shock
-from sandbox.systems.models.anatomy import AnatomyModel
-from sandbox.systems.models.anatomy_binding import anatomy_state
+from sandbox.systems.models.anatomy.damage import set_shock
+from sandbox.systems.models.anatomy.model import AnatomyModel
+from sandbox.systems.models.anatomy.state import anatomy_state
 from sandbox.world import Sandbox
 
 DAY = 86400.0

@@ -22,10 +22,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-import sandbox.systems.models.anatomy_advance as aftermath
+import sandbox.systems.models.anatomy.care as aftermath
 from sandbox.account import aftermath_table
 from sandbox.cli import app
-from sandbox.components.anatomy_state import Injury, Shock
 from sandbox.components.care import CarePolicy
 from sandbox.components.events import (
     BleedingStopped,
@@ -38,13 +37,14 @@ from sandbox.components.events import (
     ShockRetested,
     Treated,
 )
+from sandbox.components.models.anatomy import Injury, Shock
 from sandbox.components.readout import AftermathRow
 from sandbox.components.rules import ShockState
 from sandbox.components.state import Condition
-from sandbox.systems.damage import set_shock
-from sandbox.systems.models.anatomy import AnatomyModel
-from sandbox.systems.models.anatomy_advance import tenders
-from sandbox.systems.models.anatomy_binding import anatomy_state
+from sandbox.systems.models.anatomy.care import tenders
+from sandbox.systems.models.anatomy.damage import set_shock
+from sandbox.systems.models.anatomy.model import AnatomyModel
+from sandbox.systems.models.anatomy.state import anatomy_state
 from sandbox.world import Sandbox
 
 DAY = 86400.0

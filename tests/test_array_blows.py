@@ -1,5 +1,6 @@
-"""The array engine's compiled blow pass (``sandbox.systems.arrays.anatomy.blows``) gives what the vectorised pipeline
-(``sandbox.systems.vector_blows.resolve_blow_batch``) gives, number for number, whatever the blows."""
+"""The array engine's compiled blow pass (``sandbox.systems.models.anatomy.arrays.blows``) gives what the vectorised
+pipeline (``sandbox.systems.models.anatomy.vector_blows.resolve_blow_batch``) gives, number for number, whatever the
+blows."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sandbox.array_world import ArrayWorld
-from sandbox.systems.arrays.anatomy.blows import resolve_landed
-from sandbox.systems.vector_blows import NO_ML, BlowRules, resolve_blow_batch
+from sandbox.systems.models.anatomy.arrays.blows import resolve_landed
+from sandbox.systems.models.anatomy.vector_blows import NO_ML, BlowRules, resolve_blow_batch
 
 
 @pytest.fixture(scope="module")

@@ -9,12 +9,12 @@ from typer.testing import CliRunner
 
 from sandbox.array_world import ArrayWorld
 from sandbox.cli import app
-from sandbox.components.anatomy import Aspect
+from sandbox.components.body import Aspect
 from sandbox.config import Catalog
 from sandbox.systems.arrays import array_model_names, engines_for
-from sandbox.systems.blow import compile_target
-from sandbox.systems.models.anatomy_attack import AttackRecord
-from sandbox.systems.vector_blows import NO_ML, build_target_tables, resolve_blow_batch, resolve_blows
+from sandbox.systems.models.anatomy.blow import compile_target
+from sandbox.systems.models.anatomy.record import AttackRecord
+from sandbox.systems.models.anatomy.vector_blows import NO_ML, build_target_tables, resolve_blow_batch, resolve_blows
 from sandbox.world import Sandbox, SandboxError
 
 

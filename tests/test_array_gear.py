@@ -1,6 +1,5 @@
 """Gear states (``sandbox.systems.arrays.gear``): a creature's ``Equipment`` as one of a few numbered states, moved on
-by
-letting go and taking up as the esper engine's rules change an ``Equipment``."""
+by letting go and taking up as the esper engine's rules change an ``Equipment``."""
 
 from __future__ import annotations
 

@@ -7,11 +7,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sandbox.systems.arrays.anatomy.over_time import _due_to_bleed
-from sandbox.systems.arrays.anatomy.settle import _impair
 from sandbox.systems.arrays.fight_streams import FightStreams
 from sandbox.systems.arrays.spawn import by_identity, first_seen, per_object
 from sandbox.systems.arrays.state import renumbered
+from sandbox.systems.models.anatomy.arrays.over_time import _due_to_bleed
+from sandbox.systems.models.anatomy.arrays.settle import _impair
 
 FIGHTS = st.lists(st.integers(0, 4), min_size=1, max_size=40)
 

@@ -1,7 +1,6 @@
-"""The array engine's compiled walk of a tick's attacks (``sandbox.systems.arrays.anatomy.landing``), on hand-made
-arrays:
-each attack in initiative order against its target as the earlier ones left it, as the esper engine's attack
-processor takes them one at a time."""
+"""The array engine's compiled walk of a tick's attacks (``sandbox.systems.models.anatomy.arrays.landing``), on
+hand-made arrays: each attack in initiative order against its target as the earlier ones left it, as the esper engine's
+attack processor takes them one at a time."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from sandbox.components.rules import ShockState, TestResult
-from sandbox.systems.arrays.anatomy.landing import FELL_SHOCKED, KILLED_BY_BLOW, KILLED_BY_SHOCK, walk_attacks
+from sandbox.systems.models.anatomy.arrays.landing import FELL_SHOCKED, KILLED_BY_BLOW, KILLED_BY_SHOCK, walk_attacks
 
 MS, CS, MF = int(TestResult.MS), int(TestResult.CS), int(TestResult.MF)
 STUNNED, INCAP, DEAD = int(ShockState.STUNNED), int(ShockState.INCAPACITATED), int(ShockState.DEAD)

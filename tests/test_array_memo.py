@@ -1,6 +1,5 @@
 """The packed-key memo (``sandbox.systems.arrays.memo``): a column of keys answered as the function would answer each,
-the
-function asked once per key ever."""
+the function asked once per key ever."""
 
 from __future__ import annotations
 

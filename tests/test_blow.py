@@ -1,4 +1,4 @@
-"""Tests of ``sandbox.systems.blow``: one blow end to end against a compiled target.
+"""Tests of ``sandbox.systems.models.anatomy.blow``: one blow end to end against a compiled target.
 
 Every expected value comes from document 000 and anatomy-tables.md (levels, glancing, shock, bleeding,
 amputation, mishaps) and decisions.md 000 #3, #5 and #10. Random draws are forced with the queued fake rng, so
@@ -20,14 +20,14 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from sandbox.cli import app
-from sandbox.components.anatomy import Aspect, BodyStructure
+from sandbox.components.body import Aspect, BodyStructure
 from sandbox.components.rules import ShockState, TestResult
 from sandbox.config import config_root, default_catalog, load_body
-from sandbox.systems.blow import TargetProfile, compile_target, resolve_blow, roll_impact
 from sandbox.systems.dice import parse_dice
 from sandbox.systems.hit_location import MISS
-from sandbox.systems.injury import effective_impact
-from sandbox.systems.vector_blows import dice_distribution, exact_blow_odds, resolve_blows
+from sandbox.systems.models.anatomy.blow import TargetProfile, compile_target, resolve_blow, roll_impact
+from sandbox.systems.models.anatomy.injury import effective_impact
+from sandbox.systems.models.anatomy.vector_blows import dice_distribution, exact_blow_odds, resolve_blows
 
 B, E, P, F = Aspect.BLUNT, Aspect.EDGED, Aspect.PIERCING, Aspect.FIRE
 CS, MS, MF, CF = TestResult.CS, TestResult.MS, TestResult.MF, TestResult.CF

@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings
 
 from sandbox.bodymap import Rect, body_layout, location_layout
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 from sandbox.config import default_catalog
 from tests.configgen import BODY
 from tests.strategies import GenSet, gen_set

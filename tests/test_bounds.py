@@ -19,14 +19,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sandbox.systems.spatial as spatial
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 from sandbox.config import default_catalog
 from sandbox.schemas import schema_documents
-from sandbox.systems.blow import compile_target, resolve_blow
 from sandbox.systems.dice import parse_dice
-from sandbox.systems.injury import injury_level
+from sandbox.systems.models.anatomy.blow import compile_target, resolve_blow
+from sandbox.systems.models.anatomy.injury import injury_level
+from sandbox.systems.models.anatomy.vector_blows import ExactOdds, dice_distribution, exact_blow_odds
 from sandbox.systems.spatial import Grid
-from sandbox.systems.vector_blows import ExactOdds, dice_distribution, exact_blow_odds
 
 ROOT = Path(__file__).resolve().parents[1]
 

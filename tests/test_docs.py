@@ -77,6 +77,6 @@ def test_pdoc_builds_the_api_reference(tmp_path: Path) -> None:
     assert page.is_file()
     html = page.read_text(encoding="utf-8")
     assert "strike" in html and "Strike ``target`` with a real blow" not in html  # rendered, not raw
-    for module in ("sandbox/systems/models/base.html", "sandbox/systems/embedding.html",
+    for module in ("sandbox/systems/damage_model.html", "sandbox/systems/embedding.html",
                    "sandbox/components/log.html", "sandbox/components/readout.html"):
         assert (tmp_path / module).is_file(), module

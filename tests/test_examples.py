@@ -12,13 +12,13 @@ from typing import Any
 import esper
 import pytest
 
-from sandbox.components.anatomy_state import Injury
 from sandbox.components.events import BloodLost
+from sandbox.components.models.anatomy import Injury
 from sandbox.config import default_catalog
 from sandbox.models import available_models, build_model
 from sandbox.systems import install
-from sandbox.systems.aftercare import BleedingProcessor
-from sandbox.systems.models.anatomy_binding import anatomy_state
+from sandbox.systems.models.anatomy.aftercare import BleedingProcessor
+from sandbox.systems.models.anatomy.state import anatomy_state
 from sandbox.systems.spawning import creature_components
 from sandbox.world import Sandbox
 

@@ -21,7 +21,7 @@ from sandbox.components.state import Equipment
 from sandbox.config import ConfigError, config_root, default_catalog, load_catalog
 from sandbox.models import build_model
 from sandbox.systems.conditions import drop_held
-from sandbox.systems.models.strength import StrengthModel
+from sandbox.systems.models.strength.model import StrengthModel
 from sandbox.world import Sandbox, SandboxError
 from tests.conftest import QueuedRng
 

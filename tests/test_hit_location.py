@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pytest
 
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 from sandbox.systems.hit_location import (
     MISS,
     build_hit_table,

@@ -1,4 +1,5 @@
-"""Tests of ``sandbox.systems.impairment`` and ``sandbox.systems.health``: part impairment, test penalties and Health.
+"""Tests of ``sandbox.systems.models.anatomy.impairment`` and ``sandbox.systems.models.anatomy.health``: part
+impairment, test penalties and Health.
 
 Rules: document 000 "Impairment and Unusable Parts" and "Health", anatomy-tables.md sections 8.1-8.3, and
 decisions.md 000 #8 (an untreated minor wound counts as slow to heal) and #11 (Health).
@@ -10,10 +11,10 @@ import dataclasses
 
 import pytest
 
-from sandbox.components.anatomy import BodyStructure
-from sandbox.components.anatomy_state import Injury, Wound
-from sandbox.systems.health import band, health, health_ceiling
-from sandbox.systems.impairment import (
+from sandbox.components.body import BodyStructure
+from sandbox.components.models.anatomy import Injury, Wound
+from sandbox.systems.models.anatomy.health import band, health, health_ceiling
+from sandbox.systems.models.anatomy.impairment import (
     SOUND,
     Impairment,
     body_impairments,
@@ -22,7 +23,7 @@ from sandbox.systems.impairment import (
     permanent_impairment_for,
     tier,
 )
-from sandbox.systems.impairment import test_penalty as role_penalty
+from sandbox.systems.models.anatomy.impairment import test_penalty as role_penalty
 
 HEAD, RARM, LARM, TORSO, RLEG, LLEG = range(6)
 
@@ -387,7 +388,7 @@ def test_health_from_wounds_end_to_end(human: BodyStructure, rules, loc) -> None
 
 
 def test_negative_days_leave_no_permanent_impairment(rules) -> None:
-    from sandbox.systems.impairment import permanent_impairment_for
+    from sandbox.systems.models.anatomy.impairment import permanent_impairment_for
 
     assert permanent_impairment_for(-1, rules) == 0
     assert permanent_impairment_for(-100, rules) == 0

@@ -1,4 +1,5 @@
-"""Tests of ``sandbox.systems.injury``: protection, injury levels, glancing, compounding, bleeding and amputation.
+"""Tests of ``sandbox.systems.models.anatomy.injury``: protection, injury levels, glancing, compounding, bleeding and
+amputation.
 
 Rules: document 000 "From Blow to Injury", anatomy-tables.md sections 3 (bleeding grid), 5 (amputation) and 12
 (scaled thresholds), decisions.md 000 #3 (glancing), #4 (thresholds compared as floats) and #5 (compounding).
@@ -10,9 +11,9 @@ import dataclasses
 
 import pytest
 
-from sandbox.components.anatomy import Aspect, BodyStructure
+from sandbox.components.body import Aspect, BodyStructure
 from sandbox.components.rules import TestResult
-from sandbox.systems.injury import (
+from sandbox.systems.models.anatomy.injury import (
     amputation_bleeds,
     amputation_modifier,
     amputation_outcome,

@@ -1,7 +1,6 @@
 """The opt-in invariant checks (``sandbox.systems.invariants``, ``Sandbox(check_invariants=True)``): off by default, on
-by
-argument or ``SANDBOX_INVARIANTS=1``; each invariant catches its breach; clean worlds pass under every model.
-And the regression the checks found: a creature bleeding to death had its old health until the next tick."""
+by argument or ``SANDBOX_INVARIANTS=1``; each invariant catches its breach; clean worlds pass under every model. And the
+regression the checks found: a creature bleeding to death had its old health until the next tick."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ from typing import Any
 import pytest
 
 import sandbox.systems.invariants as inv
-from sandbox.components.anatomy_state import Injury, Shock, Wound
 from sandbox.components.events import (
     AttackDeclared,
     BloodLost,
@@ -21,12 +19,13 @@ from sandbox.components.events import (
     ShockRetested,
 )
 from sandbox.components.impairment import Impairment
+from sandbox.components.models.anatomy import Injury, Shock, Wound
 from sandbox.components.readout import Readout
 from sandbox.components.rules import AnatomyRules, ShockState
 from sandbox.components.state import Anatomy, Condition, Equipment
 from sandbox.models import available_models
-from sandbox.systems.damage import set_shock
 from sandbox.systems.invariants import InvariantError, Tracker, check
+from sandbox.systems.models.anatomy.damage import set_shock
 from sandbox.world import Sandbox
 
 

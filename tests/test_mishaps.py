@@ -1,4 +1,5 @@
-"""Tests of ``sandbox.systems.mishaps``: fumble and stumble dispositions, outcomes and the keep-control ML.
+"""Tests of ``sandbox.systems.models.anatomy.mishaps``: fumble and stumble dispositions, outcomes and the keep-control
+ML.
 
 Rules: anatomy-tables.md section 7 (M1 or glancing none, S2/S3 roll, G4/G5 auto; a failed fumble drops the
 item, a critical failure flings it; a failed stumble means prone; the better of attribute and skill, none
@@ -9,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 from sandbox.components.rules import TestResult
-from sandbox.systems.mishaps import disposition, fumble_outcome, keep_control_ml, stumble_outcome
+from sandbox.systems.models.anatomy.mishaps import disposition, fumble_outcome, keep_control_ml, stumble_outcome
 
 CS, MS, MF, CF = TestResult.CS, TestResult.MS, TestResult.MF, TestResult.CF
 

@@ -15,9 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sandbox.components.anatomy_state import Injury, Shock
 from sandbox.components.care import CarePolicy
-from sandbox.components.depth import TIERS, DepthState, DepthTables, Wound
 from sandbox.components.events import (
     AttackDeclared,
     D20AttackRolled,
@@ -28,14 +26,15 @@ from sandbox.components.events import (
     ModelStateChanged,
 )
 from sandbox.components.impairment import SOUND, UNUSABLE
+from sandbox.components.models.anatomy import Injury, Shock
+from sandbox.components.models.depth import TIERS, DepthState, DepthTables, Wound
 from sandbox.components.state import Combatant, Condition, Equipment
 from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models, build_model
-from sandbox.models.depth import SCHEMA, load
 from sandbox.systems.ai import choose_aim
 from sandbox.systems.combat import ready_parts
 from sandbox.systems.hit_location import MISS, build_hit_table, location_probabilities
-from sandbox.systems.models.depth import (
+from sandbox.systems.models.depth.model import (
     DepthAttackRecord,
     DepthModel,
     DyingProcessor,
@@ -51,6 +50,7 @@ from sandbox.systems.models.depth import (
     treatment_order,
     wound_depth,
 )
+from sandbox.systems.models.depth.tables import SCHEMA, load
 from sandbox.systems.phases import Phase
 from sandbox.world import Sandbox, SandboxError
 from tests.conftest import QueuedRng
@@ -1169,7 +1169,7 @@ def test_invariants_hold_in_play_and_catch_a_hand_edit(world: Sandbox) -> None:
 
 
 def test_advance_runs_on_the_shared_due_queue_and_care_circle(world: Sandbox, monkeypatch: Any) -> None:
-    import sandbox.systems.models.depth as depth_module
+    import sandbox.systems.models.depth.model as depth_module
     from sandbox.systems.schedule import DueQueue
 
     queues: list[object] = []

@@ -16,8 +16,8 @@ from sandbox.models import available_models
 from sandbox.systems.conditions import kill
 from sandbox.systems.context import TickContext
 from sandbox.systems.creatures import Creature, can_act
+from sandbox.systems.d20 import D20Roll, d20_attack
 from sandbox.systems.models import DamageModel, ModelError, register, unregister
-from sandbox.systems.models.d20 import D20Roll, d20_attack
 from sandbox.world import Sandbox
 
 

@@ -15,11 +15,10 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from sandbox.cli import app
-from sandbox.components.anatomy_state import Injury, Shock
 from sandbox.components.care import CarePolicy
 from sandbox.components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, FellProne, ModelStateChanged
-from sandbox.components.state import Anatomy, Condition
-from sandbox.components.status import (
+from sandbox.components.models.anatomy import Injury, Shock
+from sandbox.components.models.status import (
     CRITICALLY,
     DEAD,
     HEALTHY,
@@ -30,13 +29,12 @@ from sandbox.components.status import (
     WOUNDED,
     StatusState,
 )
+from sandbox.components.state import Anatomy, Condition
 from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models, build_model
-from sandbox.models.status import SCHEMA
-from sandbox.models.status import load as load_status
+from sandbox.systems.d20 import d20_attack
 from sandbox.systems.models import ModelError
-from sandbox.systems.models.d20 import d20_attack
-from sandbox.systems.models.status import (
+from sandbox.systems.models.status.model import (
     KINDS,
     StatusAttackRecord,
     StatusModel,
@@ -51,6 +49,8 @@ from sandbox.systems.models.status import (
     speed_factor,
     take_damage,
 )
+from sandbox.systems.models.status.tables import SCHEMA
+from sandbox.systems.models.status.tables import load as load_status
 from sandbox.systems.movement import speed
 from sandbox.world import Sandbox, SandboxError
 
@@ -862,7 +862,7 @@ def test_readout_wounds_and_details(world: Sandbox) -> None:
 
 
 def test_advance_runs_on_the_shared_due_queue(monkeypatch: pytest.MonkeyPatch, world: Sandbox) -> None:
-    import sandbox.systems.models.status as status_module
+    import sandbox.systems.models.status.model as status_module
     from sandbox.systems.schedule import DueQueue
 
     made: list[DueQueue] = []

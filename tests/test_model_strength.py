@@ -23,17 +23,16 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from sandbox.cli import app
-from sandbox.components.anatomy_state import Injury, Shock
 from sandbox.components.care import CarePolicy
 from sandbox.components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, ItemDropped, ModelStateChanged
 from sandbox.components.impairment import SOUND
+from sandbox.components.models.anatomy import Injury, Shock
+from sandbox.components.models.strength import StrengthHealth
 from sandbox.components.state import Condition
-from sandbox.components.strength import StrengthHealth
 from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models
-from sandbox.models.strength import load
-from sandbox.systems.models.base import ModelError
-from sandbox.systems.models.strength import (
+from sandbox.systems.damage_model import ModelError
+from sandbox.systems.models.strength.model import (
     StrengthAttack,
     StrengthModel,
     after_armour,
@@ -45,6 +44,7 @@ from sandbox.systems.models.strength import (
     roll_damage,
     roll_exploding,
 )
+from sandbox.systems.models.strength.tables import load
 from sandbox.world import Sandbox, SandboxError
 from tests.conftest import QueuedRng
 

@@ -11,7 +11,7 @@ from typing import Any
 import esper
 import pytest
 
-from sandbox.components.anatomy_state import Injury, Shock
+from sandbox.components.models.anatomy import Injury, Shock
 from sandbox.components.rules import ShockState
 from sandbox.components.state import Combatant, Condition, Equipment, Identity, Position
 from sandbox.persistence import SaveError

@@ -7,17 +7,17 @@ from collections.abc import Callable
 import esper
 import pytest
 
-from sandbox.components.anatomy_state import Shock
 from sandbox.components.events import ShockRetested
+from sandbox.components.models.anatomy import Shock
 from sandbox.components.rules import ShockState
-from sandbox.systems.aftercare import BleedingProcessor
 from sandbox.systems.ai import IntentProcessor
 from sandbox.systems.combat import AttackProcessor
-from sandbox.systems.damage import DamageProcessor, offered_state
+from sandbox.systems.ending import CleanupProcessor, ClockProcessor, StatusProcessor
+from sandbox.systems.models.anatomy.aftercare import BleedingProcessor
+from sandbox.systems.models.anatomy.damage import DamageProcessor, offered_state
+from sandbox.systems.models.anatomy.recovery import RecoveryProcessor
 from sandbox.systems.movement import MoveProcessor
 from sandbox.systems.phases import Phase, phase_of, priority
-from sandbox.systems.recovery import RecoveryProcessor
-from sandbox.systems.status import CleanupProcessor, ClockProcessor, StatusProcessor
 from sandbox.world import Sandbox, processors_for
 
 ORDER = ["intent", "move", "attack", "damage", "effects", "recovery", "status", "cleanup"]

@@ -12,11 +12,11 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sandbox.components.anatomy_state import Injury, Wound
+from sandbox.components.models.anatomy import Injury, Wound
 from sandbox.config import default_catalog
-from sandbox.systems.health import band, health, health_ceiling
-from sandbox.systems.impairment import Impairment, body_impairments, tier
-from sandbox.systems.impairment import test_penalty as role_penalty
+from sandbox.systems.models.anatomy.health import band, health, health_ceiling
+from sandbox.systems.models.anatomy.impairment import Impairment, body_impairments, tier
+from sandbox.systems.models.anatomy.impairment import test_penalty as role_penalty
 
 CATALOG = default_catalog()
 RULES = CATALOG.rules

@@ -1,4 +1,5 @@
-"""Tests of ``sandbox.systems.shock``: opening index, whether a Shock test is made, and the resulting state.
+"""Tests of ``sandbox.systems.models.anatomy.shock``: opening index, whether a Shock test is made, and the resulting
+state.
 
 Rules: document 000 "Shock", anatomy-tables.md section 4 (index <= 4 no test, 5-10 test, > 10 dead; CF +2,
 MF +1, MS 0, CS -1; <= 6 none, 7 stunned, 8 incapacitated, 9 unconscious, >= 10 dead) and decisions.md 000 #3.
@@ -9,7 +10,14 @@ from __future__ import annotations
 import pytest
 
 from sandbox.components.rules import ShockState, TestResult
-from sandbox.systems.shock import adjusted_index, needs_test, opening_index, resolve_opening, state_for_index, worsen
+from sandbox.systems.models.anatomy.shock import (
+    adjusted_index,
+    needs_test,
+    opening_index,
+    resolve_opening,
+    state_for_index,
+    worsen,
+)
 
 CS, MS, MF, CF = TestResult.CS, TestResult.MS, TestResult.MF, TestResult.CF
 NONE, STUNNED, INCAP, UNCON, DEAD = (

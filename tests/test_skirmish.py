@@ -10,7 +10,6 @@ import pytest
 from typer.testing import CliRunner
 
 from sandbox.cli import app
-from sandbox.components.anatomy_state import Injury
 from sandbox.components.events import (
     AttackDeclared,
     Died,
@@ -21,6 +20,7 @@ from sandbox.components.events import (
     ModeChanged,
     ShockChanged,
 )
+from sandbox.components.models.anatomy import Injury
 from sandbox.components.state import Anatomy, Combatant, Condition, Equipment
 from sandbox.config import ConfigError, default_catalog
 from sandbox.systems.combat import ready_parts

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from sandbox.components.anatomy import BodyStructure
-from sandbox.systems.impairment import SOUND, Impairment
+from sandbox.components.body import BodyStructure
+from sandbox.systems.models.anatomy.impairment import SOUND, Impairment
 from sandbox.systems.strike import dominance_from, is_off_hand, strength_impact_modifier, wielding_parts
 
 HEAD, RARM, LARM, TORSO, RLEG, LLEG = range(6)

@@ -19,13 +19,13 @@ from typer.testing import CliRunner
 import sandbox.vector_odds
 from sandbox.blows import BlowSetup, Odds, seeded_blows
 from sandbox.cli import app
-from sandbox.components.anatomy import Aspect
+from sandbox.components.body import Aspect
 from sandbox.components.rules import LEVEL_CODES, ShockState
 from sandbox.config import Catalog
-from sandbox.systems.blow import resolve_blow, with_tests
 from sandbox.systems.dice import roll_dice
 from sandbox.systems.hit_location import MISS
-from sandbox.systems.vector_blows import ExactOdds, dice_distribution, resolve_blows, roll_dice_array
+from sandbox.systems.models.anatomy.blow import resolve_blow, with_tests
+from sandbox.systems.models.anatomy.vector_blows import ExactOdds, dice_distribution, resolve_blows, roll_dice_array
 from sandbox.vector_odds import exact_odds, numpy_stream, resolve_chunk, vector_odds
 
 P_MIN = 1e-4

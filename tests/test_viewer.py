@@ -26,12 +26,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from sandbox.cli import app
-from sandbox.components.anatomy_state import Injury
 from sandbox.components.impairment import Impairment
+from sandbox.components.models.anatomy import Injury
 from sandbox.components.rules import LEVEL_CODES
 from sandbox.components.state import Anatomy, Position
 from sandbox.models import available_models
-from sandbox.systems.models.anatomy_attack import AttackRecord
+from sandbox.systems.models.anatomy.record import AttackRecord
 from sandbox.viewer import SPEEDS, Viewer, run_headless
 from sandbox.viewer.labels import Request, overlaps, place
 from sandbox.viewer.theme import (

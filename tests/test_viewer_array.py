@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from sandbox.array_world import TRACE_ALL, ArrayWorld
 from sandbox.cli import app
 from sandbox.components.log import LogEntry
-from sandbox.systems.models.anatomy_attack import AttackRecord
+from sandbox.systems.models.anatomy.record import AttackRecord
 from sandbox.viewer import Viewer, run_headless
 from sandbox.viewer.entries import Attack
 from sandbox.viewer.feeds import LiveFeed

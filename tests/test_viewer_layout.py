@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 
 from sandbox.bodymap import Rect, body_layout, figure_layout
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 from sandbox.config import default_catalog
 from tests.configgen import BODY
 from tests.strategies import GenSet, gen_set

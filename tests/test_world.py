@@ -7,7 +7,6 @@ from collections.abc import Iterator
 import esper
 import pytest
 
-from sandbox.components.anatomy_state import Injury
 from sandbox.components.events import (
     Died,
     Event,
@@ -15,6 +14,7 @@ from sandbox.components.events import (
     ImpairmentChanged,
     Injured,
 )
+from sandbox.components.models.anatomy import Injury
 from sandbox.components.state import Anatomy
 from sandbox.world import Outcome, Readout, Sandbox, SandboxError
 

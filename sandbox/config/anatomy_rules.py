@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from sandbox.components.anatomy import Aspect
+from sandbox.components.body import Aspect
 from sandbox.components.rules import (
     LEVEL_CODES,
     AftercareRules,

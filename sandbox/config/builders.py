@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sandbox.components.anatomy import Aspect, BodyStructure, Location, Part, Zone
+from sandbox.components.body import Aspect, BodyStructure, Location, Part, Zone
 from sandbox.components.creature import CreatureDef
 from sandbox.components.gear import ArmorPiece, Item, StrikeMode, Weapon
 from sandbox.config import schema as s

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 from sandbox.components.creature import CreatureDef, SkillDef
 from sandbox.components.gear import ArmorPiece, Item, StrikeMode, Weapon
 from sandbox.components.rules import AnatomyRules, CombatRules

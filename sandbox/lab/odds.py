@@ -1,5 +1,5 @@
 """Odds cards: what one blow of an attacker's strike does to an enemy in its armour, from the vectorised pipeline
-(``sandbox.systems.vector_blows``): how often a sword cut gets through mail, how often it drops a man.
+(``sandbox.systems.models.anatomy.vector_blows``): how often a sword cut gets through mail, how often it drops a man.
 
 The runs say who wins, the cards say why. A card depends only on (strike mode, the attacker's Strength, the
 defender's body, armour, test MLs and the attacker's aim), so each distinct one is computed once, however many

@@ -11,7 +11,7 @@ import io
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 
 from .colours import NO_WINNER, label_colour, rgb, team_colour
 from .runner import LabRun

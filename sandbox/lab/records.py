@@ -70,8 +70,7 @@ def landed_blows(log: Iterable[Any]) -> Counter[tuple[int, str, str]]:
     """(target, location, wound) -> blows, from a world's raw log.
 
     An entry that places its blow on the target's anatomy (``sandbox.components.log.PlacedBlowEntry``: the anatomy and
-    depth
-    models' attack records) says where, without expanding into events; the other models' blows are their damage
+    depth models' attack records) says where, without expanding into events; the other models' blows are their damage
     events (no location).
     """
     found: Counter[tuple[int, str, str]] = Counter()

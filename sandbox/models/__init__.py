@@ -1,15 +1,17 @@
 """Loading each damage model's tables (``models/<name>.toml``) and building the model.
 
-Every module in this package that defines ``NAME`` and ``load_tables(catalog, root)`` is a model loader: it reads
-its own TOML through the catalog's content trees (``sandbox.models.tables``), validates it (every problem listed,
-as for every config), derives what the file does not cover from the anatomy data (``sandbox.models.derive``) and
-returns the model with the entries it derived. A model with no loader here (a model that needs no tables, or one
-registered by an embedding game) is built with no tables.
+Every model package whose ``tables`` module defines ``NAME`` and ``load_tables(catalog, root)``
+(``sandbox.systems.models.<name>.tables``, beside the model it reads for) has a loader: it reads its own TOML
+through the catalog's content trees (``sandbox.models.tables``), validates it (every problem listed, as for every
+config), derives what the file does not cover from the anatomy data (``sandbox.models.derive``) and returns the
+model with the entries it derived. A model with no loader (a model that needs no tables, or one registered by an
+embedding game) is built with no tables.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -25,12 +27,17 @@ Loader = Callable[[Catalog, Path], Loaded]
 
 @lru_cache(maxsize=1)
 def loaders() -> dict[str, Loader]:
-    """Model name -> loader, from the modules of this package."""
+    """Model name -> loader, from the ``tables`` module of each model package."""
+    import sandbox.systems.models as packages
+
     found: dict[str, Loader] = {}
-    for info in pkgutil.iter_modules(__path__):
-        if info.name.startswith("_") or info.name in ("derive", "tables"):
-            continue  # a model still being written, or the machinery every loader shares
-        module = importlib.import_module(f"{__name__}.{info.name}")
+    for info in pkgutil.iter_modules(packages.__path__):
+        if not info.ispkg or info.name.startswith("_"):
+            continue  # the shared machinery (base, d20), or a model still being written
+        home = f"{packages.__name__}.{info.name}.tables"
+        if importlib.util.find_spec(home) is None:
+            continue  # a model package with no tables
+        module = importlib.import_module(home)
         name = getattr(module, "NAME", None)
         load = getattr(module, "load_tables", None)
         if isinstance(name, str) and callable(load):

@@ -26,7 +26,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 from sandbox.components.gear import Dice
 from sandbox.config.checks import MAX_MODIFIER
 from sandbox.config.limits import MAX_COEFFICIENT
@@ -34,7 +34,7 @@ from sandbox.config.loader import Catalog
 from sandbox.systems.hit_location import build_hit_table, location_probabilities
 
 ASPECT_NAMES = ("blunt", "edged", "piercing", "fire")
-"""The aspects in their index order (``sandbox.components.anatomy.Aspect``)."""
+"""The aspects in their index order (``sandbox.components.body.Aspect``)."""
 ATTRIBUTE_NAMES = ("strength", "endurance", "will", "dexterity", "agility", "perception")
 """The creature attributes a formula may read."""
 

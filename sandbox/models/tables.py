@@ -23,7 +23,7 @@ from sandbox.config.layout import MODELS_DIR
 from sandbox.config.loader import Catalog, read_layered
 from sandbox.config.merge import Origin
 from sandbox.config.reading import KEYED_TABLES, expected_text, validation_problems
-from sandbox.systems.models import DamageModel
+from sandbox.systems.damage_model import DamageModel
 
 M = TypeVar("M", bound=BaseModel)
 

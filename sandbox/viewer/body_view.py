@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import pygame
 
 from sandbox.bodymap import figure_layout
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 from sandbox.components.impairment import Impairment
 from sandbox.components.readout import PartReading, Readout
 from sandbox.viewer.fonts import Typeset

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pygame
 
-from sandbox.components.anatomy import ASPECTS, BodyStructure
+from sandbox.components.body import ASPECTS, BodyStructure
 from sandbox.components.gear import ArmorPiece
 from sandbox.components.readout import Readout
 from sandbox.viewer.fonts import Typeset

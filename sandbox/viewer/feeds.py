@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Protocol
 
 from sandbox.components.log import LogEntry
-from sandbox.systems.targets import CompiledTargets
+from sandbox.systems.models.anatomy.targets import CompiledTargets
 from sandbox.viewer.entries import Attack, LogReader
 from sandbox.viewer.odds import LocationOdds, OddsUnavailable, location_odds
 from sandbox.viewer.scene import Scene, TickMarks, marks_of, world_scene

@@ -1,6 +1,6 @@
-"""Exact odds for the location card: where an attacker's current strike mode lands on the shown creature and
-what each level it would deal there, from the exact-odds engine (``sandbox.systems.vector_blows.exact_blow_odds``, the
-engine of ``sandbox blows --exact``).
+"""Exact odds for the location card: where an attacker's current strike mode lands on the shown creature and what each
+level it would deal there, from the exact-odds engine (``sandbox.systems.models.anatomy.vector_blows.exact_blow_odds``,
+the engine of ``sandbox blows --exact``).
 
 The engine enumerates the impact dice (the mode's, plus the attacker's Strength Impact Modifier, off hand and
 thrown included), the hit-location tables under the attacker's aim and the mode's Spread, protection, the level
@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sandbox.components.anatomy_state import Injury
+from sandbox.components.models.anatomy import Injury
 from sandbox.components.rules import LEVEL_CODES, ShockState
 from sandbox.systems.creatures import Creature
+from sandbox.systems.models.anatomy.targets import CompiledTargets, target_profile
+from sandbox.systems.models.anatomy.vector_blows import dice_distribution, exact_blow_odds
 from sandbox.systems.strike import is_off_hand, strength_impact_modifier
-from sandbox.systems.targets import CompiledTargets, target_profile
-from sandbox.systems.vector_blows import dice_distribution, exact_blow_odds
 from sandbox.viewer.watched import WatchedWorld
 from sandbox.world import Sandbox, SandboxError
 

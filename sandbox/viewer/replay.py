@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
-from sandbox.components.anatomy import BodyStructure
+from sandbox.components.body import BodyStructure
 from sandbox.components.events import (
     AttackDeclared,
     BleederOpened,

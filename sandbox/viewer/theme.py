@@ -6,8 +6,8 @@ same five colours read the same under every model that places wounds at location
 
 from __future__ import annotations
 
-from sandbox.components.depth import TIERS
 from sandbox.components.impairment import Impairment
+from sandbox.components.models.depth import TIERS
 from sandbox.components.rules import LEVEL_CODES
 
 Colour = tuple[int, int, int]

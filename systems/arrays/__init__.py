@@ -13,7 +13,7 @@ Pure rules, numpy, and numba for the loops that take their cases one at a time (
 imports the sandbox.
 """
 
-import sandbox.systems.arrays.anatomy.model  # noqa: F401 (registers the anatomy model with the array engine)
+import sandbox.systems.models.anatomy.arrays.model  # noqa: F401 (registers the anatomy model with the array engine)
 from sandbox.systems.arrays.engine import ArrayEngine
 from sandbox.systems.arrays.errors import EngineError
 from sandbox.systems.arrays.models import ENGINES, array_model_names, engines_for

@@ -3,7 +3,7 @@ reach its target and is not already felled, in initiative order.
 
 The model resolves them (``ArrayModel.attack``) so that the result is the esper engine's turn order: a creature
 felled, shocked or disarmed earlier in the tick does not act later in it
-(``sandbox.systems.arrays.anatomy.attack_phase``).
+(``sandbox.systems.models.anatomy.arrays.attack_phase``).
 """
 
 from __future__ import annotations
@@ -57,8 +57,7 @@ class Attacks:
 
 def gather(engine: ArrayEngine) -> Attacks:
     """Every attack this tick (``sandbox.systems.combat.AttackProcessor``'s checks as the phase begins: able, a target
-    that
-    is not dead and within reach or range)."""
+    that is not dead and within reach or range)."""
     cr, modes, loadout = engine.creatures, engine.modes, engine.loadout
     att = np.zeros(len(cr), dtype=np.int64)
     att = att[:_attackers(cr.order, cr.action, cr.dead, cr.out, cr.target, cr.mode, cr.x, cr.y, modes.limit, att)]

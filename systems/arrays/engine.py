@@ -4,10 +4,9 @@ batches of independent fights.
 
 It is deterministic for a seed: a fight is ``(seed, run index)``, and each fight and purpose draws from its own
 counter-based stream (``sandbox.systems.arrays.fight_streams``), whole arrays at a time, so a fight is the same
-whichever
-other fights share the world. Its stream layout is its own: the
-same seed gives the same fight every time, but not the esper engine's fight event for event (the rules and so the
-distributions are the same: ``tests/test_engines_agree.py``).
+whichever other fights share the world. Its stream layout is its own: the same seed gives the same fight every time, but
+not the esper engine's fight event for event (the rules and so the distributions are the same:
+``tests/test_engines_agree.py``).
 """
 
 from __future__ import annotations
@@ -35,12 +34,12 @@ from sandbox.systems.arrays.spawn import Built, Recruit, build_recruits, by_iden
 from sandbox.systems.arrays.state import picked
 from sandbox.systems.arrays.tables import BoolArray, IntArray, body_tables, mode_tables, skill_tables
 from sandbox.systems.arrays.trace import Tracer
-from sandbox.systems.blow import compile_target
 from sandbox.systems.context import TickContext
-from sandbox.systems.models.base import DamageModel
+from sandbox.systems.damage_model import DamageModel
+from sandbox.systems.models.anatomy.blow import compile_target
+from sandbox.systems.models.anatomy.vector_blows import build_target_tables
 from sandbox.systems.spawning import Content
 from sandbox.systems.strike import strength_impact_modifier
-from sandbox.systems.vector_blows import build_target_tables
 
 PURPOSES: tuple[str, ...] = ("attack", "injury", "shock", "bleeding", "ai")
 """The array engine's streams, in spawn order (append new ones at the end)."""
@@ -241,7 +240,7 @@ class ArrayEngine:
         return int(-(-aftercare.extended_shock_interval // self.combat.tick_seconds)) - 1
 
     def fighting(self) -> BoolArray:
-        """Per creature, able to act and with some way to strike (``sandbox.systems.status.can_fight``)."""
+        """Per creature, able to act and with some way to strike (``sandbox.systems.ending.can_fight``)."""
         return self.creatures.able & self.creatures.armed
 
     def standing(self, i: int) -> Standing:

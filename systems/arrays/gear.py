@@ -51,8 +51,7 @@ class GearState:
 
     def let_go(self, part: int, flung: bool) -> tuple[GearState, str | None]:
         """``sandbox.systems.conditions.drop_held``: part ``part`` lets go of what it holds (every hand holding it), to
-        the
-        ground or (``flung``) out of reach. Returns the new state and the weapon let go (``None``: the part held
+        the ground or (``flung``) out of reach. Returns the new state and the weapon let go (``None``: the part held
         nothing, and the state is this one)."""
         item = dict(self.holding).get(part)
         if item is None:

@@ -146,8 +146,7 @@ def _is_melee(engine: ArrayEngine, mode: IntArray) -> BoolArray:
 
 def _aim(engine: ArrayEngine, idx: IntArray, foes: IntArray) -> None:
     """This tick's aim zone per attacker (``sandbox.systems.ai.choose_aim``): a random aimable part of the foe's body,
-    or
-    the named part's zone (0 where the foe's body has none)."""
+    or the named part's zone (0 where the foe's body has none)."""
     cr, bodies = engine.creatures, engine.bodies
     aim = cr.aim[idx]
     body = cr.body[foes]

@@ -128,8 +128,7 @@ class Loadout:
 
     def choose(self, idx: IntArray, distance: np.ndarray, modes: ModeTables) -> tuple[IntArray, IntArray]:
         """``sandbox.systems.ai.choose_mode`` per creature: the first option that reaches ``distance``; else the first
-        melee
-        option, to close in with; else the longest-ranged. Returns ``(option column, mode index)`` (-1: none)."""
+        melee option, to close in with; else the longest-ranged. Returns ``(option column, mode index)`` (-1: none)."""
         column = np.zeros(len(idx), dtype=np.int64)
         chosen = np.full(len(idx), -1, dtype=np.int64)
         _choose(self.mode, idx, distance, modes.kind, modes.limit, modes.range, column, chosen)

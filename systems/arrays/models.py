@@ -1,10 +1,10 @@
-"""The array engine's damage-model interface and its registry, as ``sandbox.systems.models.base`` is the esper engine's.
+"""The array engine's damage-model interface and its registry (``sandbox.systems.damage_model`` is the esper one's).
 
 An array model keeps its state as arrays beside the shared ``Creatures`` and answers the shared loop's questions
 for every creature at once (what each part can do, how much it slows the walk, how hale it is); it resolves the
 attack phase's attacks and runs the damage, effects and recovery phases; and it turns one creature back into the
 per-event records (``Creature``, ``Readout``) for reading. Adding the array implementation of a model is a module
-that subclasses ``ArrayModel`` and registers it (``sandbox.systems.arrays.anatomy.model`` registers ``anatomy``).
+that subclasses ``ArrayModel`` and registers it (``sandbox.systems.models.anatomy.arrays.model`` registers ``anatomy``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from sandbox.components.readout import Readout
 from sandbox.systems.arrays.errors import EngineError
 from sandbox.systems.arrays.tables import BoolArray, FloatArray, IntArray
 from sandbox.systems.creatures import Creature
-from sandbox.systems.models.base import model_names
+from sandbox.systems.damage_model import model_names
 
 if TYPE_CHECKING:
     from sandbox.systems.arrays.attack import Attacks

@@ -2,11 +2,10 @@
 (``sandbox.systems.ai.rearm_action``)
 and which it grips, with which hands (``sandbox.systems.ai.grip_parts_for``), by the esper engine's own rules.
 
-Both answers depend only on the creature's anatomy (its body and favoured side), which parts are usable and its
-gear state (``sandbox.systems.arrays.gear``: what the hands hold, what lies dropped, is carried and is lost). The
-thousands
-of disarmed creatures of a battle share a handful of such situations, so each is worked out once and remembered,
-and the creatures asking are answered a column at a time.
+Both answers depend only on the creature's anatomy (its body and favoured side), which parts are usable and its gear
+state (``sandbox.systems.arrays.gear``: what the hands hold, what lies dropped, is carried and is lost). The thousands
+of disarmed creatures of a battle share a handful of such situations, so each is worked out once and remembered, and the
+creatures asking are answered a column at a time.
 """
 
 from __future__ import annotations

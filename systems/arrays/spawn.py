@@ -18,7 +18,7 @@ from sandbox.systems.arrays.errors import EngineError
 from sandbox.systems.arrays.gear import Gear, GearState
 from sandbox.systems.arrays.state import AIM_POLICIES_CODES, NO_ML, POLICIES, Creatures, picked
 from sandbox.systems.arrays.tables import MAX_PARTS, BodyTables, IntArray, SkillTables
-from sandbox.systems.models.base import DamageModel
+from sandbox.systems.damage_model import DamageModel
 from sandbox.systems.spawning import Content, SpawnError, creature_components
 
 

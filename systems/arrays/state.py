@@ -2,8 +2,8 @@
 creature ``i`` is ``i + 1``, as esper numbers them).
 
 What every model shares lives here (where a creature stands, whom it fights and with what, what it holds, its
-conditions); a damage model keeps its own arrays beside these (``sandbox.systems.arrays.anatomy.state``). A fight index
-per creature keeps independent fights apart in one world: targets are only ever chosen within a fight.
+conditions); a damage model keeps its own arrays beside these (``sandbox.systems.models.anatomy.arrays.state``). A fight
+index per creature keeps independent fights apart in one world: targets are only ever chosen within a fight.
 """
 
 from __future__ import annotations

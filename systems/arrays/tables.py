@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from sandbox.components.anatomy import ROLES, BodyStructure
+from sandbox.components.body import ROLES, BodyStructure
 from sandbox.components.creature import SkillDef
 from sandbox.components.gear import StrikeMode
 from sandbox.systems.ai import aimable_parts, mean_impact

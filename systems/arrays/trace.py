@@ -16,7 +16,7 @@ from sandbox.components.events import ItemPickedUp, ModeChanged, StoodUp
 from sandbox.components.log import LogEntry
 from sandbox.systems.arrays.attack import Attacks
 from sandbox.systems.arrays.tables import BoolArray, IntArray
-from sandbox.systems.vector_blows import BlowArrays
+from sandbox.systems.models.anatomy.vector_blows import BlowArrays
 
 if TYPE_CHECKING:
     from sandbox.systems.arrays.engine import ArrayEngine

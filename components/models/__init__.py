@@ -1,0 +1,2 @@
+"""Each damage model's own per-creature state and tables: one module a model, pure data (the standard library
+only)."""

@@ -1,0 +1,368 @@
+"""Loading the strength-health model's tables (``configs/models/strength.toml``, document 003).
+
+The file is validated with pydantic (strict, unknown keys rejected); a strike mode, armour piece or creature with
+no entry gets one derived from its anatomy data by the file's ``[derive]`` conversions (``docs/models/strength.md``);
+then everything is checked against the catalog: every entry must name something the content defines, dice must be
+of the allowed sizes and abilities within the cap. Every problem is collected and raised as one ``ConfigError``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sandbox.components.models.strength import (
+    ABILITIES,
+    CONDITIONS,
+    ConditionEffect,
+    CreatureBlock,
+    HealingItem,
+    ItemUse,
+    StrengthTables,
+    WeaponDamage,
+)
+from sandbox.config.bounds import Coefficient, Faces, Modifier, Points, RepeatHours, Score
+from sandbox.config.errors import suggest
+from sandbox.config.limits import MAX_NAME, MAX_SCORE, MAX_SIDES, MAX_SPAN_DAYS, MIN_TICK_SECONDS
+from sandbox.config.loader import Catalog
+from sandbox.models.derive import (
+    ASPECT_NAMES,
+    ArmorFormula,
+    CreatureFormula,
+    WeaponFormula,
+    armor_features,
+    creature_features,
+    mean_of,
+    weapon_features,
+)
+from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
+from sandbox.systems.dice import parse_dice
+from sandbox.systems.models.strength.model import StrengthModel
+
+NAME = "strength"
+
+Count = Annotated[int, Field(ge=0, le=100)]
+Ability = Annotated[int, Field(ge=1, le=MAX_SCORE)]
+AspectName = Literal["blunt", "edged", "piercing", "fire"]
+Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_NAME)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
+
+
+class HealthRules(_Strict):
+    """Health, critical damage, the stretch and dying."""
+
+    critical_ratio: Annotated[float, Field(gt=0, le=1, description="Share of the health remaining whose loss at "
+                                                                   "once is critical damage (0.5: half).")]
+    stretch: Literal["skirmish"] | Annotated[float, Field(ge=MIN_TICK_SECONDS, le=MAX_SPAN_DAYS * 86400)] = Field(
+        description='How long critical damage incapacitates: "skirmish" (the rest of the fight) or seconds.')
+    dying_rounds: Annotated[int, Field(ge=1, le=10_000, description="A dying creature dies at the end of this "
+                                                                    "many rounds (1: the next).")]
+    damage_while_dying_kills: bool = Field(description="Damage to a dying creature kills it.")
+
+
+class DiceRules(_Strict):
+    """The damage dice."""
+
+    sizes: Annotated[list[Faces], Field(min_length=1, max_length=100, description="Allowed damage dice.")]
+    explode: bool = Field(description="On its maximum a die is rolled again and adds the new roll minus 1.")
+
+
+class AbilityRules(_Strict):
+    """STR, WIT and AGI."""
+
+    max: Ability = Field(description="The highest an ability can be.")
+    max_human: Ability = Field(description="The highest a human's ability can be.")
+    temporary_loss_die: Annotated[int, Field(ge=1, le=MAX_SIDES, description="The die of the Injuries table's "
+                                                                             "ability losses.")]
+    shift_with: dict[Literal["STR", "WIT", "AGI"], str] = Field(
+        default_factory=dict, description="Ability -> the creature attribute whose scenario override shifts it by "
+                                          "the same difference.")
+
+
+class AttackRules(_Strict):
+    """The attack roll (document 002's d20 roll, decisions.md)."""
+
+    defenceless_defense: Modifier = Field(description="Defense of a creature that cannot act.")
+    skill_step: Count = Field(description="Every this many ML a scenario adds to a weapon skill is +1 attack "
+                                          "(0: off).")
+    natural_20_enhanced: Count = Field(description="Enhancements of a natural 20's damage (0: none).")
+
+
+class RestRules(_Strict):
+    """Rest out of combat."""
+
+    full_rest_hours: RepeatHours = Field(description="Hours out of combat that make a full rest.")
+    heals: Literal["all"] | Points = Field(description='Health a full rest restores ("all" or points).')
+
+
+class ConditionModel(_Strict):
+    """What a condition does in a fight."""
+
+    attack: Modifier = 0
+    defense: Modifier = 0
+    impaired: Count = 0
+    drops_shield: bool = Field(default=False, description="The injured arm lets go of a shield it holds (an arm "
+                                                          "injury: the arm of its side).")
+
+
+class ConditionsModel(_Strict):
+    """Every condition the Injuries table leaves."""
+
+    hobbled: ConditionModel
+    arm_injury_secondary: ConditionModel
+    arm_injury_primary: ConditionModel
+    eye_injury: ConditionModel
+    blind: ConditionModel
+
+
+class WeaponModel(_Strict):
+    """A strike mode's damage."""
+
+    die: Faces = Field(description="Damage die size (one of dice.sizes).")
+    bonus: Modifier = Field(default=0, description="Flat points added to the kept roll.")
+    enhanced: Count = 0
+    impaired: Count = 0
+    direct: bool = Field(default=False, description="Direct damage ignores armour.")
+    attack: Modifier = Field(default=0, description="Added to the attack roll.")
+
+
+class ArmorModel(_Strict):
+    """An armour piece's Armour value."""
+
+    armour: Points
+
+
+class ShieldModel(_Strict):
+    """A shield's Armour value (document 003: "It is increased by wearing armour and holding shields")."""
+
+    armour: Annotated[int, Field(ge=0, le=20, description="Added to the Armour value while the shield is held by a "
+                                                          "usable, free hand of a creature able to act.")]
+
+
+class ItemModel(_Strict):
+    """A healing item's effect (document 003: "Lost health can be recovered by resting (see Rest) or using healing
+    items")."""
+
+    heals: str = Field(description="Health restored: dice NdX+M or a flat value (at least 1 point).")
+
+
+class ItemUseModel(_Strict):
+    """When the AI has a creature use a healing item in a fight (sandbox rules)."""
+
+    reach: Annotated[float, Field(gt=0, le=100, description="Metres within which a dying team-mate can be given "
+                                                            "one.")]
+    self_at: Annotated[float, Field(ge=0, le=1, description="A creature uses one on itself when its health is at "
+                                                            "most this share of its STR.")]
+    self_in_melee: bool = Field(default=True, description="It uses one on itself even with an enemy within its "
+                                                          "reach (a team-mate only with none).")
+
+
+class CreatureModel(_Strict):
+    """A creature block."""
+
+    STR: Ability
+    WIT: Ability
+    AGI: Ability
+    attack: Modifier = Field(description="Attack bonus of the d20 roll.")
+    defense: Modifier = Field(description="Defense.")
+    armour: Points = Field(default=0, description="Natural Armour value (hide, scales).")
+    human: bool = Field(default=False, description="Abilities cap at abilities.max_human.")
+
+
+class DeriveWeapons(_Strict):
+    """How a strike mode's damage follows from its anatomy data."""
+
+    die: WeaponFormula = Field(description="The die size aimed at; the allowed size nearest to it is taken (a tie: "
+                                           "the smaller).")
+    bonus: WeaponFormula
+    impaired_below: Coefficient = Field(description="A mode whose mean impact is below this is impaired once.")
+    enhanced_from: Coefficient = Field(description="A mode whose mean impact is at least this is enhanced once.")
+    direct: list[AspectName] = Field(default_factory=list, description="Aspects whose damage ignores armour.")
+    attack: WeaponFormula
+
+
+class DeriveArmor(_Strict):
+    """How an armour piece's Armour value follows from its protection and coverage."""
+
+    armour: ArmorFormula
+
+
+class DeriveCreatures(_Strict):
+    """How a creature's block follows from its anatomy data (abilities are then capped as every block is)."""
+
+    attribute_default: Score = Field(description="The score of an attribute the creature's file leaves out.")
+    STR: CreatureFormula
+    WIT: CreatureFormula
+    AGI: CreatureFormula
+    attack: CreatureFormula
+    defense: CreatureFormula
+    armour: CreatureFormula
+    human_bodies: list[Id] = Field(default_factory=list, description="A creature of these bodies is human (its "
+                                                                     "abilities cap at max_human).")
+
+
+class DeriveShields(_Strict):
+    """A shield's Armour value when the file gives none (a shield has no anatomy number to derive it from)."""
+
+    armour: Annotated[int, Field(ge=0, le=20)]
+
+
+class DeriveModel(_Strict):
+    """The conversions that derive an entry the file does not have (``docs/models/strength.md``)."""
+
+    weapons: DeriveWeapons
+    armor: DeriveArmor
+    creatures: DeriveCreatures
+    shields: DeriveShields
+
+
+class StrengthFile(_Strict):
+    """``configs/models/strength.toml``: the strength-health model (document 003)."""
+
+    health: HealthRules
+    dice: DiceRules
+    abilities: AbilityRules
+    attack: AttackRules
+    rest: RestRules
+    conditions: ConditionsModel
+    derive: DeriveModel
+    weapons: dict[str, WeaponModel]
+    armor: dict[str, ArmorModel]
+    creatures: dict[str, CreatureModel]
+    shields: dict[str, ShieldModel] = Field(default_factory=dict, description="By shield (weapon id).")
+    items: dict[str, ItemModel] = Field(default_factory=dict, description="Healing items, by item id (items/).")
+    item_use: ItemUseModel
+
+
+SCHEMA = StrengthFile
+
+
+def nearest_die(target: float, sizes: list[int]) -> int:
+    """The allowed die size nearest to ``target`` (a tie goes to the smaller die)."""
+    return min(sorted(sizes), key=lambda size: abs(size - target))
+
+
+def _derive(t: Tables[StrengthFile], catalog: Catalog) -> None:
+    """Derive every entry the file lacks from the anatomy data (``[derive]``)."""
+    data = t.model
+    d = data.derive
+
+    def weapon(mode_id: str) -> dict[str, Any]:
+        w = d.weapons
+        mode = catalog.modes[mode_id]
+        features = weapon_features(catalog, mode_id)
+        impact = mean_of(mode.impact)
+        return {"die": nearest_die(w.die.total(features), data.dice.sizes), "bonus": w.bonus.value(features),
+                "enhanced": int(impact >= w.enhanced_from), "impaired": int(impact < w.impaired_below),
+                "direct": ASPECT_NAMES[mode.aspect] in w.direct, "attack": w.attack.value(features)}
+
+    def armor(armor_id: str) -> dict[str, Any]:
+        return {"armour": d.armor.armour.value(armor_features(catalog, armor_id))}
+
+    def creature(creature_id: str) -> dict[str, Any]:
+        c = d.creatures
+        human = catalog.creatures[creature_id].body in c.human_bodies
+        cap = data.abilities.max_human if human else data.abilities.max
+        features = creature_features(catalog, creature_id, c.attribute_default)
+        values: dict[str, Any] = {ability: min(getattr(c, ability).value(features), cap) for ability in ABILITIES}
+        values.update(attack=c.attack.value(features), defense=c.defense.value(features),
+                      armour=c.armour.value(features), human=human)
+        return values
+
+    derive_each(t, catalog, weapons=(weapon, WeaponModel.model_validate),
+                armor=(armor, ArmorModel.model_validate), creatures=(creature, CreatureModel.model_validate))
+    for weapon_id, w in catalog.weapons.items():
+        if w.shield and weapon_id not in data.shields:
+            data.shields[weapon_id] = ShieldModel(armour=d.shields.armour)
+            t.derived.setdefault("shields", {})[weapon_id] = {"armour": d.shields.armour}
+
+
+def check(t: Tables[StrengthFile], catalog: Catalog) -> None:
+    """The semantic checks: entries name what the content defines, dice sizes, ability caps, attribute names."""
+    data = t.model
+    t.unknown_entries(catalog)
+    sizes = data.dice.sizes
+    for key, weapon in data.weapons.items():
+        if weapon.die not in sizes:
+            t.bad(("weapons", key, "die"), key, f"one of the dice sizes {sizes}", repr(weapon.die))
+    if data.abilities.max_human > data.abilities.max:
+        t.bad(("abilities", "max_human"), None, f"at most abilities.max ({data.abilities.max})",
+              repr(data.abilities.max_human))
+    for key, creature in data.creatures.items():
+        cap = data.abilities.max_human if creature.human else data.abilities.max
+        for ability in ABILITIES:
+            value = getattr(creature, ability)
+            if value > cap:
+                t.bad(("creatures", key, ability), key, f"at most {cap} ({'human ' if creature.human else ''}ability "
+                      "cap)", repr(value))
+    shields = sorted(k for k, w in catalog.weapons.items() if w.shield)
+    for key in data.shields:
+        if key not in shields:
+            t.bad(("shields", key), key, f"a shield the content defines ({', '.join(shields) or 'none'})", repr(key),
+                  suggest(key, shields))
+    for key, item in data.items.items():
+        if key not in catalog.items:
+            t.bad(("items", key), key, "an item the content defines (items/)", repr(key),
+                  suggest(key, list(catalog.items)))
+        before = len(t.problems)
+        t.dice(("items", key, "heals"), key, item.heals)
+        if len(t.problems) == before and parse_dice(item.heals).maximum < 1:
+            t.bad(("items", key, "heals"), key, "dice that can heal at least 1 point", repr(item.heals))
+    attributes = sorted(k for k, v in catalog.skills.items() if v.kind == "attribute")
+    for ability, attribute in data.abilities.shift_with.items():
+        if attribute not in attributes:
+            t.bad(("abilities", "shift_with", ability), None, f"a creature attribute ({', '.join(attributes)})",
+                  repr(attribute))
+
+
+def tables_from(data: StrengthFile, catalog: Catalog) -> StrengthTables:
+    """The frozen tables of a validated, checked file."""
+    return StrengthTables(
+        critical_ratio=data.health.critical_ratio,
+        stretch=None if data.health.stretch == "skirmish" else float(data.health.stretch),
+        dying_rounds=data.health.dying_rounds,
+        damage_while_dying_kills=data.health.damage_while_dying_kills,
+        dice=tuple(data.dice.sizes),
+        explode=data.dice.explode,
+        ability_max=data.abilities.max,
+        ability_max_human=data.abilities.max_human,
+        loss_die=data.abilities.temporary_loss_die,
+        shift_with={str(k): v for k, v in data.abilities.shift_with.items()},
+        defenceless_defense=data.attack.defenceless_defense,
+        skill_step=data.attack.skill_step,
+        natural_20_enhanced=data.attack.natural_20_enhanced,
+        full_rest_hours=data.rest.full_rest_hours,
+        full_rest_heals=None if data.rest.heals == "all" else int(data.rest.heals),
+        conditions={c: ConditionEffect(**getattr(data.conditions, c).model_dump()) for c in CONDITIONS},
+        weapons={k: WeaponDamage(**w.model_dump()) for k, w in data.weapons.items()},
+        armor={k: a.armour for k, a in data.armor.items()},
+        creatures={k: CreatureBlock({a: getattr(c, a) for a in ABILITIES}, c.attack, c.defense, c.armour, c.human)
+                   for k, c in data.creatures.items()},
+        items={k: HealingItem(parse_dice(i.heals), catalog.items[k].consumable) for k, i in data.items.items()},
+        shields={k: s.armour for k, s in data.shields.items()},
+        item_use=ItemUse(data.item_use.reach, data.item_use.self_at, data.item_use.self_in_melee),
+    )
+
+
+def load_tables(catalog: Catalog, root: Path) -> Loaded:
+    """Read, validate, derive and check ``models/strength.toml`` of ``root`` and the catalog's content trees.
+
+    Raises:
+        ConfigError: Every problem of the files.
+    """
+    tables = load_checked(NAME, catalog, root, StrengthFile, _derive, check)
+    return Loaded(StrengthModel(tables_from(tables.model, catalog)), tables.derived)
+
+
+def load(catalog: Catalog, root: Path) -> StrengthModel:
+    """Read, validate and check ``root/models/strength.toml`` against ``catalog``; build the model.
+
+    Raises:
+        ConfigError: Every problem of the file.
+    """
+    return model_of(load_tables(catalog, root), StrengthModel)
