@@ -170,14 +170,14 @@ class BlowSetup:
             what = f"{self.mode.name} ({self.mode.impact} {ASPECTS[self.aspect]}, STR {self.strength_bonus:+d})"
         else:
             what = f"impact {self.impact} {ASPECTS[self.aspect]}"
-        armour = ", ".join(p.name for p in self.armor) or "no armour"
+        worn = ", ".join(p.name for p in self.armor) or "no armour"
         if self.location is not None:
             where = f"at {self.body.locations[self.location].name}"
         elif self.aim is not None:
             where = f"aimed at the {self.aim_part} (zone number {self.aim}), Spread {self.spread}"
         else:
             where = "unaimed"
-        return f"{what} vs {self.body.name} ({armour}), {where}"
+        return f"{what} vs {self.body.name} ({worn}), {where}"
 
     def blows(self, n: int, rng: random.Random) -> Iterator[BlowResult]:
         """Resolve ``n`` blows, each against the unwounded target."""

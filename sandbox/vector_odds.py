@@ -14,18 +14,9 @@ import numpy as np
 from sandbox.blows import BlowSetup, Odds
 from sandbox.components.rules import LEVEL_CODES, ShockState
 from sandbox.report import table, wrapped
-from sandbox.systems.models.anatomy.vector_blows import (
-    DISPOSITIONS,
-    FUMBLE_OUTCOMES,
-    STUMBLE_OUTCOMES,
-    BlowArrays,
-    ExactOdds,
-    IntArray,
-    dice_distribution,
-    exact_blow_odds,
-    resolve_blows,
-    roll_dice_array,
-)
+from sandbox.systems.models.anatomy.exact_odds import ExactOdds, dice_distribution, exact_blow_odds
+from sandbox.systems.models.anatomy.vector_blows import BlowArrays, resolve_blows, roll_dice_array
+from sandbox.systems.models.anatomy.vector_target import DISPOSITIONS, FUMBLE_OUTCOMES, STUMBLE_OUTCOMES, IntArray
 from sandbox.systems.streams import PURPOSES, stream_seed
 
 VECTOR_FROM = 100_000

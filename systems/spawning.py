@@ -154,7 +154,7 @@ def creature_components(content: Content, model: DamageModel, creature: str, nam
     comb = Combatant(team or name, policy, aim, initiative if initiative is not None else mls.get("agility", 0))
     ident = Identity(name, creature)
     pos = Position(float(position[0]), float(position[1]))
-    armour = Armor(tuple(pieces))
+    worn = Armor(tuple(pieces))
     try:
         state = model.spawn_state(kind, body, attrs, pieces)
     except ModelError as exc:
@@ -162,10 +162,10 @@ def creature_components(content: Content, model: DamageModel, creature: str, nam
     in_hand = [w for w in carried if not content.weapons[w].shield][:1]
     in_hand += [w for w in carried if content.weapons[w].shield]  # shields in the hands left free
     if in_hand:
-        record = Creature(-1, ident, anat, armour, cond, comb, pos, equip, model.bind(state))
+        record = Creature(-1, ident, anat, worn, cond, comb, pos, equip, model.bind(state))
         states = model.part_states(record)
         for weapon in in_hand:
             parts = grip_parts_for(anat, states, cond, equip, weapon, content.weapons)
             for p in parts or ():
                 equip.holding[p] = weapon
-    return (ident, anat, armour, cond, comb, pos, equip, *state)
+    return (ident, anat, worn, cond, comb, pos, equip, *state)

@@ -264,14 +264,14 @@ def gen_armor(d: Draw, body: dict[str, Any]) -> dict[str, Any]:
             "protection": protection(d)}
 
 
-def gen_creature(d: Draw, armour: bool) -> dict[str, Any]:
+def gen_creature(d: Draw, wears_armor: bool) -> dict[str, Any]:
     """A creature of the generated body with the generated weapon (and shipped fists, now and then)."""
     data: dict[str, Any] = {
         "name": "Generated Creature", "body": BODY, "dominance": d.choice(("right", "left", "ambidextrous")),
         "attributes": {a: d.integer(0, 20) for a in ATTRIBUTES},
         "skills": {s: d.integer(0, 90) for s in (*WEAPON_SKILLS, *OTHER_SKILLS)},
         "weapons": [WEAPON, "unarmed"] if d.integer(0, 3) == 0 else [WEAPON],
-        "armor": [ARMOR] if armour else []}
+        "armor": [ARMOR] if wears_armor else []}
     if d.boolean():
         data["speed"] = d.real(0.5, 12.0)
     return data
@@ -486,7 +486,7 @@ def gen_set(d: Draw) -> GenSet:
     body = gen_body(d)
     weapon = gen_weapon(d)
     armour = gen_armor(d, body)
-    creature = gen_creature(d, armour=d.boolean())
+    creature = gen_creature(d, wears_armor=d.boolean())
     scenario = gen_scenario(d, body, weapon)
     models = {name: make(d, weapon) for name, make in MODEL_ENTRIES.items()}
     return GenSet(body, weapon, armour, creature, scenario, models)

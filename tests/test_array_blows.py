@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from sandbox.array_world import ArrayWorld
 from sandbox.systems.models.anatomy.arrays.blows import resolve_landed
-from sandbox.systems.models.anatomy.vector_blows import NO_ML, BlowRules, resolve_blow_batch
+from sandbox.systems.models.anatomy.vector_blows import BlowRules, resolve_blow_batch
+from sandbox.systems.models.anatomy.vector_target import NO_ML
 
 
 @pytest.fixture(scope="module")

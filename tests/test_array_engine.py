@@ -14,7 +14,8 @@ from sandbox.config import Catalog
 from sandbox.systems.arrays import array_model_names, engines_for
 from sandbox.systems.models.anatomy.blow import compile_target
 from sandbox.systems.models.anatomy.record import AttackRecord
-from sandbox.systems.models.anatomy.vector_blows import NO_ML, build_target_tables, resolve_blow_batch, resolve_blows
+from sandbox.systems.models.anatomy.vector_blows import resolve_blow_batch, resolve_blows
+from sandbox.systems.models.anatomy.vector_target import NO_ML, build_target_tables
 from sandbox.world import Sandbox, SandboxError
 
 

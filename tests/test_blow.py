@@ -26,8 +26,9 @@ from sandbox.config import config_root, default_catalog, load_body
 from sandbox.systems.dice import parse_dice
 from sandbox.systems.hit_location import MISS
 from sandbox.systems.models.anatomy.blow import TargetProfile, compile_target, resolve_blow, roll_impact
+from sandbox.systems.models.anatomy.exact_odds import dice_distribution, exact_blow_odds
 from sandbox.systems.models.anatomy.injury import effective_impact
-from sandbox.systems.models.anatomy.vector_blows import dice_distribution, exact_blow_odds, resolve_blows
+from sandbox.systems.models.anatomy.vector_blows import resolve_blows
 
 B, E, P, F = Aspect.BLUNT, Aspect.EDGED, Aspect.PIERCING, Aspect.FIRE
 CS, MS, MF, CF = TestResult.CS, TestResult.MS, TestResult.MF, TestResult.CF

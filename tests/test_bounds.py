@@ -24,8 +24,8 @@ from sandbox.config import default_catalog
 from sandbox.schemas import schema_documents
 from sandbox.systems.dice import parse_dice
 from sandbox.systems.models.anatomy.blow import compile_target, resolve_blow
+from sandbox.systems.models.anatomy.exact_odds import ExactOdds, dice_distribution, exact_blow_odds
 from sandbox.systems.models.anatomy.injury import injury_level
-from sandbox.systems.models.anatomy.vector_blows import ExactOdds, dice_distribution, exact_blow_odds
 from sandbox.systems.spatial import Grid
 
 ROOT = Path(__file__).resolve().parents[1]

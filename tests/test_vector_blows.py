@@ -25,7 +25,8 @@ from sandbox.config import Catalog
 from sandbox.systems.dice import roll_dice
 from sandbox.systems.hit_location import MISS
 from sandbox.systems.models.anatomy.blow import resolve_blow, with_tests
-from sandbox.systems.models.anatomy.vector_blows import ExactOdds, dice_distribution, resolve_blows, roll_dice_array
+from sandbox.systems.models.anatomy.exact_odds import ExactOdds, dice_distribution
+from sandbox.systems.models.anatomy.vector_blows import resolve_blows, roll_dice_array
 from sandbox.vector_odds import exact_odds, numpy_stream, resolve_chunk, vector_odds
 
 P_MIN = 1e-4

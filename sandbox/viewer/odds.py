@@ -1,5 +1,5 @@
 """Exact odds for the location card: where an attacker's current strike mode lands on the shown creature and what each
-level it would deal there, from the exact-odds engine (``sandbox.systems.models.anatomy.vector_blows.exact_blow_odds``,
+level it would deal there, from the exact-odds engine (``sandbox.systems.models.anatomy.exact_odds.exact_blow_odds``,
 the engine of ``sandbox blows --exact``).
 
 The engine enumerates the impact dice (the mode's, plus the attacker's Strength Impact Modifier, off hand and
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from sandbox.components.models.anatomy import Injury
 from sandbox.components.rules import LEVEL_CODES, ShockState
 from sandbox.systems.creatures import Creature
+from sandbox.systems.models.anatomy.exact_odds import dice_distribution, exact_blow_odds
 from sandbox.systems.models.anatomy.targets import CompiledTargets, target_profile
-from sandbox.systems.models.anatomy.vector_blows import dice_distribution, exact_blow_odds
 from sandbox.systems.strike import is_off_hand, strength_impact_modifier
 from sandbox.viewer.watched import WatchedWorld
 from sandbox.world import Sandbox, SandboxError

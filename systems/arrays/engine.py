@@ -37,7 +37,7 @@ from sandbox.systems.arrays.trace import Tracer
 from sandbox.systems.context import TickContext
 from sandbox.systems.damage_model import DamageModel
 from sandbox.systems.models.anatomy.blow import compile_target
-from sandbox.systems.models.anatomy.vector_blows import build_target_tables
+from sandbox.systems.models.anatomy.vector_target import build_target_tables
 from sandbox.systems.spawning import Content
 from sandbox.systems.strike import strength_impact_modifier
 
@@ -94,9 +94,9 @@ class ArrayEngine:
                                                      kinds, self.gear)
         self.armor: list[Armor] = list(map(attrgetter("armor"), self.builds))
         own, build_of = by_identity(self.builds)  # recruits share builds
-        armour_of = {(b.anatomy.body.id, tuple(p.id for p in b.armor.pieces)): b for b in own}
+        build_of_kind = {(b.anatomy.body.id, tuple(p.id for p in b.armor.pieces)): b for b in own}
         self.tables = build_target_tables(tuple(
-            compile_target(armour_of[key].anatomy.body, self.rules, armour_of[key].armor.pieces, shock_ml=None,
+            compile_target(build_of_kind[key].anatomy.body, self.rules, build_of_kind[key].armor.pieces, shock_ml=None,
                            strength_ml=None, fumble_ml=None, stumble_ml=None) for key in kinds))
         self.natural_mode: BoolArray = np.asarray([content.weapons[m.weapon].natural for m in self.modes.modes],
                                                   dtype=np.bool_)

@@ -153,7 +153,7 @@ def _key(r: Recruit) -> tuple[object, ...]:
 
 def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tuple[int, Recruit]],
                    spread: tuple[list[Recruit], IntArray, IntArray], bodies: BodyTables, skills: SkillTables,
-                   armour_kind: dict[tuple[str, tuple[str, ...]], int], gear: Gear) -> tuple[Creatures, list[Built]]:
+                   target_kinds: dict[tuple[str, tuple[str, ...]], int], gear: Gear) -> tuple[Creatures, list[Built]]:
     """The creatures of ``recruits`` (``(fight, recruit)`` pairs) and each one's build.
 
     Args:
@@ -213,7 +213,7 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
             if sid in skills.index:
                 mls[u, skills.index[sid]] = ml
     for b in own:
-        armour_kind.setdefault((b.anatomy.body.id, tuple(p.id for p in b.armor.pieces)), len(armour_kind))
+        target_kinds.setdefault((b.anatomy.body.id, tuple(p.id for p in b.armor.pieces)), len(target_kinds))
     anatomy_codes: dict[int, int] = {}
     for b in own:
         anatomy_codes.setdefault(id(b.anatomy), len(anatomy_codes))
@@ -229,7 +229,7 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
         anatomy_code=np.asarray([anatomy_codes[id(b.anatomy)] for b in own], dtype=np.int64)[which], gear=gear_of,
         fight=fight, team=team, team_names=team_names,
         body=np.asarray([bodies.index(b.anatomy.body) for b in own], dtype=np.int64)[which],
-        target_kind=np.asarray([armour_kind[(b.anatomy.body.id, tuple(p.id for p in b.armor.pieces))]
+        target_kind=np.asarray([target_kinds[(b.anatomy.body.id, tuple(p.id for p in b.armor.pieces))]
                                 for b in own], dtype=np.int64)[which],
         x=np.asarray([float(r.position[0]) for r in distinct], dtype=np.float64)[which],
         y=np.asarray([float(r.position[1]) for r in distinct], dtype=np.float64)[which],

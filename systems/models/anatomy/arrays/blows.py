@@ -15,7 +15,8 @@ from sandbox.components.rules import ShockState, TestResult
 from sandbox.systems.arrays.compiled import compiled
 from sandbox.systems.arrays.tables import BoolArray, FloatArray, IntArray
 from sandbox.systems.hit_location import MISS
-from sandbox.systems.models.anatomy.vector_blows import NO_ML, NO_TEST, BlowArrays, BlowRules, TargetTables
+from sandbox.systems.models.anatomy.vector_blows import BlowArrays, BlowRules
+from sandbox.systems.models.anatomy.vector_target import NO_ML, NO_TEST, TargetTables
 
 _FLUNG, _DROPPED, _KEPT = 3, 2, 1
 """Keep-grip outcome codes (``FUMBLE_OUTCOMES``)."""

@@ -22,13 +22,8 @@ from sandbox.systems.hit_location import MISS
 from sandbox.systems.models.anatomy.blow import BlowResult
 from sandbox.systems.models.anatomy.record import AttackRecord
 from sandbox.systems.models.anatomy.state import AnatomyState
-from sandbox.systems.models.anatomy.vector_blows import (
-    DISPOSITIONS,
-    FUMBLE_OUTCOMES,
-    NO_TEST,
-    STUMBLE_OUTCOMES,
-    BlowArrays,
-)
+from sandbox.systems.models.anatomy.vector_blows import BlowArrays
+from sandbox.systems.models.anatomy.vector_target import DISPOSITIONS, FUMBLE_OUTCOMES, NO_TEST, STUMBLE_OUTCOMES
 
 if TYPE_CHECKING:
     from sandbox.systems.arrays.trace import Tracer
