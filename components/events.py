@@ -47,8 +47,10 @@ class Event:
         return (self,)
 
     def summary(self, names: Names) -> str | None:
-        """What followed a blow, in a few words for the account; ``None`` for a step of a blow or a rule's
-        bookkeeping."""
+        """What followed a blow, in a few words for the account.
+
+        ``None`` for a step of a blow or a rule's bookkeeping.
+        """
         return None
 
     def explain(self, names: Names) -> list[str]:
@@ -470,8 +472,11 @@ class CourseTested(Event):
 
 @dataclass(slots=True)
 class Treated(Event):
-    """A wound treated: the procedure, the Physician result, the Healing Rate set (0: healed at once), and whether
-    it can leave permanent impairment."""
+    """A wound treated.
+
+    The procedure, the Physician result, the Healing Rate set (0: healed at once), and whether it can leave permanent
+    impairment.
+    """
 
     entity: int
     location: str

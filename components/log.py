@@ -1,5 +1,6 @@
-"""What every entry of a world's event log is: a typed event, or a model's compact attack record, and each
-explains itself through one protocol.
+"""What every entry of a world's event log is.
+
+A typed event, or a model's compact attack record, and each explains itself through one protocol.
 
 ``sandbox run``'s account, the ``--log`` writer and the viewer read the log only through ``LogEntry``: its
 typed events, a one-line summary, and a step-by-step explanation in words. A damage model's attack record

@@ -1,6 +1,8 @@
-"""The ECS components every creature has, whatever its damage model: who it is, its body and kind, what it
-wears and carries, its conditions, its allegiance and intent, and where it stands. A damage model adds its own
-state beside these (the anatomy model's ``Injury`` and ``Shock``: ``sandbox.components.models.anatomy``).
+"""The ECS components every creature has, whatever its damage model.
+
+Who it is, its body and kind, what it wears and carries, its conditions, its allegiance and intent, and where it stands.
+A damage model adds its own state beside these (the anatomy model's ``Injury`` and ``Shock``:
+``sandbox.components.models.anatomy``).
 
 Every component is long-lived: a creature gets all of them when spawned and keeps them until the world closes,
 so no component is added or removed in an ordinary tick (that would clear every esper query cache). What

@@ -85,8 +85,10 @@ def mode_options(anat: Anatomy, states: tuple[Impairment, ...], cond: Condition,
 
 
 def choose_mode(options: Sequence[StrikeMode], distance: float) -> StrikeMode | None:
-    """The mode to use at ``distance`` from options ranked hardest-hitting first: the first that reaches; else
-    the first melee mode, to close in with; else the longest-ranged."""
+    """The mode to use at ``distance`` from options ranked hardest-hitting first.
+
+    The first that reaches; else the first melee mode, to close in with; else the longest-ranged.
+    """
     melee = None
     for mode in options:
         if in_range(mode, distance):
@@ -164,8 +166,10 @@ def holds_a_weapon(equip: Equipment, weapons: Mapping[str, Weapon]) -> bool:
 
 def rearm_action(anat: Anatomy, states: tuple[Impairment, ...], cond: Condition, equip: Equipment,
                  ctx: TickContext) -> str:
-    """``pick up`` a dropped weapon or ``draw`` a carried one when no hand holds a weapon (a shield may still be
-    held); else ""."""
+    """``pick up`` a dropped weapon or ``draw`` a carried one when no hand holds a weapon (a shield may still be held).
+
+    Else "".
+    """
     weapons = ctx.weapons
     if equip.holding and holds_a_weapon(equip, weapons):
         return ""
@@ -276,7 +280,8 @@ class IntentProcessor(esper.Processor):
 
     def enemy_in_reach(self, me: Creature, options: Sequence[StrikeMode], grids: dict[str, Grid]) -> bool:
         """Whether an enemy able to act is within reach of one of the creature's strike modes now (the nearest
-        enemy, by the grids of the able)."""
+        enemy, by the grids of the able).
+        """
         pos = me.position
         nearest = math.inf
         for team, grid in grids.items():
@@ -287,8 +292,10 @@ class IntentProcessor(esper.Processor):
         return any(in_range(mode, nearest) for mode in options)
 
     def _near(self, me: Creature, creatures: dict[int, Creature]) -> Callable[[float], list[Creature]]:
-        """``near(radius)``: the creature's living team-mates within ``radius`` metres (itself, the downed too),
-        by entity."""
+        """``near(radius)``.
+
+        The creature's living team-mates within ``radius`` metres (itself, the downed too), by entity.
+        """
         grid = self.allies.get(me.combatant.team) if self.allies is not None else None
         pos = me.position
 

@@ -1,6 +1,7 @@
-"""The attack phase (ATTACK): every creature that means to attack does, in initiative order, through its damage
-model's attack procedure; one that chose a turn of its damage model's own (first aid, a healing item) takes it, in
-the same order (``DamageModel.act``).
+"""The attack phase (ATTACK).
+
+Every creature that means to attack does, in initiative order, through its damage model's attack procedure; one that
+chose a turn of its damage model's own (first aid, a healing item) takes it, in the same order (``DamageModel.act``).
 
 A creature killed, shocked or felled earlier in the tick (``Condition.reeling``) acts no more this tick; the
 mode must still be wieldable (a weapon dropped earlier this tick is not) and the target still within reach or
@@ -39,7 +40,8 @@ def distance(a: Position, b: Position) -> float:
 def ready_parts(anat: Anatomy, states: tuple[Impairment, ...], cond: Condition, equip: Equipment,
                 mode: StrikeMode) -> tuple[int, ...] | None:
     """The parts that would wield ``mode`` now, or ``None`` when it cannot be used (a held weapon no longer in
-    hand, an unusable or immobilised gripping limb; ``states`` is the damage model's ``part_states``)."""
+    hand, an unusable or immobilised gripping limb; ``states`` is the damage model's ``part_states``).
+    """
     weapon_held = mode.weapon in equip.holding.values()
     natural = mode.weapon in equip.natural
     if not weapon_held and not natural:

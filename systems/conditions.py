@@ -1,5 +1,7 @@
-"""What any damage model does to a creature's shared condition and gear: death, a part letting go, and the shields
-it holds ready."""
+"""What any damage model does to a creature's shared condition and gear.
+
+Death, a part letting go, and the shields it holds ready.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ from sandbox.systems.context import TickContext
 
 
 def kill(entity: int, cond: Condition, cause: str, ctx: TickContext) -> None:
-    """Mark a creature dead (entities are never deleted mid-run: systems check the flag); it falls and acts no
-    more this tick."""
+    """Mark a creature dead (entities are never deleted mid-run: systems check the flag).
+
+    It falls and acts no more this tick.
+    """
     if cond.dead:
         return
     cond.dead = True
@@ -37,9 +41,11 @@ def drop_held(entity: int, equip: Equipment, part: int, part_name: str, flung: b
 
 def shields_held(equip: Equipment, states: tuple[Impairment, ...], cond: Condition,
                  weapons: Mapping[str, Weapon]) -> tuple[str, ...]:
-    """The shields a creature holds ready: each gripped by a hand that is usable (``states``, the damage model's
-    ``part_states``) and not held fast; none while it cannot act (out of the fight, dead). Each shield counts once,
-    whatever number of hands grip it."""
+    """The shields a creature holds ready.
+
+    Each gripped by a hand that is usable (``states``, the damage model's ``part_states``) and not held fast; none while
+    it cannot act (out of the fight, dead). Each shield counts once, whatever number of hands grip it.
+    """
     if cond.dead or cond.out:
         return ()
     ready: list[str] = []

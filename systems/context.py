@@ -1,5 +1,7 @@
-"""What every processor of one world shares: the definitions, the damage model, the streams, the clock, the log,
-the roster of creatures, and this tick's working state.
+"""What every processor of one world shares.
+
+The definitions, the damage model, the streams, the clock, the log, the roster of creatures, and this tick's working
+state.
 
 An embedding game gets one ``TickContext`` per world from ``sandbox.systems.install`` (or builds one) and hands it to
 the processors; the sandbox does the same. Nothing here is global, so two worlds never share state.

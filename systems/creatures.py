@@ -65,7 +65,8 @@ def alive(cond: Condition) -> bool:
 
 def can_act(cond: Condition) -> bool:
     """Alive and not taken out of the fight by its damage model (``Condition.out``, which every model keeps
-    current: the anatomy model sets it from Incapacitated on; a stunned creature still acts)."""
+    current: the anatomy model sets it from Incapacitated on; a stunned creature still acts).
+    """
     return not cond.dead and not cond.out
 
 
@@ -89,8 +90,11 @@ class Roster:
         self._creatures: dict[int, Creature] = {}
 
     def creatures(self) -> dict[int, Creature]:
-        """Entity -> record, in ascending entity order. Read the records' components; do not add or remove
-        entries. Rebuilt only when the world's entities or components changed."""
+        """Entity -> record, in ascending entity order.
+
+        Read the records' components; do not add or remove entries. Rebuilt only when the world's entities or components
+        changed.
+        """
         # esper types its query by the component types named; ours are a run-time tuple.
         rows = cast("list[tuple[int, Sequence[object]]]", esper.get_components(*self._types))
         if rows is not self._rows:

@@ -40,8 +40,10 @@ class D20Roll:
 
     def events(self, tick: int, time: float, attacker: int, target: int, model: str, mode: str, aim: str = "unaimed",
                hit: bool | None = None) -> list[Event]:
-        """How an attack with this roll opens in the log: declared (with its aim), then the roll (``hit``: the
-        model's verdict, when its rules overrule the margin)."""
+        """How an attack with this roll opens in the log.
+
+        Declared (with its aim), then the roll (``hit``: the model's verdict, when its rules overrule the margin).
+        """
         return [AttackDeclared(tick, time, attacker, target, mode, aim),
                 D20AttackRolled(tick, time, attacker, target, model, mode, self.natural, self.total, self.defense,
                                 self.margin, self.hit if hit is None else hit)]

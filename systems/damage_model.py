@@ -49,8 +49,10 @@ DAY = 86400.0
 
 
 class ModelError(ValueError):
-    """A request a damage model cannot honour (an unknown location, a missing or bad option); the message names
-    the bad value and the valid ones."""
+    """A request a damage model cannot honour (an unknown location, a missing or bad option).
+
+    The message names the bad value and the valid ones.
+    """
 
 
 class DamageModel:
@@ -77,8 +79,10 @@ class DamageModel:
         return ()
 
     def bind(self, components: Sequence[object]) -> object:
-        """The model's state as a ``Creature`` record carries it, from its components (in ``state_types``
-        order): by default the one component itself, ``None`` for none, a tuple for several."""
+        """The model's state as a ``Creature`` record carries it, from its components (in ``state_types`` order).
+
+        By default the one component itself, ``None`` for none, a tuple for several.
+        """
         if not components:
             return None
         return components[0] if len(components) == 1 else tuple(components)
@@ -149,7 +153,9 @@ class DamageModel:
 
     def part_states(self, creature: Creature) -> tuple[Impairment, ...]:
         """What each part of the creature can do now (which limbs can wield a strike mode; how the walk slows).
-        The default: every part sound."""
+
+        The default: every part sound.
+        """
         body = creature.anatomy.body
         entry = self._sound.get(body.id)
         if entry is None or entry[0] is not body:
@@ -157,8 +163,10 @@ class DamageModel:
         return entry[1]
 
     def speed_factor(self, creature: Creature, ctx: TickContext) -> float:
-        """The model's own slowing of the creature's walk (1.0: none); impaired mobility parts slow it as well,
-        through ``part_states``."""
+        """The model's own slowing of the creature's walk (1.0: none).
+
+        Impaired mobility parts slow it as well, through ``part_states``.
+        """
         return 1.0
 
     def health(self, creature: Creature, ctx: TickContext) -> int:
@@ -166,8 +174,10 @@ class DamageModel:
         return self.readout(creature, ctx).health
 
     def items(self) -> Collection[str]:
-        """The carried items (``configs/items/``) this model has rules for; a creature carrying any other cannot be
-        spawned under it (the default: none)."""
+        """The carried items (``configs/items/``) this model has rules for.
+
+        A creature carrying any other cannot be spawned under it (the default: none).
+        """
         return ()
 
     def turn_action(self, creature: Creature, near: Callable[[float], Sequence[Creature]],
@@ -206,7 +216,8 @@ class DamageModel:
     def attack(self, attacker: Creature, target: Creature, mode: StrikeMode, parts: tuple[int, ...],
                ctx: TickContext) -> LogEntry | None:
         """Resolve one attack of ``attacker`` on ``target`` with ``mode`` (wielded by ``parts``) and apply what it
-        does at once; append its record to ``ctx.log`` and return it (``None``: nothing was attempted)."""
+        does at once; append its record to ``ctx.log`` and return it (``None``: nothing was attempted).
+        """
         raise NotImplementedError
 
     def strike(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
@@ -246,8 +257,10 @@ class DamageModel:
         raise NotImplementedError
 
     def standing(self, creature: Creature, ctx: TickContext) -> tuple[bool, bool, str]:
-        """The creature's ``readout`` in brief: (alive, can act, label), as the readout gives them. A lab asks for
-        them at the end of every run; a model whose readout is costly reads them straight from its state."""
+        """The creature's ``readout`` in brief: (alive, can act, label), as the readout gives them.
+
+        A lab asks for them at the end of every run; a model whose readout is costly reads them straight from its state.
+        """
         reading = self.readout(creature, ctx)
         return reading.alive, reading.can_act, reading.label
 

@@ -1,7 +1,8 @@
-"""Installing the sandbox into an esper world: one call registers the shared skirmish loop and a damage model's
-processors in their named phases, with the sandbox's seeded streams (what ``Sandbox`` itself does). The content and
-the model come from the application's loaders (``default_catalog`` of ``sandbox.config``, ``build_model`` of
-``sandbox.models``; this package never imports them)::
+"""Installing the sandbox into an esper world.
+
+One call registers the shared skirmish loop and a damage model's processors in their named phases, with the sandbox's
+seeded streams (what ``Sandbox`` itself does). The content and the model come from the application's loaders
+(``default_catalog`` of ``sandbox.config``, ``build_model`` of ``sandbox.models``; this package never imports them)
 
     import esper
     from sandbox.systems import install
@@ -31,8 +32,10 @@ from sandbox.systems.streams import make_streams
 
 
 def processors_for(ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
-    """The processors of a world by phase, in registration order: the shared skirmish loop, then the damage
-    model's own within each phase."""
+    """The processors of a world by phase, in registration order.
+
+    The shared skirmish loop, then the damage model's own within each phase.
+    """
     shared: list[tuple[Phase, esper.Processor]] = [
         (Phase.INTENT, ClockProcessor(ctx)),
         (Phase.INTENT, IntentProcessor(ctx)),
@@ -46,8 +49,10 @@ def processors_for(ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
 
 
 def context_for(model: DamageModel, content: Content, *, seed: int = 0, run: int = 0) -> TickContext:
-    """A world's shared context: ``content``'s definitions, ``model``, and the streams of run ``run`` of ``seed``
-    (``sandbox.systems.streams``)."""
+    """A world's shared context.
+
+    ``content``'s definitions, ``model``, and the streams of run ``run`` of ``seed`` (``sandbox.systems.streams``).
+    """
     combat = content.combat
     return TickContext(combat=combat, modes=content.modes, weapons=content.weapons, skills=content.skills,
                        streams=make_streams(seed, run), model=model, clock=Clock(0, combat.tick_seconds))

@@ -12,8 +12,11 @@ from sandbox.systems.creatures import Creature
 
 
 class ClockProcessor(esper.Processor):
-    """First of the tick: advance the clock and begin the tick's working state, so every event of a tick carries
-    its number and the game time at its end (tick n of an uninterrupted fight: n x tick length)."""
+    """First of the tick.
+
+    Advance the clock and begin the tick's working state, so every event of a tick carries its number and the game time
+    at its end (tick n of an uninterrupted fight: n x tick length).
+    """
 
     def __init__(self, ctx: TickContext) -> None:
         self.ctx = ctx

@@ -1,5 +1,6 @@
-"""Reading saved state back with its meaning checked: a value the world could not have reached is refused, naming
-its key, before anything is built from it.
+"""Reading saved state back with its meaning checked.
+
+A value the world could not have reached is refused, naming its key, before anything is built from it.
 
 A save is JSON a user can edit; ``Sandbox.load`` must refuse a wound at level 99, a part index past the body's
 last, a health of 500 or a position of ``1e999`` (JSON reads it as infinity) instead of building a world that

@@ -71,8 +71,11 @@ class Content(Protocol):
 
 
 class SpawnError(ValueError):
-    """A creature that cannot be built: an unknown creature, weapon, armour piece, item, part, aim or policy, or an
-    item the damage model has no use for (the message names the bad value and the valid ones)."""
+    """A creature that cannot be built.
+
+    An unknown creature, weapon, armour piece, item, part, aim or policy, or an item the damage model has no use for
+    (the message names the bad value and the valid ones).
+    """
 
 
 def _known(what: str, value: str, known: Sequence[str]) -> SpawnError:

@@ -1,2 +1,4 @@
-"""Each damage model's own per-creature state and tables: one module a model, pure data (the standard library
-only)."""
+"""Each damage model's own per-creature state and tables.
+
+One module a model, pure data (the standard library only).
+"""

@@ -1,5 +1,7 @@
-"""The anatomy model's per-creature state (document 000): ``Injury`` (a creature's wounds and what they did to
-its parts), ``Wound`` (one of them) and ``Shock`` (its shock state).
+"""The anatomy model's per-creature state (document 000).
+
+``Injury`` (a creature's wounds and what they did to its parts), ``Wound`` (one of them) and ``Shock`` (its shock
+state).
 
 Only a creature under the anatomy model carries these components. Wounds are data inside one long-lived
 component rather than a component per wound, because adding or removing an esper component clears every query

@@ -118,8 +118,11 @@ class CreatureBlock:
 
 @dataclass(frozen=True, slots=True)
 class ConditionEffect:
-    """What a condition does in a fight: added to the attack roll and Defense, impairments of its damage, and
-    whether the injured arm lets go of a shield it holds (``drops_shield``)."""
+    """What a condition does in a fight.
+
+    Added to the attack roll and Defense, impairments of its damage, and whether the injured arm lets go of a shield it
+    holds (``drops_shield``).
+    """
 
     attack: int = 0
     defense: int = 0

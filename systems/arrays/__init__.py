@@ -1,5 +1,7 @@
-"""The array engine: the skirmish rules over numpy arrays, for battles of tens of thousands of fighters and for
-batches of independent fights (see ``docs/array-engine.md``).
+"""The array engine.
+
+The skirmish rules over numpy arrays, for battles of tens of thousands of fighters and for batches of independent fights
+(see ``docs/array-engine.md``).
 
 - ``engine``: ``ArrayEngine``, the world and its tick; ``state``: the creatures as a struct of arrays;
   ``tables``: the content as arrays; ``spawn``: building creatures from recruits;

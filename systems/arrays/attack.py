@@ -1,5 +1,6 @@
-"""The ATTACK phase's attacks, gathered for the damage model: every creature that means to attack, can still
-reach its target and is not already felled, in initiative order.
+"""The ATTACK phase's attacks, gathered for the damage model.
+
+Every creature that means to attack, can still reach its target and is not already felled, in initiative order.
 
 The model resolves them (``ArrayModel.attack``) so that the result is the esper engine's turn order: a creature
 felled, shocked or disarmed earlier in the tick does not act later in it
@@ -57,7 +58,8 @@ class Attacks:
 
 def gather(engine: ArrayEngine) -> Attacks:
     """Every attack this tick (``sandbox.systems.combat.AttackProcessor``'s checks as the phase begins: able, a target
-    that is not dead and within reach or range)."""
+    that is not dead and within reach or range).
+    """
     cr, modes, loadout = engine.creatures, engine.modes, engine.loadout
     att = np.zeros(len(cr), dtype=np.int64)
     att = att[:_attackers(cr.order, cr.action, cr.dead, cr.out, cr.target, cr.mode, cr.x, cr.y, modes.limit, att)]
@@ -72,8 +74,11 @@ def gather(engine: ArrayEngine) -> Attacks:
 @compiled
 def _attackers(order: IntArray, action: IntArray, dead: BoolArray, out: BoolArray, target: IntArray, mode: IntArray,
                x: FloatArray, y: FloatArray, limit: FloatArray, found: IntArray) -> int:
-    """The creatures, in initiative order, that mean to attack and still can: able, with a target that is not
-    dead and within its mode's reach or range (``ModeTables.in_range``); written to ``found``, returns how many."""
+    """The creatures, in initiative order, that mean to attack and still can.
+
+    Able, with a target that is not dead and within its mode's reach or range (``ModeTables.in_range``); written to
+    ``found``, returns how many.
+    """
     count = 0
     for i in order:
         t = target[i]

@@ -1,6 +1,7 @@
-"""The array engine: a world of creatures as arrays, ticked phase by phase (intent, move, attack, damage,
-effects, recovery, status, cleanup) with the esper engine's rules, for battles of tens of thousands and for
-batches of independent fights.
+"""The array engine.
+
+A world of creatures as arrays, ticked phase by phase (intent, move, attack, damage, effects, recovery, status, cleanup)
+with the esper engine's rules, for battles of tens of thousands and for batches of independent fights.
 
 It is deterministic for a seed: a fight is ``(seed, run index)``, and each fight and purpose draws from its own
 counter-based stream (``sandbox.systems.arrays.fight_streams``), whole arrays at a time, so a fight is the same
@@ -148,7 +149,8 @@ class ArrayEngine:
 
     def locators(self, kind: IntArray, aim_zone: IntArray, spread: IntArray) -> IntArray:
         """Per blow, the id of its (target kind, aim, Spread) location table (each below 2**21: the schema's
-        bounds)."""
+        bounds).
+        """
         return self._locators(pack(kind, aim_zone, spread))
 
     def _new_locators(self, keys: Sequence[int]) -> list[int]:
@@ -165,7 +167,8 @@ class ArrayEngine:
     def sync_hands(self, who: Iterable[int] | IntArray) -> None:
         """Mirror creatures' gear states into the arrays the vector phases read (what each part holds, whether it
         can still strike) after hands let go or took up weapons: once for all those of a phase, since the arrays
-        are read only after it."""
+        are read only after it.
+        """
         cr, gear = self.creatures, self.gear
         idx = who if isinstance(who, np.ndarray) else np.fromiter(who, dtype=np.int64)
         state = cr.gear[idx]
@@ -181,9 +184,12 @@ class ArrayEngine:
     # ------------------------------------------------------------------ keeping some fights
 
     def keep_fights(self, fights: IntArray) -> None:
-        """Go on with ``fights`` only (ascending), renumbered ``0, 1, ...`` in that order: every other fight's
-        creatures, wounds and streams are dropped, so a world whose fights mostly ended ticks only the rest. A kept
-        fight goes on exactly as it would have (its creatures keep their order, its streams their counters)."""
+        """Go on with ``fights`` only (ascending), renumbered ``0, 1, ...`` in that order.
+
+        Every other fight's creatures, wounds and streams are dropped, so a world whose fights mostly ended ticks only
+        the rest. A kept fight goes on exactly as it would have (its creatures keep their order, its streams their
+        counters).
+        """
         cr = self.creatures
         fight_of = np.full(len(self.runs), -1, dtype=np.int64)
         fight_of[fights] = np.arange(fights.size)
@@ -201,11 +207,13 @@ class ArrayEngine:
         self.option, self.strength_bonus = self.option[rows], self.strength_bonus[rows]
 
     def retire_fights(self, fights: IntArray) -> None:
-        """The creatures of ``fights``, whose fights ended and have been read, take no more part: marked dead, which
-        every phase passes over, they wait for ``keep_fights`` to drop them (a survivor would otherwise look for a
-        foe every tick, and a Shock re-test could bring one out of the fight back into it). For a world whose
-        ended fights are done with (a lab's batch); the other fights go on exactly as they would have, since no
-        fight reads another's creatures."""
+        """The creatures of ``fights``, whose fights ended and have been read, take no more part.
+
+        Marked dead, which every phase passes over, they wait for ``keep_fights`` to drop them (a survivor would
+        otherwise look for a foe every tick, and a Shock re-test could bring one out of the fight back into it). For a
+        world whose ended fights are done with (a lab's batch); the other fights go on exactly as they would have, since
+        no fight reads another's creatures.
+        """
         retired = np.zeros(len(self.runs), dtype=np.bool_)
         retired[fights] = True
         self.creatures.dead |= retired[self.creatures.fight]
@@ -245,7 +253,8 @@ class ArrayEngine:
 
     def standing(self, i: int) -> Standing:
         """Creature ``i`` in brief, read from the arrays (``Sandbox.standing``: its readout's alive, can act and
-        label, without building its records)."""
+        label, without building its records).
+        """
         cr = self.creatures
         dead = bool(cr.dead[i])
         return Standing(cr.names[i], cr.kinds[i], cr.team_names[int(cr.team[i])], cr.anatomy[i].body.id,
@@ -272,7 +281,8 @@ class ArrayEngine:
 
     def teams_able(self) -> tuple[IntArray, IntArray]:
         """Per fight, how many teams can still fight, and the index (into ``creatures.team_names``) of one of them
-        (-1: none): of a fight with one team left, its winner."""
+        (-1: none): of a fight with one team left, its winner.
+        """
         fights = int(self.creatures.fight.max(initial=0)) + 1
         able, team_fight = self._able_teams()
         codes = np.flatnonzero(able)
@@ -282,7 +292,8 @@ class ArrayEngine:
 
     def _able_teams(self) -> tuple[BoolArray, IntArray]:
         """Per team index, whether a creature of it can still fight, and its fight (-1: a team of no creature
-        left in the world)."""
+        left in the world).
+        """
         cr = self.creatures
         able = np.zeros(len(cr.team_names), dtype=np.bool_)
         able[cr.team[self.fighting()]] = True

@@ -1,5 +1,7 @@
-"""What the array engine refuses: a model it has no array implementation of, or a scenario feature it does not
-run."""
+"""What the array engine refuses.
+
+A model it has no array implementation of, or a scenario feature it does not run.
+"""
 
 from __future__ import annotations
 

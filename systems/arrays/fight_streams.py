@@ -45,7 +45,8 @@ _UNIT = 1.0 / (1 << 53)
 @compiled
 def _uniforms(keys: U64, counters: U64, fights: IntArray, out: FloatArray) -> None:
     """Row by row, its fight's next counter mixed with that fight's key, as a uniform in [0, 1) (its top 53
-    bits)."""
+    bits).
+    """
     for j in range(fights.shape[0]):
         f = fights[j]
         at = counters[f] + np.uint64(1)
@@ -55,8 +56,10 @@ def _uniforms(keys: U64, counters: U64, fights: IntArray, out: FloatArray) -> No
 
 @compiled
 def _integers(keys: U64, counters: U64, fights: IntArray, low: IntArray, span: IntArray, out: IntArray) -> None:
-    """Row by row, an integer in ``[low, low + span)`` from its fight's next uniform (``_uniforms``): the uniform
-    times the span, truncated, at most ``span - 1``."""
+    """Row by row, an integer in ``[low, low + span)`` from its fight's next uniform (``_uniforms``).
+
+    The uniform times the span, truncated, at most ``span - 1``.
+    """
     for j in range(fights.shape[0]):
         f = fights[j]
         at = counters[f] + np.uint64(1)
@@ -67,11 +70,13 @@ def _integers(keys: U64, counters: U64, fights: IntArray, low: IntArray, span: I
 
 @compiled
 def _integer_rounds(keys: U64, counters: U64, fights: IntArray, low: int, span: int, out: IntArray) -> None:
-    """``out.shape[0]`` rounds of ``_integers`` over the rows of ``fights``, each in ``[low, low + span)``: round
-    ``k`` is row ``k`` of ``out``, drawn after the rounds before it (as that many calls would draw them).
+    """``out.shape[0]`` rounds of ``_integers`` over the rows of ``fights``, each in ``[low, low + span)``.
+
+    Round ``k`` is row ``k`` of ``out``, drawn after the rounds before it (as that many calls would draw them).
 
     The draw is written out here as in ``_uniforms`` and ``_integers``: one compiled helper for the three made each
-    1.5 to 1.7 times slower (measured), and so did drawing the rounds through ``_integers`` on repeated rows."""
+    1.5 to 1.7 times slower (measured), and so did drawing the rounds through ``_integers`` on repeated rows.
+    """
     for k in range(out.shape[0]):
         for j in range(fights.shape[0]):
             f = fights[j]
@@ -112,14 +117,16 @@ class FightStreams:
 
     def random(self, purpose: str, fights: IntArray) -> FloatArray:
         """One uniform in [0, 1) per row (``fights[j]``: row ``j``'s fight), each fight's rows taking its next
-        counters in row order (53 bits each)."""
+        counters in row order (53 bits each).
+        """
         out = np.empty(fights.shape[0], dtype=np.float64)
         _uniforms(self.keys[self.purposes[purpose]], self.counters[self.purposes[purpose]], fights, out)
         return out
 
     def integers(self, purpose: str, fights: IntArray, low: int | IntArray, high: int | IntArray) -> IntArray:
         """One integer in ``[low, high)`` per row (``low`` and ``high`` may be one per row), from the row's next
-        uniform (``random``)."""
+        uniform (``random``).
+        """
         n = fights.shape[0]
         lows = _per_row(low, n)
         span = _per_row(high, n) - lows
@@ -128,8 +135,10 @@ class FightStreams:
         return out
 
     def integer_rounds(self, purpose: str, fights: IntArray, low: int, high: int, rounds: int) -> IntArray:
-        """``rounds`` calls of ``integers(purpose, fights, low, high)`` at once, as rows: the same numbers, one
-        kernel call (a tick's attack and injury rolls are several rounds over the same rows)."""
+        """``rounds`` calls of ``integers(purpose, fights, low, high)`` at once, as rows.
+
+        The same numbers, one kernel call (a tick's attack and injury rolls are several rounds over the same rows).
+        """
         out = np.empty((rounds, fights.shape[0]), dtype=np.int64)
         k = self.purposes[purpose]
         _integer_rounds(self.keys[k], self.counters[k], fights, low, high - low, out)
@@ -171,8 +180,11 @@ class BoundStream:
 
     def integers(self, low: int | IntArray, high: int | IntArray | None = None,
                  size: int | tuple[int, ...] | None = None, dtype: object = np.int64) -> IntArray:
-        """One integer in ``[low, high)`` per row (``integers(high)``: in ``[0, high)``); ``size=(k, rows)`` with
-        scalar bounds draws ``k`` rounds as rows, as ``k`` calls would (and as a ``Generator`` fills them)."""
+        """One integer in ``[low, high)`` per row (``integers(high)``: in ``[0, high)``).
+
+        ``size=(k, rows)`` with scalar bounds draws ``k`` rounds as rows, as ``k`` calls would (and as a ``Generator``
+        fills them).
+        """
         if high is None:
             low, high = 0, low
         if isinstance(size, tuple) and len(size) == 2 and isinstance(low, int) and isinstance(high, int):

@@ -50,9 +50,11 @@ class GearState:
                          list(self.lost))
 
     def let_go(self, part: int, flung: bool) -> tuple[GearState, str | None]:
-        """``sandbox.systems.conditions.drop_held``: part ``part`` lets go of what it holds (every hand holding it), to
-        the ground or (``flung``) out of reach. Returns the new state and the weapon let go (``None``: the part held
-        nothing, and the state is this one)."""
+        """``sandbox.systems.conditions.drop_held``.
+
+        Part ``part`` lets go of what it holds (every hand holding it), to the ground or (``flung``) out of reach.
+        Returns the new state and the weapon let go (``None``: the part held nothing, and the state is this one).
+        """
         item = dict(self.holding).get(part)
         if item is None:
             return self, None
@@ -142,7 +144,8 @@ class Gear:
 
     def let_go(self, s: int, part: int, flung: bool) -> tuple[int, str | None]:
         """``GearState.let_go`` of state ``s``, by number (worked out once per state, part and way, into the
-        tables ``let_go_in_order`` walks)."""
+        tables ``let_go_in_order`` walks).
+        """
         way = int(flung)
         if self._let_go_to[s, part, way] == UNKNOWN:
             state, item = self.states[s].let_go(part, flung)
@@ -153,10 +156,12 @@ class Gear:
         return int(self._let_go_to[s, part, way]), None if item_index < 0 else self.weapon_names[item_index]
 
     def let_go_in_order(self, gear: IntArray, who: IntArray, part: IntArray, flung: IntArray) -> IntArray:
-        """``let_go`` for a column of hands in order (creature ``who[k]``'s part ``part[k]``, ``flung[k]``): each
-        creature's entry of ``gear`` moves on, a creature letting go twice the second time from where the first
-        left it. Returns per hand the weapon index let go (-1: it held nothing). A move not met before is worked
-        out here (``let_go``) and the walk goes on from it."""
+        """``let_go`` for a column of hands in order (creature ``who[k]``'s part ``part[k]``, ``flung[k]``).
+
+        Each creature's entry of ``gear`` moves on, a creature letting go twice the second time from where the first
+        left it. Returns per hand the weapon index let go (-1: it held nothing). A move not met before is worked out
+        here (``let_go``) and the walk goes on from it.
+        """
         items = np.empty(who.shape[0], dtype=np.int64)
         start = 0
         while (start := _let_go_walk(gear, who, part, flung, self._let_go_to, self._let_go_item, items, start)
@@ -176,8 +181,10 @@ class Gear:
 @compiled
 def _let_go_walk(gear: IntArray, who: IntArray, part: IntArray, flung: IntArray, to: IntArray, item: IntArray,
                  items: IntArray, start: int) -> int:
-    """``Gear.let_go_in_order`` from hand ``start`` on, by the tables; returns where it stopped: the first hand
-    whose move is not worked out yet (``who.shape[0]``: none)."""
+    """``Gear.let_go_in_order`` from hand ``start`` on, by the tables.
+
+    Returns where it stopped: the first hand whose move is not worked out yet (``who.shape[0]``: none).
+    """
     for k in range(start, who.shape[0]):
         i = who[k]
         moved = to[gear[i], part[k], flung[k]]

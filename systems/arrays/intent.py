@@ -1,5 +1,7 @@
-"""The INTENT phase over arrays: every creature able to act keeps or picks a target (its policy, the engagement
-cap), a strike mode that reaches (else one to close in with) and an aim, and an action: ``sandbox.systems.ai``'s rules.
+"""The INTENT phase over arrays.
+
+Every creature able to act keeps or picks a target (its policy, the engagement cap), a strike mode that reaches (else
+one to close in with) and an aim, and an action: ``sandbox.systems.ai``'s rules.
 
 The engagement cap is settled in rounds: every creature looking for a melee foe picks among the foes not yet
 engaged by ``max_melee_attackers`` at once; where more picked one foe than it has places left, the first in
@@ -78,9 +80,10 @@ def decide(engine: ArrayEngine) -> None:
 @compiled
 def _begin(dead: BoolArray, out: BoolArray, prone: BoolArray, walks: BoolArray, held: IntArray, has_gear: BoolArray,
            gear: IntArray, action: IntArray, acting: BoolArray, empty: IntArray) -> int:
-    """Each creature's first action (dead, down, or standing up if it lies prone and can walk) and whether it acts
-    on: into ``action`` and ``acting``; the acting ones with empty hands and gear to take up into ``empty``, and
-    how many."""
+    """Each creature's first action (dead, down, or standing up if it lies prone and can walk) and whether it acts on.
+
+    Into ``action`` and ``acting``; the acting ones with empty hands and gear to take up into ``empty``, and how many.
+    """
     count = 0
     for i in range(dead.shape[0]):
         action[i] = DEAD if dead[i] else DOWN
@@ -98,9 +101,11 @@ def _begin(dead: BoolArray, out: BoolArray, prone: BoolArray, walks: BoolArray, 
 def _seekers(order: IntArray, acting: BoolArray, able: BoolArray, target: IntArray, mode: IntArray, x: FloatArray,
              y: FloatArray, kind: IntArray, limit: FloatArray, radius: float, engaged: IntArray,
              seekers: IntArray) -> int:
-    """How many able creatures with a melee mode are on each foe as the tick began, into ``engaged``; and the
-    acting creatures that look for a foe, in initiative order, into ``seekers`` (returns how many): those with
-    none, and those whose foe is down within the retarget radius or within reach."""
+    """How many able creatures with a melee mode are on each foe as the tick began, into ``engaged``.
+
+    And the acting creatures that look for a foe, in initiative order, into ``seekers`` (returns how many): those with
+    none, and those whose foe is down within the retarget radius or within reach.
+    """
     for i in range(target.shape[0]):
         if able[i] and target[i] >= 0 and mode[i] >= 0 and kind[mode[i]] == MELEE:
             engaged[target[i]] += 1
@@ -124,7 +129,8 @@ def _seekers(order: IntArray, acting: BoolArray, able: BoolArray, target: IntArr
 def _engaging(acting: BoolArray, target: IntArray, x: FloatArray, y: FloatArray, action: IntArray, idx: IntArray,
               dist: FloatArray) -> int:
     """The acting creatures with a foe, in entity order, and how far it is, into ``idx`` and ``dist`` (returns
-    how many); the others stand."""
+    how many); the others stand.
+    """
     count = 0
     for i in range(target.shape[0]):
         if not acting[i]:
@@ -145,8 +151,10 @@ def _is_melee(engine: ArrayEngine, mode: IntArray) -> BoolArray:
 
 
 def _aim(engine: ArrayEngine, idx: IntArray, foes: IntArray) -> None:
-    """This tick's aim zone per attacker (``sandbox.systems.ai.choose_aim``): a random aimable part of the foe's body,
-    or the named part's zone (0 where the foe's body has none)."""
+    """This tick's aim zone per attacker (``sandbox.systems.ai.choose_aim``).
+
+    A random aimable part of the foe's body, or the named part's zone (0 where the foe's body has none).
+    """
     cr, bodies = engine.creatures, engine.bodies
     aim = cr.aim[idx]
     body = cr.body[foes]
@@ -198,8 +206,10 @@ def _retarget(engine: ArrayEngine, seekers: IntArray, engaged: IntArray, able: B
 
 def _pick(engine: ArrayEngine, finder: Finder, seekers: IntArray, accept: BoolArray | None
           ) -> tuple[IntArray, BoolArray]:
-    """``IntentProcessor.pick_target`` for many seekers: ``(target, found among the accepted)``; -1 when no enemy
-    can act."""
+    """``IntentProcessor.pick_target`` for many seekers.
+
+    ``(target, found among the accepted)``; -1 when no enemy can act.
+    """
     cr, combat = engine.creatures, engine.combat
     n = len(seekers)
     chosen = np.full(n, -1, dtype=np.int64)

@@ -1,5 +1,7 @@
-"""What each creature can strike with: its strike modes, hardest-hitting first, with the parts that wield each
-(``sandbox.systems.ai.mode_options`` and ``sandbox.systems.combat.ready_parts``, the esper engine's own rules).
+"""What each creature can strike with.
+
+Its strike modes, hardest-hitting first, with the parts that wield each (``sandbox.systems.ai.mode_options`` and
+``sandbox.systems.combat.ready_parts``, the esper engine's own rules).
 
 The options change only when what a creature holds or which of its parts are usable changes, which is rare, so
 they are recomputed per creature, in Python, for those creatures alone, and kept as arrays: ``mode[i, k]`` the
@@ -104,8 +106,11 @@ class Loadout:
                                                           self.key[rows])
 
     def _add_set(self, options: Options) -> int:
-        """Append an option set to the table of sets; returns its row (the table's rows and width double as
-        needed: sets are added a few a tick for a while, as new situations arise)."""
+        """Append an option set to the table of sets.
+
+        Returns its row (the table's rows and width double as needed: sets are added a few a tick for a while, as new
+        situations arise).
+        """
         ids, masks, off = options
         row = self._set_count
         rows, width = self._set_mode.shape
@@ -127,8 +132,11 @@ class Loadout:
         self.off_hand = np.concatenate([self.off_hand, np.zeros((n, k - old), dtype=np.bool_)], axis=1)
 
     def choose(self, idx: IntArray, distance: np.ndarray, modes: ModeTables) -> tuple[IntArray, IntArray]:
-        """``sandbox.systems.ai.choose_mode`` per creature: the first option that reaches ``distance``; else the first
-        melee option, to close in with; else the longest-ranged. Returns ``(option column, mode index)`` (-1: none)."""
+        """``sandbox.systems.ai.choose_mode`` per creature.
+
+        The first option that reaches ``distance``; else the first melee option, to close in with; else the
+        longest-ranged. Returns ``(option column, mode index)`` (-1: none).
+        """
         column = np.zeros(len(idx), dtype=np.int64)
         chosen = np.full(len(idx), -1, dtype=np.int64)
         _choose(self.mode, idx, distance, modes.kind, modes.limit, modes.range, column, chosen)
@@ -138,8 +146,10 @@ class Loadout:
 @compiled
 def _stale(held: IntArray, hold_mask: IntArray, unusable: IntArray, dead: BoolArray, key: IntArray,
            out: IntArray) -> int:
-    """The living creatures whose (held, holding mask, unusable mask) is not their options' ``key``, into ``out``;
-    returns how many."""
+    """The living creatures whose (held, holding mask, unusable mask) is not their options' ``key``, into ``out``.
+
+    Returns how many.
+    """
     count = 0
     for i in range(held.shape[0]):
         if not dead[i] and (held[i] != key[i, 0] or hold_mask[i] != key[i, 1] or unusable[i] != key[i, 2]):
@@ -152,7 +162,8 @@ def _stale(held: IntArray, hold_mask: IntArray, unusable: IntArray, dead: BoolAr
 def _choose(options: IntArray, idx: IntArray, distance: FloatArray, kind: IntArray, limit: FloatArray,
             reach_of: FloatArray, column: IntArray, chosen: IntArray) -> None:
     """``Loadout.choose`` per creature ``idx[r]`` over its option row (the first reaching, else the first melee,
-    else the first of the longest range; column 0 and no mode when it has none)."""
+    else the first of the longest range; column 0 and no mode when it has none).
+    """
     for r in range(idx.shape[0]):
         row = idx[r]
         reaches = melee = longest = -1

@@ -1,6 +1,7 @@
-"""A memo keyed by small non-negative integers packed into one: what the array engine works out once per situation
-(a location table per target kind, aim and Spread; a rearming action per anatomy, gear state and unusable parts)
-and then looks up for a whole column of creatures at a time.
+"""A memo keyed by small non-negative integers packed into one.
+
+What the array engine works out once per situation (a location table per target kind, aim and Spread; a rearming action
+per anatomy, gear state and unusable parts) and then looks up for a whole column of creatures at a time.
 
 The known keys are a sorted array, so a column costs one binary search (``np.searchsorted``), not a Python
 lookup per row; a key not met before is worked out once, by the caller's function, and merged in.

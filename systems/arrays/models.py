@@ -74,12 +74,15 @@ class ArrayModel:
 
     def attack(self, attacks: Attacks) -> None:
         """Resolve the attack phase's attacks (in initiative order, a creature felled earlier acting no more) and
-        apply what they do at once."""
+        apply what they do at once.
+        """
         raise NotImplementedError
 
     def keep(self, rows: IntArray, moved_to: IntArray) -> None:
-        """Keep creatures ``rows`` only, in that order (``moved_to[i]``: where creature ``i`` goes, -1: gone): the
-        world drops fights that ended (``ArrayEngine.keep_fights``), between ticks."""
+        """Keep creatures ``rows`` only, in that order (``moved_to[i]``: where creature ``i`` goes, -1: gone).
+
+        The world drops fights that ended (``ArrayEngine.keep_fights``), between ticks.
+        """
         raise NotImplementedError
 
     def settle(self) -> None:
@@ -101,20 +104,26 @@ class ArrayModel:
         raise NotImplementedError
 
     def readout(self, i: int, record: Creature | None = None) -> Readout:
-        """What creature ``i``'s state reads as (``DamageModel.readout``); ``record``: its ``record(i)``, when the
-        caller has it already."""
+        """What creature ``i``'s state reads as (``DamageModel.readout``).
+
+        ``record``: its ``record(i)``, when the caller has it already.
+        """
         raise NotImplementedError
 
     def standing(self, i: int) -> tuple[bool, bool, str]:
-        """Creature ``i``'s ``readout`` in brief: (alive, can act, label), as its readout gives them. A model can
-        read them straight from its arrays (the lab asks for them at the end of every fight); this one builds the
-        whole readout."""
+        """Creature ``i``'s ``readout`` in brief: (alive, can act, label), as its readout gives them.
+
+        A model can read them straight from its arrays (the lab asks for them at the end of every fight); this one
+        builds the whole readout.
+        """
         reading = self.readout(i)
         return reading.alive, reading.can_act, reading.label
 
     def standings(self, rows: IntArray) -> tuple[BoolArray, BoolArray, list[str]]:
-        """``standing`` of each creature of ``rows``, as columns: alive, can act, label (a model can read them all
-        at once; this one asks ``standing`` of each)."""
+        """``standing`` of each creature of ``rows``, as columns.
+
+        Alive, can act, label (a model can read them all at once; this one asks ``standing`` of each).
+        """
         brief = [self.standing(i) for i in rows.tolist()]
         return (np.asarray([b[0] for b in brief], dtype=np.bool_), np.asarray([b[1] for b in brief], dtype=np.bool_),
                 [b[2] for b in brief])

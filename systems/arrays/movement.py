@@ -1,5 +1,7 @@
-"""The MOVE phase over arrays: standing up, picking up or drawing a weapon (each costs the turn), and closing in
-(``sandbox.systems.movement``'s rules).
+"""The MOVE phase over arrays.
+
+Standing up, picking up or drawing a weapon (each costs the turn), and closing in (``sandbox.systems.movement``'s
+rules).
 
 The esper engine moves creatures one at a time in entity order, each toward where its target stands by then. So
 does this, in a compiled loop.
@@ -20,8 +22,10 @@ if TYPE_CHECKING:
 
 
 def mobility_factor(engine: ArrayEngine, idx: IntArray) -> FloatArray:
-    """``sandbox.systems.movement.mobility_factor`` per creature: the worst mobility part's penalty slows the walk (an
-    unusable one to the floor)."""
+    """``sandbox.systems.movement.mobility_factor`` per creature.
+
+    The worst mobility part's penalty slows the walk (an unusable one to the floor).
+    """
     combat = engine.combat
     penalty, unusable = engine.model.part_penalty()[idx], engine.model.part_unusable()[idx]
     mobile = engine.bodies.part_mobility[engine.creatures.body[idx]]
@@ -63,7 +67,8 @@ def move(engine: ArrayEngine) -> None:
 def _close_in(movers: IntArray, target: IntArray, step_of: FloatArray, stop: FloatArray, x: FloatArray,
               y: FloatArray, action: IntArray) -> None:
     """Each mover in entity order (``movers`` ascending) a step toward where its target stands by then, stopping a
-    little inside its reach; one that moved strikes if the target is in reach by then (the attack phase checks)."""
+    little inside its reach; one that moved strikes if the target is in reach by then (the attack phase checks).
+    """
     for k in range(movers.shape[0]):
         who, foe = movers[k], target[k]
         dx, dy = x[foe] - x[who], y[foe] - y[who]
@@ -79,7 +84,8 @@ def _close_in(movers: IntArray, target: IntArray, step_of: FloatArray, stop: Flo
 
 def _take_up(engine: ArrayEngine, idx: IntArray) -> None:
     """Each of ``idx`` grips the first dropped (``PICK_UP``) or carried (``DRAW``) weapon that free, usable hands
-    can hold, if there is one (``Rearming.grips``): its gear state moves on, and the arrays mirror it."""
+    can hold, if there is one (``Rearming.grips``): its gear state moves on, and the arrays mirror it.
+    """
     cr, tracer = engine.creatures, engine.tracer
     pick_up = cr.action[idx] == PICK_UP
     unusable = engine.model.unusable_mask()[idx]

@@ -1,6 +1,7 @@
-"""Taking up a weapon with empty hands: whether a creature picks one up or draws one
-(``sandbox.systems.ai.rearm_action``)
-and which it grips, with which hands (``sandbox.systems.ai.grip_parts_for``), by the esper engine's own rules.
+"""Taking up a weapon with empty hands.
+
+Whether a creature picks one up or draws one (``sandbox.systems.ai.rearm_action``) and which it grips, with which hands
+(``sandbox.systems.ai.grip_parts_for``), by the esper engine's own rules.
 
 Both answers depend only on the creature's anatomy (its body and favoured side), which parts are usable and its gear
 state (``sandbox.systems.arrays.gear``: what the hands hold, what lies dropped, is carried and is lost). The thousands
@@ -63,7 +64,8 @@ class Rearming:
 
     def actions(self, idx: IntArray, unusable: IntArray) -> IntArray:
         """Per creature of ``idx`` (``unusable``: its unusable parts as a mask), ``PICK_UP``, ``DRAW`` or
-        ``NOTHING`` (``sandbox.systems.ai.rearm_action``)."""
+        ``NOTHING`` (``sandbox.systems.ai.rearm_action``).
+        """
         cr = self.engine.creatures
         if self._packed is not None:
             return self._packed(pack(cr.anatomy_code[idx], cr.gear[idx], unusable))
@@ -97,7 +99,8 @@ class Rearming:
 
     def grips(self, idx: IntArray, unusable: IntArray, pick_up: BoolArray) -> list[Grip | None]:
         """Per creature of ``idx``, the first dropped (``pick_up``) or carried weapon that free, usable hands can
-        hold, and those hands (``None``: none)."""
+        hold, and those hands (``None``: none).
+        """
         out: list[Grip | None] = []
         anatomy = self.engine.creatures.anatomy
         for k, (key, up) in enumerate(zip(self._situations(idx, unusable), pick_up.tolist(), strict=True)):

@@ -1,5 +1,6 @@
-"""Finding enemies: the nearest one, and those within a radius, for many seekers at once, only ever within the
-seeker's own fight.
+"""Finding enemies.
+
+The nearest one, and those within a radius, for many seekers at once, only ever within the seeker's own fight.
 
 The candidates are sorted into a grid of square cells, fight by fight (a cell's members are one contiguous run of
 the sorted candidates), and each query is a compiled walk over the cells around its seeker: the nearest widens
@@ -77,8 +78,10 @@ class Finder:
 
     def within(self, seekers: IntArray, radius: float, accept: BoolArray | None = None
                ) -> tuple[IntArray, IntArray, FloatArray]:
-        """Every accepted enemy within ``radius`` of each seeker: ``(seeker position, enemy, distance)`` triples,
-        ordered by seeker position, then enemy."""
+        """Every accepted enemy within ``radius`` of each seeker.
+
+        ``(seeker position, enemy, distance)`` triples, ordered by seeker position, then enemy.
+        """
         if not len(seekers) or not self.members.size:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty, np.zeros(0)
@@ -99,7 +102,8 @@ class Finder:
 def _sort_into_cells(members: IntArray, fight: IntArray, x: FloatArray, y: FloatArray, x0: float, y0: float,
                      cell: float, nx: int, ny: int, out: IntArray, starts: IntArray) -> None:
     """``members`` (ascending) written to ``out`` cell by cell, in key order ``(fight, row, column)``, and each
-    cell's first place in ``starts`` (its last entry: the count)."""
+    cell's first place in ``starts`` (its last entry: the count).
+    """
     keys = np.empty(members.shape[0], dtype=np.int64)
     for k in range(members.shape[0]):
         i = members[k]
@@ -148,7 +152,8 @@ def _nearest(seekers: IntArray, hopeful: BoolArray, x: FloatArray, y: FloatArray
     """Per seeker, ring by ring from its cell: the nearest accepted member of another team of its fight.
 
     After ring ``r`` every unexamined cell is at least ``r`` cells away, so a best distance below ``r`` cells is
-    final (equal is not: a lower entity may tie beyond)."""
+    final (equal is not: a lower entity may tie beyond).
+    """
     for s in range(seekers.shape[0]):
         i = seekers[s]
         f = fight[i]
@@ -182,8 +187,11 @@ def _nearest(seekers: IntArray, hopeful: BoolArray, x: FloatArray, y: FloatArray
 def _within(seekers: IntArray, radius: float, x: FloatArray, y: FloatArray, fight: IntArray, team: IntArray,
             accept: BoolArray, starts: IntArray, members: IntArray, x0: float, y0: float, cell: float, nx: int,
             ny: int, counts: IntArray, enemy: IntArray, dist: FloatArray, fill: bool) -> None:
-    """Per seeker, the accepted members of other teams of its fight within ``radius``: counted (``fill`` false),
-    or written in entity order at each seeker's place (``fill`` true, ``counts`` from the first pass)."""
+    """Per seeker, the accepted members of other teams of its fight within ``radius``.
+
+    Counted (``fill`` false), or written in entity order at each seeker's place (``fill`` true, ``counts`` from the
+    first pass).
+    """
     at = 0
     for s in range(seekers.shape[0]):
         i = seekers[s]

@@ -114,8 +114,11 @@ T = TypeVar("T")
 
 
 def first_seen(keys: np.ndarray) -> tuple[IntArray, IntArray]:
-    """The distinct keys numbered in order of first appearance: where each first appears, and each key's number
-    (one sort: a lab's batch repeats a handful of keys tens of thousands of times)."""
+    """The distinct keys numbered in order of first appearance.
+
+    Where each first appears, and each key's number (one sort: a lab's batch repeats a handful of keys tens of thousands
+    of times).
+    """
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     by_first = np.argsort(first, kind="stable")
     renumber = np.empty(first.size, dtype=np.int64)
@@ -140,7 +143,8 @@ def per_object(objects: Sequence[T], value: Callable[[T], object], dtype: type =
 
 def distinct_recruits(recruits: Sequence[tuple[int, Recruit]]) -> tuple[list[Recruit], IntArray, IntArray]:
     """The distinct recruits of ``(fight, recruit)`` pairs (by identity, in order of first appearance), which one
-    each creature is, and each creature's fight."""
+    each creature is, and each creature's fight.
+    """
     fight = np.fromiter(map(itemgetter(0), recruits), dtype=np.int64, count=len(recruits))
     distinct, which = by_identity(list(map(itemgetter(1), recruits)))
     return distinct, which, fight
@@ -163,7 +167,7 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
         spread: ``distinct_recruits(recruits)`` (the engine works it out once, for its tables too).
         bodies: The compiled bodies.
         skills: The compiled skills.
-        armour_kind: (body id, armour ids) -> compiled target index; new combinations are added.
+        target_kinds: (body id, armour ids) -> compiled target index; new combinations are added.
         gear: The world's gear states; each build's starting state is numbered.
 
     Raises:

@@ -1,5 +1,6 @@
-"""The creatures of an array world as a struct of arrays: one entry per creature, in spawn order (the entity of
-creature ``i`` is ``i + 1``, as esper numbers them).
+"""The creatures of an array world as a struct of arrays.
+
+One entry per creature, in spawn order (the entity of creature ``i`` is ``i + 1``, as esper numbers them).
 
 What every model shares lives here (where a creature stands, whom it fights and with what, what it holds, its
 conditions); a damage model keeps its own arrays beside these (``sandbox.systems.models.anatomy.arrays.state``). A fight
@@ -140,8 +141,11 @@ class Creatures:
     """The fields with one entry per creature that keeping some of them only selects."""
 
     def keep(self, rows: IntArray, moved_to: IntArray, fight_of: IntArray) -> None:
-        """Keep creatures ``rows`` only (in that order): ``moved_to[i]`` is where creature ``i`` goes (-1: gone),
-        ``fight_of[f]`` fight ``f``'s new index; targets, the fights and the initiative order follow."""
+        """Keep creatures ``rows`` only (in that order).
+
+        ``moved_to[i]`` is where creature ``i`` goes (-1: gone), ``fight_of[f]`` fight ``f``'s new index; targets, the
+        fights and the initiative order follow.
+        """
         listed = rows.tolist()
         for name in self.ROWS:
             value = getattr(self, name)
@@ -162,15 +166,18 @@ class Creatures:
 
 def picked(values: list[T], rows: list[int]) -> list[T]:
     """``[values[i] for i in rows]``, by ``operator.itemgetter`` (one C loop: keeping a lab's fights copies lists of
-    tens of thousands)."""
+    tens of thousands).
+    """
     if len(rows) < 2:
         return [values[i] for i in rows]
     return list(itemgetter(*rows)(values))
 
 
 def renumbered(ids: IntArray, new_of: IntArray) -> IntArray:
-    """``new_of[ids]`` where an id is given, -1 where it is not (-1), in ``ids``' shape: references to rows that
-    were kept some of (``new_of[i]``: where row ``i`` went, -1: gone)."""
+    """``new_of[ids]`` where an id is given, -1 where it is not (-1), in ``ids``' shape.
+
+    References to rows that were kept some of (``new_of[i]``: where row ``i`` went, -1: gone).
+    """
     out = np.empty(ids.shape, dtype=np.int64)
     _renumber(ids.reshape(-1), new_of, out.reshape(-1))
     return out

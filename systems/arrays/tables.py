@@ -1,5 +1,6 @@
-"""The content as the array engine reads it: every body, strike mode and skill of a world turned into numpy
-tables once, so the tick only gathers from them.
+"""The content as the array engine reads it.
+
+Every body, strike mode and skill of a world turned into numpy tables once, so the tick only gathers from them.
 
 Bodies are padded to the most parts (``P``) and locations (``L``) of any body in the world; a padding part has no
 roles and never counts. Roles are bits (``ROLE_BITS``); a part set is a bitmask over part indices.
@@ -165,7 +166,8 @@ class ModeTables:
 
     def roll_impacts(self, mode: IntArray, streams: FightStreams, fights: IntArray) -> IntArray:
         """One roll of each entry's impact dice (``NdX+M``; a one-faced die counts 1), from the ``injury`` stream
-        of each entry's fight: an entry's ``N`` dice are ``N`` consecutive draws of its fight's stream."""
+        of each entry's fight: an entry's ``N`` dice are ``N`` consecutive draws of its fight's stream.
+        """
         total = self.dice_modifier[mode].copy()
         count = self.dice_count[mode]
         sides = np.maximum(self.dice_sides[mode], 1)
@@ -216,7 +218,8 @@ class SkillTables:
 
 def skill_tables(skills: Mapping[str, SkillDef], extra: Sequence[str] = ()) -> SkillTables:
     """Compile the skill definitions (``extra``: further ids creatures test, such as attributes with no
-    definition: never impaired)."""
+    definition: never impaired).
+    """
     ids = tuple(dict.fromkeys([*skills, *extra]))
     roles = []
     for sid in ids:

@@ -40,8 +40,10 @@ class Tracer:
         self.landed: list[tuple[IntArray, IntArray, IntArray]] = []
 
     def keep(self, rows: IntArray, moved_to: IntArray) -> None:
-        """Keep creatures ``rows`` only (see ``Creatures.keep``): their tracing, and the tally of the blows they
-        took (as one batch)."""
+        """Keep creatures ``rows`` only (see ``Creatures.keep``).
+
+        Their tracing, and the tally of the blows they took (as one batch).
+        """
         self.traced = self.traced[rows]
         if self.landed:
             target, location, level = (np.concatenate(column) for column in zip(*self.landed, strict=True))

@@ -93,8 +93,10 @@ def course(result: TestResult, rules: AftercareRules) -> int:
 
 def course_test(entity: int, anat: Anatomy, injury: Injury, hr: int, name: str, rules: AnatomyRules,
                 ctx: TickContext) -> int:
-    """A course test (Extended Shock, Coma, infection) against Healing Base x HR, fatigue included; returns the
-    new HR (CF -2, MF -1, MS +1, CS +2) and records it."""
+    """A course test (Extended Shock, Coma, infection) against Healing Base x HR, fatigue included.
+
+    Returns the new HR (CF -2, MF -1, MS +1, CS +2) and records it.
+    """
     result = skill_test(healing_base(anat) * hr - injury.fatigue, ctx.streams["healing"], rules.tests)
     hr += course(result, rules_of(rules))
     ctx.emit(CourseTested(ctx.clock.tick, ctx.clock.time, entity, name, result.name, hr))
@@ -118,8 +120,11 @@ def start_bleeding(wound: Wound, now: float, rules: AftercareRules) -> None:
 
 def stoppage(wound: Wound, tender_ml: int | None, rng_draw: Callable[[int | None], TestResult] | None,
              rules: AftercareRules) -> TestResult:
-    """A Blood Stoppage Test on one wound: CF keeps bleeding; MF keeps bleeding with +10 on the next try; MS stops
-    it after the next advance test; CS stops it at once. With no tender, the wound counts as a CF stoppage."""
+    """A Blood Stoppage Test on one wound.
+
+    CF keeps bleeding; MF keeps bleeding with +10 on the next try; MS stops it after the next advance test; CS stops it
+    at once. With no tender, the wound counts as a CF stoppage.
+    """
     if tender_ml is None or rng_draw is None:
         return TestResult.CF
     result = rng_draw(tender_ml + wound.stoppage_bonus)
@@ -139,8 +144,11 @@ def blood_loss_steps(state: ShockState, points: int) -> ShockState:
 
 def bleed(entity: int, anat: Anatomy, injury: Injury, shock: Shock, cond: Condition, index: int,
           tender_ml: int | None, rules: AnatomyRules, ctx: TickContext) -> None:
-    """One bleeding round of wound ``index``: the stoppage test (if a tender is at hand), then the Blood Loss
-    Advance test (Strength); Blood Loss Points add anemia and move the shock state one step each."""
+    """One bleeding round of wound ``index``.
+
+    The stoppage test (if a tender is at hand), then the Blood Loss Advance test (Strength); Blood Loss Points add
+    anemia and move the shock state one step each.
+    """
     aftercare = rules_of(rules)
     wound = injury.wounds[index]
     clock = ctx.clock
@@ -266,8 +274,11 @@ def extended_shock_course(entity: int, anat: Anatomy, injury: Injury, shock: Sho
 
 def coma_course(entity: int, anat: Anatomy, injury: Injury, shock: Shock, cond: Condition, rules: AnatomyRules,
                 ctx: TickContext) -> None:
-    """Every d10 days: a course test against Healing Base x Coma HR; HR <= 0 dies; HR >= 6 wakes, with weariness
-    fatigue equal to the days spent in the coma."""
+    """Every d10 days.
+
+    A course test against Healing Base x Coma HR; HR <= 0 dies; HR >= 6 wakes, with weariness fatigue equal to the days
+    spent in the coma.
+    """
     aftercare = rules_of(rules)
     clock = ctx.clock
     if injury.coma_hr is None:
@@ -299,9 +310,12 @@ def coma_course(entity: int, anat: Anatomy, injury: Injury, shock: Shock, cond: 
 
 def treat(entity: int, anat: Anatomy, injury: Injury, index: int, physician_ml: int | None, self_care: bool,
           rules: AnatomyRules, ctx: TickContext) -> None:
-    """Treat one wound: a Physician test with the aspect and severity modifier sets its Healing Rate (a CS on a
-    minor wound heals it outright); a failed surgery or a grievous wound treated to HR 2-3 bleeds; some Healing
-    Rates mark the wound as able to leave permanent impairment."""
+    """Treat one wound.
+
+    A Physician test with the aspect and severity modifier sets its Healing Rate (a CS on a minor wound heals it
+    outright); a failed surgery or a grievous wound treated to HR 2-3 bleeds; some Healing Rates mark the wound as able
+    to leave permanent impairment.
+    """
     aftercare = rules_of(rules)
     clock = ctx.clock
     wound = injury.wounds[index]
@@ -423,8 +437,11 @@ def start_healing_clock(injury: Injury, index: int, aftercare: AftercareRules) -
 
 
 class BleedingProcessor(esper.Processor):
-    """EFFECTS phase: in combat, every bleeder whose advance test is due makes it (no one tends wounds mid-fight:
-    the stoppage counts as failed), and due Extended Shock and Coma course tests run."""
+    """EFFECTS phase.
+
+    In combat, every bleeder whose advance test is due makes it (no one tends wounds mid-fight: the stoppage counts as
+    failed), and due Extended Shock and Coma course tests run.
+    """
 
     def __init__(self, ctx: TickContext, rules: AnatomyRules) -> None:
         self.ctx = ctx

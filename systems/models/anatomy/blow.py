@@ -121,8 +121,11 @@ def compile_target(body: BodyStructure, rules: AnatomyRules, armor: Iterable[Arm
 
 def with_tests(base: TargetProfile, *, shock_ml: int | None, strength_ml: int | None, fumble_ml: int | None,
                stumble_ml: int | None, existing_levels: Mapping[int, Sequence[int]]) -> TargetProfile:
-    """A copy of a compiled target with other test MLs and wounds: the per-location tables depend only on the
-    body and its armour, so a world compiles them once per (body, armour) and reuses them for every creature."""
+    """A copy of a compiled target with other test MLs and wounds.
+
+    The per-location tables depend only on the body and its armour, so a world compiles them once per (body, armour) and
+    reuses them for every creature.
+    """
     # Positional, not dataclasses.replace: a world recompiles a target after every wound (replace() walks the
     # fields and builds keyword arguments each time).
     b = base
@@ -356,8 +359,10 @@ def land_blow(target: TargetProfile, impact: int, aspect: str, rng: Rng, *, aim:
 
 
 def blow_reading(result: BlowResult, body: BodyStructure) -> dict[str, object]:
-    """What a blow did, in names (zone, part, location, level code, aspect, tests and states as words): the record
-    ``sandbox blows --format jsonl`` prints."""
+    """What a blow did, in names (zone, part, location, level code, aspect, tests and states as words).
+
+    The record ``sandbox blows --format jsonl`` prints.
+    """
     if result.missed:
         zone = part = location = None
     else:

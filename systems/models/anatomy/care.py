@@ -91,8 +91,11 @@ def prepare(creatures: dict[int, Creature], policy: CarePolicy, rules: AnatomyRu
 
 
 def tenders(creatures: dict[int, Creature], policy: CarePolicy, skill: str, ctx: TickContext) -> CareCircle:
-    """Who tends whom by ``skill`` (Physician): a team-mate able to act who has the skill, at its effective ML
-    (impairment of the roles the skill names and fatigue included); else the patient itself, whatever its ML."""
+    """Who tends whom by ``skill`` (Physician).
+
+    A team-mate able to act who has the skill, at its effective ML (impairment of the roles the skill names and fatigue
+    included); else the patient itself, whatever its ML.
+    """
 
     def ml(c: Creature, on_self: bool) -> int | None:
         return effective_ml(c.anatomy, anatomy_state(c).injury, skill, ctx.skills, 0, c.condition.immobilized)

@@ -1,5 +1,7 @@
-"""Applying wounds to a creature under the anatomy rules: the wound record, compounding, severing, shock,
-mishaps, death, and the status (impairment, health, what unusable parts let go of) that follows.
+"""Applying wounds to a creature under the anatomy rules.
+
+The wound record, compounding, severing, shock, mishaps, death, and the status (impairment, health, what unusable parts
+let go of) that follows.
 
 ``apply_blow`` runs the moment a blow lands, inside the attack phase, because turn order matters within a tick:
 a creature felled, shocked or disarmed by an earlier attacker must not act later in the same tick. The
@@ -32,8 +34,11 @@ from sandbox.systems.models.anatomy.impairment import body_impairments, part_imp
 
 
 def offered_state(current: ShockState, offered: ShockState) -> ShockState:
-    """The state a new shock result leaves: it only ever worsens; a second Stunned result while Stunned becomes
-    Incapacitated, and a fresh Incapacitated result while Incapacitated becomes Unconscious."""
+    """The state a new shock result leaves.
+
+    It only ever worsens; a second Stunned result while Stunned becomes Incapacitated, and a fresh Incapacitated result
+    while Incapacitated becomes Unconscious.
+    """
     if offered is ShockState.NONE:
         return current
     if offered == current and offered in (ShockState.STUNNED, ShockState.INCAPACITATED):
@@ -42,8 +47,10 @@ def offered_state(current: ShockState, offered: ShockState) -> ShockState:
 
 
 def enter_state(shock: Shock, cond: Condition, new: ShockState, tick: int) -> None:
-    """Put a creature in shock state ``new`` (no event): from Incapacitated on it is out of the fight
-    (``Condition.out``, how the shared loop learns it cannot act)."""
+    """Put a creature in shock state ``new`` (no event).
+
+    From Incapacitated on it is out of the fight (``Condition.out``, how the shared loop learns it cannot act).
+    """
     shock.state = new
     shock.since = tick
     cond.out = new >= ShockState.INCAPACITATED
@@ -51,8 +58,10 @@ def enter_state(shock: Shock, cond: Condition, new: ShockState, tick: int) -> No
 
 def set_shock(entity: int, shock: Shock, cond: Condition, new: ShockState, rules: AnatomyRules, ctx: TickContext,
               cause: str = "shock") -> None:
-    """Move a creature to shock state ``new`` (emitting the change); down states leave it prone; dead kills
-    (``cause`` names what killed it)."""
+    """Move a creature to shock state ``new`` (emitting the change).
+
+    Down states leave it prone; dead kills (``cause`` names what killed it).
+    """
     if new == shock.state:
         return
     clock = ctx.clock
@@ -74,8 +83,10 @@ def set_shock(entity: int, shock: Shock, cond: Condition, new: ShockState, rules
 
 def record_injury(injury: Injury, part: int, location: int, level: int, aspect: int, compound: bool,
                   bleeder: bool, time: float) -> None:
-    """Record a wound at a location of ``part``; when it compounds, the worst wound already there worsens by one
-    level."""
+    """Record a wound at a location of ``part``.
+
+    When it compounds, the worst wound already there worsens by one level.
+    """
     if compound:
         worst = max((w for w in injury.wounds if w.location == location and w.level > 0),
                     key=lambda w: w.level, default=None)
@@ -148,8 +159,9 @@ def inflict(entity: int, anat: Anatomy, injury: Injury, cond: Condition, equip: 
 
 def refresh_status(entity: int, anat: Anatomy, injury: Injury, cond: Condition, equip: Equipment,
                    rules: AnatomyRules, ctx: TickContext) -> None:
-    """Recompute part impairment (of the parts whose wounds changed, or of all) and health from the wounds;
-    unusable parts drop what they hold.
+    """Recompute part impairment (of the parts whose wounds changed, or of all) and health from the wounds.
+
+    Unusable parts drop what they hold.
 
     Emits an event for every part whose impairment changed and for a change of health.
     """

@@ -1,5 +1,7 @@
-"""A creature's effective Mastery Levels under the anatomy rules: base ML, the impairment of the parts holding
-the roles a skill names, and fatigue."""
+"""A creature's effective Mastery Levels under the anatomy rules.
+
+Base ML, the impairment of the parts holding the roles a skill names, and fatigue.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +15,10 @@ from sandbox.systems.models.anatomy.impairment import test_penalty
 
 def effective_ml(anat: Anatomy, injury: Injury, skill: str, skills: Mapping[str, SkillDef], modifier: int = 0,
                  immobilized: Collection[int] = ()) -> int | None:
-    """The ML a creature tests ``skill`` at now: base + ``modifier`` + the impairment of the roles it names - its
-    fatigue (anemia, infection, weariness: a penalty on every test).
+    """The ML a creature tests ``skill`` at now.
+
+    Base + ``modifier`` + the impairment of the roles it names - its fatigue (anemia, infection, weariness: a penalty on
+    every test).
 
     Returns ``None`` when it cannot succeed at all: it has no such skill or attribute, or a part holding a role
     the skill names is unusable or held fast (``immobilized``): the test critically fails without a roll.

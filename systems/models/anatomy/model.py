@@ -49,8 +49,11 @@ DEFAULT_MODEL = "anatomy"
 
 
 def state_label(dead: bool, health_band: str, shock: ShockState) -> str:
-    """The readout's label: the model's own words, lower case: the health band, and the shock state when there is
-    one ("fair, stunned"), or "dead"."""
+    """The readout's label.
+
+    The model's own words, lower case: the health band, and the shock state when there is one ("fair, stunned"), or
+    "dead".
+    """
     if dead:
         return "dead"
     if shock is not ShockState.NONE:
@@ -106,8 +109,9 @@ class AnatomyModel(DamageModel):
 
     def load_state(self, data: Mapping[str, JSON], kind: CreatureDef, body: BodyStructure,
                    armor: Sequence[ArmorPiece]) -> tuple[object, ...]:
-        """The inverse of ``dump_state``; impairments are recomputed from the wounds, and the saved health must be
-        what they leave (or 0, dead).
+        """The inverse of ``dump_state``.
+
+        Impairments are recomputed from the wounds, and the saved health must be what they leave (or 0, dead).
 
         Raises:
             ModelError: Not the anatomy model's two components.
@@ -201,8 +205,10 @@ class AnatomyModel(DamageModel):
 
     def strike(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
                attacker: Creature | None = None) -> None:
-        """The attacker's whole attack, or (no attacker) a blow that lands: the mode's impact dice (no Strength
-        modifier), hit location by the aim, protection, level and every consequence."""
+        """The attacker's whole attack, or (no attacker) a blow that lands.
+
+        The mode's impact dice (no Strength modifier), hit location by the aim, protection, level and every consequence.
+        """
         body = target.anatomy.body
         zone = aim_zone(body, aim)
         if attacker is not None:
@@ -227,8 +233,9 @@ class AnatomyModel(DamageModel):
         self.settle(target, ctx)
 
     def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
-        """``location=`` (a name), ``level=`` (1..5 or a code: ``S3``) and ``aspect=`` (a name; default blunt): a
-        wound recorded directly, with no shock or bleeding roll.
+        """``location=`` (a name), ``level=`` (1..5 or a code: ``S3``) and ``aspect=`` (a name; default blunt).
+
+        A wound recorded directly, with no shock or bleeding roll.
 
         Raises:
             ModelError: A missing or unknown location, level, aspect or option.
@@ -259,7 +266,8 @@ class AnatomyModel(DamageModel):
 
     def settle(self, creature: Creature, ctx: TickContext) -> None:
         """Recompute impairment and health from the wounds, and whether the creature is out of the fight from its
-        shock state (after either was edited by hand)."""
+        shock state (after either was edited by hand).
+        """
         injury, shock = cast(AnatomyState, creature.state)
         if not creature.condition.dead:
             creature.condition.out = shock.state >= ShockState.INCAPACITATED
@@ -329,8 +337,11 @@ class AnatomyModel(DamageModel):
                             injury.health, "%", self.readout(creature, ctx).label)
 
     def invariants(self, creature: Creature, ctx: TickContext) -> list[str]:
-        """Health 1..100 alive and 0 dead; no part better than its permanent floor; parts gone for good are
-        unusable; unusable parts hold nothing; out exactly from Incapacitated on."""
+        """Health 1..100 alive and 0 dead.
+
+        No part better than its permanent floor; parts gone for good are unusable; unusable parts hold nothing; out
+        exactly from Incapacitated on.
+        """
         injury, shock = cast(AnatomyState, creature.state)
         cond, equip, body = creature.condition, creature.equipment, creature.anatomy.body
         who = f"{creature.name} ({creature.entity})"
@@ -360,7 +371,8 @@ class AnatomyModel(DamageModel):
 
     def advance(self, ctx: TickContext, seconds: float, care: CarePolicy) -> None:
         """Bleeding rounds and stoppage, shock re-tests, Extended Shock and Coma courses, first aid and treatment,
-        healing periods and infection, each as it falls due (``sandbox.systems.models.anatomy.care``)."""
+        healing periods and infection, each as it falls due (``sandbox.systems.models.anatomy.care``).
+        """
         advance_out_of_combat(self.rules, ctx, seconds, care)
 
 
@@ -421,8 +433,10 @@ course tests)."""
 
 
 def aim_zone(body: BodyStructure, aim: str) -> int:
-    """The zone number an aim names on ``body``: 0 for ``unaimed``, else the first zone number of the named
-    part's zone (document 000 aims by zone number: a location aims at its part's zone).
+    """The zone number an aim names on ``body``.
+
+    0 for ``unaimed``, else the first zone number of the named part's zone (document 000 aims by zone number: a location
+    aims at its part's zone).
 
     Raises:
         ModelError: The body has no such part or location, or its zone owns no zone numbers.

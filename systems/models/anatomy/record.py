@@ -101,7 +101,8 @@ class AttackRecord:
 
     def placed_blow(self) -> tuple[str, str] | None:
         """Where the blow landed on the anatomy and the wound's code (``"S3"``, ``"NA"``), or ``None`` when it
-        did not reach the body (what the lab's ``blows.csv`` counts, read without expanding the record)."""
+        did not reach the body (what the lab's ``blows.csv`` counts, read without expanding the record).
+        """
         blow = self.blow
         if blow is None or blow.missed:
             return None
@@ -117,8 +118,10 @@ class AttackRecord:
         return list(_expand(self))
 
     def summary(self, names: Names) -> str | None:
-        """``Aldric -> Bertram: Broadsword cut hits the Skull: S3 edged (impact 12 - 3); shock 7 MF -> stunned``;
-        ``None`` when the blow did not land on the body."""
+        """``Aldric -> Bertram: Broadsword cut hits the Skull: S3 edged (impact 12 - 3); shock 7 MF -> stunned``.
+
+        ``None`` when the blow did not land on the body.
+        """
         blow = self.blow
         if blow is None or blow.missed:
             return None
@@ -283,8 +286,9 @@ def opposed(attack_ml: int | None, defence_ml: int | None, defends: bool, rng: R
 
 def attack_ml(anat: Anatomy, impairments: Sequence[Impairment], mode: StrikeMode, parts: tuple[int, ...],
               fatigue: int = 0) -> int | None:
-    """The attacker's ML: skill + the mode's modifier + the worst impairment of the parts wielding the mode -
-    fatigue.
+    """The attacker's ML.
+
+    Skill + the mode's modifier + the worst impairment of the parts wielding the mode - fatigue.
 
     A strike mode checks its own limbs, not the role at large (document 000): an impaired off hand does not
     hamper a one-handed blow with the good hand. ``None`` when the creature lacks the skill.

@@ -1,5 +1,8 @@
-"""How the anatomy model's state travels in a ``Creature`` record: ``AnatomyState`` (its ``Injury`` and ``Shock``
-components together) and the typed accessor every anatomy module reads it through."""
+"""How the anatomy model's state travels in a ``Creature`` record.
+
+``AnatomyState`` (its ``Injury`` and ``Shock`` components together) and the typed accessor every anatomy module reads it
+through.
+"""
 
 from __future__ import annotations
 

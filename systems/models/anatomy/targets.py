@@ -1,5 +1,8 @@
-"""A creature as a compiled target of the anatomy rules: its body and armour flattened once per (body, armour)
-and its current test MLs and wounds on top (``sandbox.systems.models.anatomy.blow.TargetProfile``)."""
+"""A creature as a compiled target of the anatomy rules.
+
+Its body and armour flattened once per (body, armour) and its current test MLs and wounds on top
+(``sandbox.systems.models.anatomy.blow.TargetProfile``).
+"""
 
 from __future__ import annotations
 
@@ -20,7 +23,8 @@ CompiledTargets = dict[tuple[str, tuple[str, ...]], TargetProfile]
 def target_profile(anat: Anatomy, injury: Injury, armor: Armor, rules: AnatomyRules,
                    skills: Mapping[str, SkillDef], compiled: CompiledTargets) -> TargetProfile:
     """The creature compiled as a target (cached in ``injury.profile`` until its impairment, fatigue or armour
-    changes; the per-location tables in ``compiled``)."""
+    changes; the per-location tables in ``compiled``).
+    """
     profile = injury.profile
     if isinstance(profile, TargetProfile):
         return profile

@@ -77,8 +77,11 @@ class BlowArrays:
 
 def compounds(level: IntArray, missed: BoolArray, location: IntArray, totals: IntArray, owner: IntArray
               ) -> BoolArray:
-    """``sandbox.systems.models.anatomy.injury.compounds`` per blow: the sum of the levels of the open wounds at its
-    location (``totals[owner]``, with a last column of zeros for a miss) is above 0 and at most the new level."""
+    """``sandbox.systems.models.anatomy.injury.compounds`` per blow.
+
+    The sum of the levels of the open wounds at its location (``totals[owner]``, with a last column of zeros for a miss)
+    is above 0 and at most the new level.
+    """
     total = totals[owner, np.where(missed, totals.shape[1] - 1, location)]
     out: BoolArray = (total > 0) & (level > 0) & (level >= total)
     return out
@@ -107,7 +110,8 @@ def roll_impacts(mode: StrikeMode, strength: int | None, rules: AnatomyRules, n:
 
 def _tests(tables: TargetTables, rules: AnatomyRules, ml: IntArray | int, rolls: IntArray) -> IntArray:
     """``n`` d100 tests against ``ml`` (one ML, or one per test; ``NO_ML``: a critical failure with no roll, as
-    ``skill_test(None)``), read through the lookup table. Only the tests that can succeed draw a roll."""
+    ``skill_test(None)``), read through the lookup table. Only the tests that can succeed draw a roll.
+    """
     tests = rules.tests
     n = rolls.shape[0]
     mls = np.broadcast_to(np.asarray(ml, dtype=np.int64), (n,))

@@ -192,6 +192,7 @@ without a roll."""
 
 
 def ml_code(ml: int | None) -> int:
+    """A test ML as the arrays hold it: ``NO_ML`` for a test the creature cannot make (``None``)."""
     return NO_ML if ml is None else ml
 
 
@@ -253,7 +254,8 @@ class TargetTables:
 
     def locator(self, kind: int, aim: int | None, spread: int) -> int:
         """The id of the joint ``(zone number, location)`` table of a blow on ``kind`` with this aim and Spread
-        (``locate_blows`` draws from any mix of them at once)."""
+        (``locate_blows`` draws from any mix of them at once).
+        """
         key = (kind, aim, spread)
         found = self._locators.get(key)
         if found is None:
@@ -267,7 +269,8 @@ class TargetTables:
 
     def _flattened(self) -> tuple[IntArray, IntArray, FloatArray, IntArray]:
         """Every locator's outcomes end to end, with cumulative probabilities shifted by the locator id (table
-        ``t`` spans ``(t, t + 1]``), so one ``searchsorted`` serves blows of every locator."""
+        ``t`` spans ``(t, t + 1]``), so one ``searchsorted`` serves blows of every locator.
+        """
         if not self._flat:
             zns = np.concatenate([j[0] for j in self._joint])
             rows = np.concatenate([j[1] for j in self._joint])
@@ -278,7 +281,8 @@ class TargetTables:
 
     def locate_blows(self, locator: IntArray, rng: np.random.Generator) -> tuple[IntArray, IntArray]:
         """Draw each blow's ``(zone number, row)`` from its locator's joint table (one uniform draw per blow; none
-        when every table has a single outcome)."""
+        when every table has a single outcome).
+        """
         zns, rows, cum, sizes = self._flattened()
         n = locator.shape[0]
         u = rng.random(n)  # drawn even when unused: a blow's draws never depend on the other blows' tables

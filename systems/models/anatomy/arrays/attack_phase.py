@@ -1,6 +1,7 @@
-"""The anatomy model's attack phase over arrays: opposed d100 tests, every blow that might land resolved at once,
-then the attacks walked one at a time in initiative order (``landing``, compiled), so the outcome is the esper
-engine's turn order.
+"""The anatomy model's attack phase over arrays.
+
+Opposed d100 tests, every blow that might land resolved at once, then the attacks walked one at a time in initiative
+order (``landing``, compiled), so the outcome is the esper engine's turn order.
 
 Every attack's two d100 rolls are drawn up front. An attack whose attacker's own test fails cannot land and
 changes nothing, so only the others take part. Each of those is resolved as a blow in one compiled pass
@@ -40,7 +41,8 @@ if TYPE_CHECKING:
 
 def read_tests(model: AnatomyArrayModel, ml: IntArray, rolls: IntArray) -> IntArray:
     """d100 results (``TestResult`` codes) of ``rolls`` (0..99, a roll of 1..100 less one) against ``ml``
-    (``NO_ML``: a critical failure)."""
+    (``NO_ML``: a critical failure).
+    """
     tests = model.rules.tests
     lut = model.engine.tables.test_lut
     row = np.clip(ml, tests.ml_min, tests.ml_max) - tests.ml_min
@@ -88,8 +90,10 @@ def resolve(model: AnatomyArrayModel, attacks: Attacks) -> None:
 
 def walk(model: AnatomyArrayModel, attacks: Attacks, blows: BlowArrays, result: IntArray, defence_roll: IntArray
          ) -> Landed:
-    """Walk ``attacks`` (each with its blow and its attacker's result) in order: which land, applied to the arrays
-    as they land (``landing``)."""
+    """Walk ``attacks`` (each with its blow and its attacker's result) in order.
+
+    Which land, applied to the arrays as they land (``landing``).
+    """
     engine, st, rules = model.engine, model.state, model.rules
     cr, combat = engine.creatures, engine.combat
     n = len(attacks)
@@ -119,9 +123,12 @@ def walk(model: AnatomyArrayModel, attacks: Attacks, blows: BlowArrays, result: 
 
 
 def follow(model: AnatomyArrayModel, hits: Attacks, blows: BlowArrays, landed: Landed) -> dict[int, list[Event]]:
-    """What the walk left to Python, in its order: the hands that let go of their items (each creature's
-    ``Equipment``), the causes of deaths, and per landed blow of a traced creature (by position in ``hits``) the
-    events of what followed, as ``sandbox.systems.models.anatomy.damage.apply_blow`` orders them."""
+    """What the walk left to Python, in its order.
+
+    The hands that let go of their items (each creature's ``Equipment``), the causes of deaths, and per landed blow of a
+    traced creature (by position in ``hits``) the events of what followed, as
+    ``sandbox.systems.models.anatomy.damage.apply_blow`` orders them.
+    """
     engine = model.engine
     cr = engine.creatures
     at = np.full(int(landed.blows.max()) + 1, -1, dtype=np.int64)
@@ -205,7 +212,8 @@ def _opposed_tests(attacker: IntArray, target: IntArray, mode: IntArray, parts: 
     written to ``found``; returns how many. Per such attack: the attacker's ML (``anatomy_attack.attack_ml``: skill
     + the mode's modifier + the worst impairment of the wielding parts - fatigue) and result (less the stunned
     drop, not below CF), its target's test MLs (``TestMLs``'s fields, from ``test_skill``'s skills:
-    ``AnatomyArrays.effective_ml``) and the target's defence result."""
+    ``AnatomyArrays.effective_ml``) and the target's defence result.
+    """
     count = 0
     for k in range(attacker.shape[0]):
         a, m, t = attacker[k], mode[k], target[k]
@@ -248,7 +256,8 @@ def _opposed_tests(attacker: IntArray, target: IntArray, mode: IntArray, parts: 
 def _blows(model: AnatomyArrayModel, hits: Attacks, mls: TestMLs) -> BlowArrays:
     """Resolve ``hits`` as blows that land (``mls``: their targets' test MLs), each against its own target as
     the attack phase began; compounding, which reads the wounds already there, is left to the walk (it reads them
-    as each blow lands)."""
+    as each blow lands).
+    """
     engine = model.engine
     cr, modes = engine.creatures, engine.modes
     fights = cr.fight[hits.target]

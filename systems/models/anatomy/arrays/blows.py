@@ -1,5 +1,7 @@
-"""The attack phase's blows through the ``resolve_blow`` pipeline in one compiled pass: location, protection,
-injury level, glancing, bleeding, amputation, the Shock test and the keep-grip and keep-footing tests of each blow.
+"""The attack phase's blows through the ``resolve_blow`` pipeline in one compiled pass.
+
+Location, protection, injury level, glancing, bleeding, amputation, the Shock test and the keep-grip and keep-footing
+tests of each blow.
 
 It is ``sandbox.systems.models.anatomy.vector_blows.resolve_blow_batch`` (the per-event rules over arrays) as one loop
 over the blows: the random numbers are drawn first, whole arrays in the batch's order (each blow's location, then its
@@ -89,10 +91,12 @@ def _resolve(row: IntArray, kind: IntArray, impacts: IntArray, aspect: IntArray,
              amputation_severs: BoolArray, amputation_shock_roll: IntArray, shock_no_test_max: int,
              shock_death_above: int, shock_change: IntArray, ml_min: int, ml_max: int, ints: IntArray,
              flags: BoolArray) -> None:
-    """Each blow through the pipeline, in ``resolve_blow_batch``'s order of rules; its results into ``ints``
-    (location, protection, effective impact, level, amputation test, shock index, shock test, final index, shock
-    state, fumble disposition, test and outcome, stumble disposition, test and outcome) and ``flags`` (missed,
-    glancing, bleeder, severed, dead, compound)."""
+    """Each blow through the pipeline, in ``resolve_blow_batch``'s order of rules.
+
+    Its results into ``ints`` (location, protection, effective impact, level, amputation test, shock index, shock test,
+    final index, shock state, fumble disposition, test and outcome, stumble disposition, test and outcome) and ``flags``
+    (missed, glancing, bleeder, severed, dead, compound).
+    """
     for i in range(row.shape[0]):
         r, k, a, impact = row[i], kind[i], aspect[i], impacts[i]
         missed = r == miss_row

@@ -24,9 +24,11 @@ STUNNED, INCAPACITATED, UNCONSCIOUS, DEAD = (int(s) for s in (ShockState.STUNNED
 
 
 def set_shock(model: AnatomyArrayModel, who: IntArray, new: IntArray, cause: str) -> None:
-    """``sandbox.systems.models.anatomy.damage.set_shock`` for creatures ``who`` (each moving to a different state): the
-    arrays as the attack phase's walk sets them (``landing.enter_shock``), then the causes of the deaths (``cause``) and
-    the traced creatures' events."""
+    """``sandbox.systems.models.anatomy.damage.set_shock`` for creatures ``who`` (each moving to a different state).
+
+    The arrays as the attack phase's walk sets them (``landing.enter_shock``), then the causes of the deaths (``cause``)
+    and the traced creatures' events.
+    """
     engine, st, rules = model.engine, model.state, model.rules
     cr = engine.creatures
     now, tick = engine.clock_time, engine.tick
@@ -51,8 +53,11 @@ def set_shock(model: AnatomyArrayModel, who: IntArray, new: IntArray, cause: str
 
 
 def drop_held(engine: ArrayEngine, i: int, part: int, flung: bool, events: list[Event] | None) -> bool:
-    """``sandbox.systems.conditions.drop_held``: the part lets go of what it holds (every hand holding it); True when it
-    held something. Its gear state only: the caller mirrors the hands into the arrays (``sync_hands``)."""
+    """``sandbox.systems.conditions.drop_held``.
+
+    The part lets go of what it holds (every hand holding it); True when it held something. Its gear state only: the
+    caller mirrors the hands into the arrays (``sync_hands``).
+    """
     cr = engine.creatures
     cr.gear[i], item = engine.gear.let_go(int(cr.gear[i]), part, flung)
     if item is None:

@@ -1,5 +1,6 @@
-"""Which of a tick's blows land, and what each does at once, one attack at a time in initiative order: the esper
-engine's turn order (``sandbox.systems.combat.AttackProcessor`` with
+"""Which of a tick's blows land, and what each does at once, one attack at a time in initiative order.
+
+The esper engine's turn order (``sandbox.systems.combat.AttackProcessor`` with
 ``sandbox.systems.models.anatomy.damage.apply_blow``), compiled.
 
 Each attack here already passed its own test and has its blow resolved (``attack_phase``: every number a blow
@@ -78,9 +79,12 @@ class Landed:
 def enter_shock(i: int, new: int, tick: int, now: float, tick_seconds: float, unconscious_after: float,
                 shock: IntArray, since: IntArray, out: BoolArray, retest_at: FloatArray, reeling: BoolArray,
                 prone: BoolArray, dead: BoolArray) -> int:
-    """``sandbox.systems.models.anatomy.damage.set_shock`` on the arrays: creature ``i`` enters shock state ``new`` (not
-    its state now): its re-test time, out of the fight from Incapacitated on, reeling; Dead kills it (when it was not
-    dead already), Incapacitated or worse puts it down. Returns ``KILLED_BY_SHOCK``, ``FELL_SHOCKED`` or 0."""
+    """``sandbox.systems.models.anatomy.damage.set_shock`` on the arrays.
+
+    Creature ``i`` enters shock state ``new`` (not its state now): its re-test time, out of the fight from Incapacitated
+    on, reeling; Dead kills it (when it was not dead already), Incapacitated or worse puts it down. Returns
+    ``KILLED_BY_SHOCK``, ``FELL_SHOCKED`` or 0.
+    """
     shock[i] = new
     since[i] = tick
     out[i] = new >= INCAPACITATED
@@ -129,7 +133,8 @@ def walk_attacks(attacker: IntArray, target: IntArray, natural: BoolArray, resul
           fell: IntArray, killed: IntArray, touched: IntArray, drops: IntArray) -> tuple[int, int, int, int]:
     """The walk (see the module docstring) over arrays, the state arrays updated in place and the records
     written to the last nine; returns how many blows landed, the wound count, and how many wounds were touched and
-    hands let go."""
+    hands let go.
+    """
     creatures = shock.shape[0]
     parts = holding.shape[1]
     miss_column = totals.shape[1] - 1

@@ -55,8 +55,10 @@ def _walking(body: IntArray, locomotor: BoolArray, has_locomotor: BoolArray, unu
 
 @register_array_model
 class AnatomyArrayModel(ArrayModel):
-    """Document 000 over arrays (``sandbox.systems.models.anatomy.arrays``); the per-event ``AnatomyModel`` reads its
-    creatures."""
+    """Document 000 over arrays (``sandbox.systems.models.anatomy.arrays``).
+
+    The per-event ``AnatomyModel`` reads its creatures.
+    """
 
     name = "anatomy"
 
@@ -154,8 +156,10 @@ class AnatomyArrayModel(ArrayModel):
         return bool(alive[0]), bool(can_act[0]), labels[0]
 
     def standings(self, rows: IntArray) -> tuple[BoolArray, BoolArray, list[str]]:
-        """``standing`` of each creature of ``rows`` at once: its health band and shock state pick its label from
-        the table of every (band, shock state) label."""
+        """``standing`` of each creature of ``rows`` at once.
+
+        Its health band and shock state pick its label from the table of every (band, shock state) label.
+        """
         cr = self.engine.creatures
         dead = cr.dead[rows]
         floors, labels = self._band_floors, self._labels

@@ -1,6 +1,7 @@
-"""Wounds over time within a fight, over arrays: bleeding (the EFFECTS phase,
-``sandbox.systems.models.anatomy.aftercare.bleed`` with no one tending the wounds) and Shock re-tests (the RECOVERY
-phase, ``sandbox.systems.models.anatomy.aftercare.retest``).
+"""Wounds over time within a fight, over arrays.
+
+Bleeding (the EFFECTS phase, ``sandbox.systems.models.anatomy.aftercare.bleed`` with no one tending the wounds) and
+Shock re-tests (the RECOVERY phase, ``sandbox.systems.models.anatomy.aftercare.retest``).
 
 A creature's wounds bleed in the order received, each round of one wound per creature at once, since a round's
 blood loss (its anemia fatigue, its shock step) weighs on the next wound's test.
@@ -28,7 +29,8 @@ if TYPE_CHECKING:
 def _due_to_bleed(bleeder: BoolArray, next_bleed: FloatArray, owner: IntArray, dead: BoolArray, now: float,
                   count: int, out: IntArray) -> int:
     """The first ``count`` wounds that bleed, are due a Blood Loss Advance test by ``now`` and whose owner lives,
-    into ``out`` in order; returns how many."""
+    into ``out`` in order; returns how many.
+    """
     found = 0
     for j in range(count):
         if bleeder[j] and 0 <= next_bleed[j] <= now and not dead[owner[j]]:
@@ -90,9 +92,11 @@ def bleed(model: AnatomyArrayModel) -> None:
 
 
 def retest(model: AnatomyArrayModel) -> None:
-    """Every creature whose Shock re-test is due makes it (at -20; fatigue applies, impairment does not): Stunned
-    clears on a success; Incapacitated or Unconscious clears on a CS, eases to Stunned on an MS, and otherwise
-    starts Extended Shock (or a Coma, a CF while Unconscious), locking the state."""
+    """Every creature whose Shock re-test is due makes it (at -20; fatigue applies, impairment does not).
+
+    Stunned clears on a success; Incapacitated or Unconscious clears on a CS, eases to Stunned on an MS, and otherwise
+    starts Extended Shock (or a Coma, a CF while Unconscious), locking the state.
+    """
     engine, st, rules = model.engine, model.state, model.rules
     aftercare = rules.aftercare
     if aftercare is None:

@@ -1,6 +1,9 @@
-"""The DAMAGE phase over arrays (``sandbox.systems.models.anatomy.damage.refresh_status``): what this tick's wounds did
-to each part's impairment (worst of, never additive; a grievous wound or a severed location makes the part unusable),
-what an unusable part lets go of, and health (the lowest ceiling over the (critical, tier) buckets, counted)."""
+"""The DAMAGE phase over arrays (``sandbox.systems.models.anatomy.damage.refresh_status``).
+
+What this tick's wounds did to each part's impairment (worst of, never additive; a grievous wound or a severed location
+makes the part unusable), what an unusable part lets go of, and health (the lowest ceiling over the (critical, tier)
+buckets, counted).
+"""
 
 from __future__ import annotations
 
@@ -23,8 +26,10 @@ TIERS: tuple[ImpairmentTier, ...] = (ImpairmentTier.MINOR, ImpairmentTier.SERIOU
 
 
 def ceiling_table(model: AnatomyArrayModel, parts: int) -> IntArray:
-    """``[critical, tier, count]``: the health ceiling of ``count`` parts in that bucket (``health_ceiling``;
-    count 0 reads 100)."""
+    """``[critical, tier, count]``.
+
+    The health ceiling of ``count`` parts in that bucket (``health_ceiling``; count 0 reads 100).
+    """
     rules = model.rules
     table = np.full((2, len(TIERS), parts + 1), 100, dtype=np.int64)
     for c, columns in enumerate((rules.health_limb, rules.health_critical)):
@@ -60,8 +65,10 @@ def settle(model: AnatomyArrayModel) -> None:
 
 def _announce(model: AnatomyArrayModel, dirty: IntArray, changed_pen: BoolArray, newly: BoolArray, rows: IntArray
               ) -> None:
-    """Impairment changes (``_impair``'s): an unusable part lets go of what it holds; traced creatures' changes
-    are logged."""
+    """Impairment changes (``_impair``'s).
+
+    An unusable part lets go of what it holds; traced creatures' changes are logged.
+    """
     engine, st = model.engine, model.state
     cr = engine.creatures
     let_go = []
@@ -88,8 +95,10 @@ def _announce(model: AnatomyArrayModel, dirty: IntArray, changed_pen: BoolArray,
 def _impair(w: IntArray, level: IntArray, owner: IntArray, part: IntArray, table: IntArray, gone: BoolArray,
             penalty: IntArray, unusable: BoolArray, lost: BoolArray, dirty: IntArray, traced: BoolArray,
             holding: IntArray, changed: BoolArray, newly: BoolArray, told: IntArray) -> int:
-    """Settle wounds ``w`` into the parts (``refresh_status``): a part's penalty is the worst of its wounds'
-    (never additive), a wound whose level has no penalty makes its part unusable, and so does a lost part.
+    """Settle wounds ``w`` into the parts (``refresh_status``).
+
+    A part's penalty is the worst of its wounds' (never additive), a wound whose level has no penalty makes its part
+    unusable, and so does a lost part.
 
     For the creatures wounded this tick (``dirty``): ``changed[r, p]`` part ``p``'s penalty changed, ``newly[r,
     p]`` it became unusable; ``told`` lists the rows with something to tell (a traced creature's change) or to do
@@ -151,8 +160,10 @@ def _health(model: AnatomyArrayModel, idx: IntArray) -> None:
 def _healths(idx: IntArray, body: IntArray, dead: BoolArray, penalty: IntArray, unusable: BoolArray,
              exists: BoolArray, critical: BoolArray, ceilings: IntArray, minor: int, serious: int, floor: int,
              out: IntArray) -> None:
-    """Per creature ``idx[r]``: its parts counted by (critical, tier), the lowest ceiling over the buckets, at
-    least ``floor`` alive and 0 dead."""
+    """Per creature ``idx[r]``.
+
+    Its parts counted by (critical, tier), the lowest ceiling over the buckets, at least ``floor`` alive and 0 dead.
+    """
     counts = np.zeros((2, len(TIERS)), dtype=np.int64)
     for r in range(idx.shape[0]):
         i = idx[r]

@@ -1,5 +1,7 @@
-"""The anatomy model's arrays: per creature its shock, blood loss, fatigue and health, per part its impairment,
-per location what is severed and the levels of its open wounds; and every wound in one growing table.
+"""The anatomy model's arrays.
+
+Per creature its shock, blood loss, fatigue and health, per part its impairment, per location what is severed and the
+levels of its open wounds; and every wound in one growing table.
 
 Impairment in a fight only ever worsens (no wound heals mid-fight), so the damage phase folds each new or
 worsened wound into its part's impairment instead of recomputing it from every wound.
@@ -63,7 +65,8 @@ class Wounds:
 
     def keep(self, moved_to: IntArray) -> IntArray:
         """Keep the wounds of the creatures kept (``moved_to[i]``: where creature ``i`` goes, -1: gone), in order,
-        their owners renumbered; returns where each wound went (-1: gone)."""
+        their owners renumbered; returns where each wound went (-1: gone).
+        """
         owner = self.owner[:self.count]
         kept = np.flatnonzero(moved_to[owner] >= 0)
         went = np.full(self.count, -1, dtype=np.int64)
@@ -166,7 +169,8 @@ class AnatomyArrays:
                      ) -> IntArray:
         """``sandbox.systems.models.anatomy.mastery.effective_ml`` per creature (``idx``; ``None``: every creature, in
         order): base - fatigue + the worst penalty of the roles the skill names (``NO_ML``: no such skill, or one of
-        those roles has an unusable part)."""
+        those roles has an unusable part).
+        """
         rows = np.arange(self.fatigue.shape[0]) if idx is None else idx
         out = np.full(rows.shape[0], NO_ML, dtype=np.int64)
         if skill >= 0:
@@ -177,8 +181,10 @@ class AnatomyArrays:
 @compiled
 def _role_penalties(idx: IntArray, body: IntArray, part_roles: IntArray, penalty: IntArray, unusable: BoolArray,
                     out: IntArray) -> None:
-    """Per creature ``idx[r]`` and role: the worst penalty of the parts holding it (``UNUSABLE_PENALTY`` when one is
-    unusable)."""
+    """Per creature ``idx[r]`` and role.
+
+    The worst penalty of the parts holding it (``UNUSABLE_PENALTY`` when one is unusable).
+    """
     for r in range(idx.shape[0]):
         i = idx[r]
         b = body[i]
@@ -196,8 +202,10 @@ def _role_penalties(idx: IntArray, body: IntArray, part_roles: IntArray, penalty
 @compiled
 def _effective_mls(rows: IntArray, skill: int, roles: int, modifier: int, mls: IntArray, fatigue: IntArray,
                    role_penalty: IntArray, out: IntArray) -> None:
-    """``AnatomyArrays.effective_ml`` per creature ``rows[k]`` (``roles``: the skill's role bits, role ``r`` bit
-    ``r``); ``out`` holds ``NO_ML`` where the skill is missing or a role's part is unusable."""
+    """``AnatomyArrays.effective_ml`` per creature ``rows[k]`` (``roles``: the skill's role bits, role ``r`` bit ``r``).
+
+    ``out`` holds ``NO_ML`` where the skill is missing or a role's part is unusable.
+    """
     for k in range(rows.shape[0]):
         i = rows[k]
         base = mls[i, skill]
