@@ -28,10 +28,10 @@ from sandbox.components.state import Anatomy
 from sandbox.config import ConfigError, default_catalog
 from sandbox.models import build_model
 from sandbox.systems.models import ModelError
-from sandbox.systems.models.severity.model import (
-    KINDS,
-    SeverityAttack,
-    SeverityModel,
+from sandbox.systems.models.severity.care import KINDS
+from sandbox.systems.models.severity.model import SeverityModel
+from sandbox.systems.models.severity.record import SeverityAttack
+from sandbox.systems.models.severity.rules import (
     apply_wound,
     attack_bonus,
     cognition_pool,
@@ -730,7 +730,7 @@ def test_readout_lists_each_untreated_effect_as_a_wound_and_the_numbers_as_detai
 
 
 def test_advance_runs_on_the_shared_due_queue(monkeypatch: pytest.MonkeyPatch) -> None:
-    import sandbox.systems.models.severity.model as severity_module
+    import sandbox.systems.models.severity.care as severity_module
     from sandbox.systems.schedule import DueQueue
 
     made: list[DueQueue] = []

@@ -1,7 +1,7 @@
 """The severity model (document 001): its rule tables and the per-creature state component.
 
-Nothing here decides anything: ``sandbox.systems.models.severity.model`` reads these. Every number comes from
-``configs/models/severity.toml``.
+Nothing here decides anything: the package ``sandbox.systems.models.severity`` reads these. Every number comes
+from ``configs/models/severity.toml``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """The severity model (document 001): wound Severity from d3s, the d6 effect table, Threshold, first aid and rest.
 
-The same rooms as every model package: its rules, its log record, its care over time, its ``DamageModel`` binding
-(``model``) and its TOML reader (``tables``). Its components are in ``sandbox.components.models.severity``.
+The package, room by room: ``rules`` (the pure rule functions an embedding game calls), ``readout`` (the label and
+the effects in words), ``record`` (the attack record and the words that explain it), ``care`` (first aid, rest, the
+turn processor and the out-of-combat advance on the shared due queue), ``model`` (the ``DamageModel`` binding,
+which registers the model), ``state`` (what a saved state may hold) and ``tables`` (its TOML reader). Its
+components are in ``sandbox.components.models.severity``.
 """
