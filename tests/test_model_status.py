@@ -34,11 +34,11 @@ from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models, build_model
 from sandbox.systems.d20 import d20_attack
 from sandbox.systems.models import ModelError
-from sandbox.systems.models.status.model import (
-    KINDS,
-    StatusAttackRecord,
-    StatusModel,
-    Wound,
+from sandbox.systems.models.status.care import KINDS
+from sandbox.systems.models.status.model import StatusModel
+from sandbox.systems.models.status.record import StatusAttackRecord
+from sandbox.systems.models.status.rules import (
+    StatusWound,
     comes_round,
     damage_after_armor,
     levels_left,
@@ -125,7 +125,7 @@ def test_one_wound_to_a_healthy_ultor(low: int, high: int, expected: int) -> Non
 
 
 def test_no_damage_changes_nothing() -> None:
-    assert take_damage(WOUNDED, 5, 0, 8) == Wound(0, WOUNDED, WOUNDED, 5, 5, 5, 0, False)
+    assert take_damage(WOUNDED, 5, 0, 8) == StatusWound(0, WOUNDED, WOUNDED, 5, 5, 5, 0, False)
     assert take_damage(MORTALLY, 3, 0, 8).after == MORTALLY
     assert take_damage(DEAD, 0, 30, 8).after == DEAD
 
@@ -862,7 +862,7 @@ def test_readout_wounds_and_details(world: Sandbox) -> None:
 
 
 def test_advance_runs_on_the_shared_due_queue(monkeypatch: pytest.MonkeyPatch, world: Sandbox) -> None:
-    import sandbox.systems.models.status.model as status_module
+    import sandbox.systems.models.status.care as status_care
     from sandbox.systems.schedule import DueQueue
 
     made: list[DueQueue] = []
@@ -876,7 +876,7 @@ def test_advance_runs_on_the_shared_due_queue(monkeypatch: pytest.MonkeyPatch, w
             assert world.ctx.due is self  # the active queue, for the rules to push on
             yield from super().pop_due(end, is_due)
 
-    monkeypatch.setattr(status_module, "DueQueue", Spy)
+    monkeypatch.setattr(status_care, "DueQueue", Spy)
     a = world.spawn("human", name="A")
     world.inflict(a, damage=3)
     assert changes(world.advance(hours=9), "minor injuries") == [("3", "0")]

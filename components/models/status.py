@@ -1,6 +1,6 @@
 """The status-ladder model (document 004): the ladder, its rule tables and the per-creature state component.
 
-Nothing here decides anything: ``sandbox.systems.models.status.model`` reads these. Every number comes from
+Nothing here decides anything: the package ``sandbox.systems.models.status`` reads these. Every number comes from
 ``configs/models/status.toml``.
 """
 

@@ -28,7 +28,12 @@ from sandbox.models.derive import (
 )
 from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
 from sandbox.systems.dice import parse_dice
-from sandbox.systems.models.status.model import DAY, HOUR, StatusModel
+from sandbox.systems.models.status.model import StatusModel
+from sandbox.systems.models.status.rules import DAY, HOUR
+
+__all__ = ["NAME", "SCHEMA", "ArmorEntry", "CreatureEntry", "DeriveArmor", "DeriveCreatures", "DeriveModel",
+           "DeriveWeapons", "Healing", "PassingOut", "PenaltyReduction", "Speed", "StatusModelFile", "WeaponEntry",
+           "load", "load_tables"]
 
 NAME = "status"
 
