@@ -20,7 +20,7 @@ from sandbox.cli import app
 from sandbox.components.events import AttackDeclared, BlowLanded, DamageDealt
 from sandbox.config import ConfigError, default_catalog
 from sandbox.systems.ai import choose_aim
-from sandbox.systems.models.depth.model import DepthAttackRecord
+from sandbox.systems.models.depth.record import DepthAttackRecord
 from sandbox.world import Sandbox, SandboxError
 
 SCENARIO = """#:schema ../schemas/scenario.schema.json

@@ -27,27 +27,25 @@ from sandbox.components.events import (
 )
 from sandbox.components.impairment import SOUND, UNUSABLE
 from sandbox.components.models.anatomy import Injury, Shock
-from sandbox.components.models.depth import TIERS, DepthState, DepthTables, Wound
+from sandbox.components.models.depth import TIERS, DepthState, DepthTables, DepthWound
 from sandbox.components.state import Combatant, Condition, Equipment
 from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models, build_model
 from sandbox.systems.ai import choose_aim
 from sandbox.systems.combat import ready_parts
 from sandbox.systems.hit_location import MISS, build_hit_table, location_probabilities
-from sandbox.systems.models.depth.model import (
-    DepthAttackRecord,
-    DepthModel,
-    DyingProcessor,
+from sandbox.systems.models.depth.care import DyingProcessor, treatment_check, treatment_order
+from sandbox.systems.models.depth.model import DepthModel
+from sandbox.systems.models.depth.readout import label_of
+from sandbox.systems.models.depth.record import DepthAttackRecord
+from sandbox.systems.models.depth.rules import (
     ability_modifier,
     cell_of,
     defense_of,
     depth_tier,
-    label_of,
     outcome_probabilities,
     settle,
     strike_location,
-    treatment_check,
-    treatment_order,
     wound_depth,
 )
 from sandbox.systems.models.depth.tables import SCHEMA, load
@@ -236,22 +234,22 @@ def test_every_strike_mode_armour_and_creature_has_an_entry(tables: DepthTables)
 
 def test_treatment_rules() -> None:
     assert treatment_check(9, 3, 12) and not treatment_check(8, 3, 12)
-    wounds = [Wound(0, 0, 2, "cutting", "a", -1, False, False, False, -1.0, False, 10, 0.0, False),
-              Wound(1, 1, 3, "blunt", "b", 0, True, False, False, -1.0, False, 12, 0.0, False),
-              Wound(2, 2, 4, "piercing", "c", 0, False, False, True, 40.0, False, 15, 0.0, False),
-              Wound(3, 3, 1, "blunt", "d", 0, False, False, False, -1.0, False, 0, 0.0, False),
-              Wound(4, 3, 4, "cutting", "e", -2, True, False, False, 30.0, False, 14, 0.0, False)]
+    wounds = [DepthWound(0, 0, 2, "cutting", "a", -1, False, False, False, -1.0, False, 10, 0.0, False),
+              DepthWound(1, 1, 3, "blunt", "b", 0, True, False, False, -1.0, False, 12, 0.0, False),
+              DepthWound(2, 2, 4, "piercing", "c", 0, False, False, True, 40.0, False, 15, 0.0, False),
+              DepthWound(3, 3, 1, "blunt", "d", 0, False, False, False, -1.0, False, 0, 0.0, False),
+              DepthWound(4, 3, 4, "cutting", "e", -2, True, False, False, 30.0, False, 14, 0.0, False)]
     assert treatment_order(wounds) == [4, 2, 1, 0]  # soonest death first; skin needs nothing
 
 
 def test_settle_and_labels() -> None:
     st = DepthState()
     assert label_of(st, False) == "unhurt"
-    st.wounds.append(Wound(0, 1, 1, "blunt", "a bruise", 0, False, False, False, -1.0, False, 0, 0.0, False)
+    st.wounds.append(DepthWound(0, 1, 1, "blunt", "a bruise", 0, False, False, False, -1.0, False, 0, 0.0, False)
                      .as_tuple())
     settle(st, 5)
     assert label_of(st, False) == "unhurt"  # a skin wound passes
-    st.wounds.append(Wound(0, 1, 2, "cutting", "cut", -1, False, False, False, -1.0, False, 10, 0.0, False)
+    st.wounds.append(DepthWound(0, 1, 2, "cutting", "cut", -1, False, False, False, -1.0, False, 10, 0.0, False)
                      .as_tuple())
     settle(st, 5)
     assert (st.penalty, label_of(st, False)) == (-1, "wounded")
@@ -521,8 +519,8 @@ def test_called_shot_costs_5_and_lands_on_the_part(world: Sandbox) -> None:
         assert record.total == 15 and record.aim == "Head"
         parts[record.part] += 1
     assert set(parts) == {"Head"}
-    assert len({body.locations[Wound.of(w).location].name for w in state(world, b).wounds}) > 3  # within the part
-    assert all(Wound.of(w).part == head for w in state(world, b).wounds)
+    assert len({body.locations[DepthWound.of(w).location].name for w in state(world, b).wounds}) > 3  # within the part
+    assert all(DepthWound.of(w).part == head for w in state(world, b).wounds)
 
 
 def test_unaimed_hits_follow_the_anatomy_draw(catalog: Any) -> None:
@@ -1158,8 +1156,8 @@ def test_invariants_hold_in_play_and_catch_a_hand_edit(world: Sandbox) -> None:
     assert st.penalty == -1
     body = c.anatomy.body
     arm = body.part_index("Right Arm")
-    st.wounds.append(Wound(body.location_index("Right Forearm"), arm, 3, "blunt", "a fracture", 0, True, False, False,
-                           -1.0, False, 12, 0.0, False).as_tuple())
+    st.wounds.append(DepthWound(body.location_index("Right Forearm"), arm, 3, "blunt", "a fracture", 0, True, False,
+                                False, -1.0, False, 12, 0.0, False).as_tuple())
     start = len(world.events)
     world.refresh(v)
     changed = [(e.what, e.before, e.after) for e in world.events[start:] if isinstance(e, ModelStateChanged)]
@@ -1169,17 +1167,17 @@ def test_invariants_hold_in_play_and_catch_a_hand_edit(world: Sandbox) -> None:
 
 
 def test_advance_runs_on_the_shared_due_queue_and_care_circle(world: Sandbox, monkeypatch: Any) -> None:
-    import sandbox.systems.models.depth.model as depth_module
+    import sandbox.systems.models.depth.care as depth_care
     from sandbox.systems.schedule import DueQueue
 
     queues: list[object] = []
-    real = depth_module.roll_d20
+    real = depth_care.roll_d20
 
     def spy(rng: Any) -> int:
         queues.append(world.ctx.due)
         return real(rng)
 
-    monkeypatch.setattr(depth_module, "roll_d20", spy)
+    monkeypatch.setattr(depth_care, "roll_d20", spy)
     patient = world.spawn("human", name="Patient", team="A")
     world.spawn("human", name="Low", team="A", skills={"physician": 30})  # +3
     high = world.spawn("human", name="High", team="A", skills={"physician": 60})  # +6

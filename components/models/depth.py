@@ -1,6 +1,6 @@
 """The wound-depth model (document 002): its rule tables, a wound, and the per-creature state component.
 
-Nothing here decides anything: ``sandbox.systems.models.depth.model`` reads these. Every number comes from
+Nothing here decides anything: the rooms of ``sandbox.systems.models.depth`` read these. Every number comes from
 ``configs/models/depth.toml``.
 """
 
@@ -25,7 +25,7 @@ ASPECT_FAMILY: Mapping[str, str] = {"blunt": "blunt", "edged": "cutting", "cutti
 
 
 @dataclass(frozen=True, slots=True)
-class Injury:
+class DepthInjury:
     """One cell of the injury table: what a wound of a depth and damage type does.
 
     Attributes:
@@ -163,7 +163,7 @@ class DepthTables:
     mishaps: tuple[Mishap, ...]
     tiers: tuple[int, int, int, int]
     collapse_at: int
-    injuries: Mapping[tuple[str, str], tuple[Injury, Injury]]
+    injuries: Mapping[tuple[str, str], tuple[DepthInjury, DepthInjury]]
     weapons: Mapping[str, WeaponDepth]
     armor: Mapping[str, int]
     creatures: Mapping[str, CreatureDepth]
@@ -188,7 +188,7 @@ class DepthTables:
 
 
 @dataclass(frozen=True, slots=True)
-class Wound:
+class DepthWound:
     """One wound on a creature (stored in ``DepthState.wounds`` as a plain tuple, see ``as_tuple``).
 
     Attributes:
@@ -231,7 +231,7 @@ class Wound:
                 self.down, self.dies_at, self.kills, self.treat_dc, self.time, self.worst, self.treated)
 
     @classmethod
-    def of(cls, row: tuple[Any, ...] | list[Any]) -> Wound:
+    def of(cls, row: tuple[Any, ...] | list[Any]) -> DepthWound:
         """A stored wound."""
         return cls(*row)
 
@@ -256,7 +256,7 @@ class DepthState:
         defense: Its Defense (fixed at spawn: base or its entry's, Dexterity, armour).
         strength_mod: Modifier its melee attacks add.
         dexterity_mod: Modifier its missile and thrown attacks add.
-        wounds: Every wound taken, as ``Wound.as_tuple`` rows, in order.
+        wounds: Every wound taken, as ``DepthWound.as_tuple`` rows, in order.
         penalty: Sum of the untreated wounds' penalties (on its own rolls).
         broken: Parts that do not work (broken and not yet set, or lost).
         lost: Parts lost for good.

@@ -1,632 +1,85 @@
-"""The wound-depth model (document 002): no hit points; a blow goes somewhere and does something.
+"""The wound-depth model's binding: ``DepthModel``, the ``DamageModel`` the shared loop and a game drive.
 
-One d20 roll answers whether the blow landed and how deep it went:
-
-- **Attack**: d20 + Strength modifier (melee) or Dexterity modifier (missile and thrown) against the target's
-  Defense (10 + Dexterity modifier + the armour rating of every piece worn; a hostile's entry may carry a fixed
-  Defense instead of 10 + Dexterity). The creature's untreated-wound penalty, a pending mishap, a notched weapon
-  and the target's open guard apply.
-- **Margin** = total - Defense; a margin <= 0 misses, a margin >= 1 hits, whatever the die shows (decisions.md).
-- **Depth margin** = margin + the weapon's depth bonus - the target's depth reduction for the damage type (its
-  anatomy note: a fire dragon's scales turn cuts). 1-3 skin, 4-7 flesh, 8-11 bone, 12+ organ; <= 0 no wound.
-- **Natural 20**: a hit goes one tier deeper, to the worst result at that depth. **Natural 1**: a mishap, one of
-  document 002's three by the mishap die (the weapon rings off stone and falls or is notched, a muscle pulls: a
-  penalty on the next roll, the guard is left open: a bonus to the next attack against the fumbler).
-- **Called shot**: -5 to hit; the blow lands on the called location, or on a called part (the location within it
-  by weight). Otherwise the location is drawn from the target's anatomy exactly as the anatomy model draws an
-  unaimed blow.
-- **Injury**: depth x damage type (blunt, cutting, piercing, fire) picks the injury from the tables; organ
-  wounds split by whether the part is Vital/Core or a limb. An injury may carry a roll penalty while untreated
-  (bleeding), break its part (it stops working until set), lose the part for good, put the creature down, start
-  a death clock (rounds), or kill outright.
-- Untreated wound penalties apply to the creature's own rolls; when they reach the collapse limit the creature
-  goes down (blood loss, a sandbox rule).
-- Out of combat (``advance``), a tender (the care circle's pick: a team healer or the creature itself) treats one
-  wound per attempt: d20 + skill bonus + its own wound penalty (+ the self-care modifier) against the injury's
-  treatment DC. Attempts and deaths run from the shared due queue (``sandbox.systems.schedule``).
+It registers the model, spawns and checks its state, answers the loop's questions (part states, health, its
+processors), makes the attack (the d20 roll, where the blow lands, the wound, a mishap), strikes and inflicts blows
+directly, and reads the creature out. The rules it applies are in ``rules``, its log entry in ``record``, care over
+time in ``care``, the readout's words in ``readout``; the tables and the state component are in
+``sandbox.components.models.depth``.
 
 A broken or lost part is ``UNUSABLE`` in ``part_states``, so the shared loop wields no strike mode with it (the
 intent AI strikes with the limbs that still work: the other hand, a kick); ``attack`` refuses a mode wielded by
 such a part (records nothing) should one reach it.
-
-The readout: label ``unhurt`` / ``wounded`` / ``down`` / ``dying`` / ``dead``; health = the penalty the creature
-can still take before it collapses (0 when down or dead); band = the deepest tier it has taken.
-
-The tables and the state component are in ``sandbox.components.models.depth``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import ClassVar, cast
+from collections.abc import Mapping, Sequence
 
 import esper
 
 from sandbox.components.body import BodyStructure
 from sandbox.components.care import CarePolicy
 from sandbox.components.creature import CreatureDef
-from sandbox.components.events import AttackDeclared, DamageDealt, Event, Missed, ModelStateChanged
 from sandbox.components.gear import ArmorPiece, StrikeMode
 from sandbox.components.impairment import SOUND, UNUSABLE, Impairment
-from sandbox.components.log import Names
 from sandbox.components.models.depth import (
     ASPECT_FAMILY,
-    CELLS,
     FAMILIES,
     TIERS,
     CreatureDepth,
     DepthState,
     DepthTables,
-    Injury,
+    DepthWound,
     Mishap,
     WeaponDepth,
-    Wound,
 )
-from sandbox.components.readout import PartReading, Readout, WoundReading
-from sandbox.components.state import Condition
-from sandbox.systems.care import CareCircle
+from sandbox.components.readout import PartReading, Readout
 from sandbox.systems.conditions import drop_held, kill
 from sandbox.systems.context import TickContext
 from sandbox.systems.creatures import Creature, can_act
-from sandbox.systems.d20 import D20Roll, d20_attack
+from sandbox.systems.d20 import d20_attack
 from sandbox.systems.damage_model import DamageModel, ModelError, register
-from sandbox.systems.dice import Rng, roll_die
-from sandbox.systems.hit_location import MISS, HitTable, build_hit_table, locate, location_in_zone
+from sandbox.systems.dice import roll_die
+from sandbox.systems.hit_location import MISS, HitTable, build_hit_table, locate
+from sandbox.systems.models.depth.care import DyingProcessor, advance_care, refresh
+from sandbox.systems.models.depth.readout import (
+    ability_words,
+    conditions_of,
+    details_of,
+    health_of,
+    label_of,
+    wound_readings,
+)
+from sandbox.systems.models.depth.record import DepthAttackRecord
+from sandbox.systems.models.depth.rules import (
+    NAME,
+    ability_modifier,
+    defense_of,
+    depth_state,
+    injury_for,
+    mishap_effect,
+    settle,
+    strike_location,
+    wound_depth,
+    wounds_of,
+)
 from sandbox.systems.models.depth.state import check_saved_state
 from sandbox.systems.phases import Phase
-from sandbox.systems.schedule import Due, DueQueue
 
-NAME = "depth"
-
-KINDS: tuple[str, ...] = ("care", "die")
-"""The due rules out of combat, in the order they run when due at the same time (a treatment before a death)."""
-
-
-def depth_state(creature: Creature) -> DepthState:
-    """The wound-depth state a creature of a depth-model world carries."""
-    return cast(DepthState, creature.state)
-
-
-# ----------------------------------------------------------------------------------------------- pure rules
-
-
-def ability_modifier(score: int, base: int = 10, step: int = 2) -> int:
-    """The d20 modifier of an attribute score: ``(score - base) // step`` (14 -> +2, 10 -> 0, 7 -> -2)."""
-    return (score - base) // step
-
-
-def defense_of(dexterity_modifier: int, armor_ratings: Iterable[int], base: int = 10,
-               fixed: int | None = None) -> int:
-    """Defense: ``base`` (or a hostile's ``fixed`` Defense) + Dexterity modifier (not with a fixed Defense) + the
-    rating of every armour piece worn (leather 2 and Dexterity +2: 14)."""
-    start = fixed if fixed is not None else base + dexterity_modifier
-    return start + sum(armor_ratings)
-
-
-def depth_tier(depth_margin: int, tiers: tuple[int, int, int, int] = (1, 4, 8, 12)) -> int:
-    """The tier a depth margin reaches: 0 none, 1 skin (1-3), 2 flesh (4-7), 3 bone (8-11), 4 organ (12+)."""
-    tier = 0
-    for i, lowest in enumerate(tiers, start=1):
-        if depth_margin >= lowest:
-            tier = i
-    return tier
-
-
-def cell_of(tier: int, critical_part: bool) -> str:
-    """The injury-table row of a tier (1..4): organ wounds split by a Vital/Core part or a limb."""
-    if tier >= 4:
-        return "organ_core" if critical_part else "organ_limb"
-    return CELLS[tier - 1]
-
-
-@dataclass(frozen=True, slots=True)
-class Depth:
-    """How deep a landed blow went.
-
-    Attributes:
-        raw: Margin + weapon depth bonus.
-        margin: ``raw`` - the target's depth reduction for the blow's family.
-        tier: Tier of ``margin`` (0..4), one deeper on a natural 20 (at most organ).
-        worst: The natural 20 bumped the tier: the worst result at that depth.
-    """
-
-    raw: int
-    margin: int
-    tier: int
-    worst: bool
-
-
-def wound_depth(margin: int, depth_bonus: int, reduction: int, natural_20: bool,
-                tiers: tuple[int, int, int, int] = (1, 4, 8, 12)) -> Depth:
-    """The depth of a blow that hit with ``margin``.
-
-    A natural 20 bumps the tier one deeper (a blow the hide turned entirely becomes a skin wound) and asks for
-    the worst result at the new depth; organ is the deepest tier.
-    """
-    raw = margin + depth_bonus
-    reduced = raw - reduction
-    tier = depth_tier(reduced, tiers)
-    if natural_20:
-        tier = min(tier + 1, 4)
-    return Depth(raw, reduced, tier, natural_20)
-
-
-def outcome_probabilities(bonus: int, defense: int, depth_bonus: int, reduction: int = 0, *,
-                          tiers: tuple[int, int, int, int] = (1, 4, 8, 12)) -> dict[str, float]:
-    """The exact chance of each outcome of one attack, over the twenty faces of the d20.
-
-    The margin alone decides a hit (a natural 20 short of Defense misses, a natural 1 beating it hits); a natural 20
-    that hits goes one tier deeper.
-
-    Args:
-        bonus: Everything added to the die (ability modifier, called shot, wound penalty, mishap).
-        defense: The target's Defense.
-        depth_bonus: The weapon's depth bonus.
-        reduction: The target's depth reduction for the weapon's damage type.
-        tiers: Lowest depth margin of skin, flesh, bone and organ.
-
-    Returns:
-        ``miss`` and each of ``TIERS`` (``none``: it hit but went no deeper) -> probability.
-    """
-    out = dict.fromkeys(("miss", *TIERS), 0.0)
-    for natural in range(1, 21):
-        margin = natural + bonus - defense
-        if margin < 1:
-            out["miss"] += 1 / 20
-            continue
-        out[TIERS[wound_depth(margin, depth_bonus, reduction, natural == 20, tiers).tier]] += 1 / 20
-    return out
-
-
-def mishap_effect(mishap: Mishap, natural_weapon: bool) -> tuple[str, int]:
-    """What a mishap does to its fumbler: ``(effect, amount)``, where a weapon mishap (``drop``, ``notch``) with a
-    natural weapon, which can neither fall nor be notched, becomes ``next_roll`` with its ``natural_penalty``."""
-    if mishap.effect in ("drop", "notch") and natural_weapon:
-        return "next_roll", mishap.natural_penalty
-    amount = mishap.bonus if mishap.effect == "open_guard" else mishap.penalty
-    return mishap.effect, amount
-
-
-def mishap_words(effect: str, amount: int, weapon: str = "") -> str:
-    """A mishap's effect in words: ``the broadsword falls from its hand``, ``-1 on its next roll`` ..."""
-    if effect == "drop":
-        return f"the {weapon or 'weapon'} falls from its hand"
-    if effect == "notch":
-        return f"the {weapon or 'weapon'} is notched: {amount:+d} on every later attack with it"
-    if effect == "open_guard":
-        return f"its guard is open: {amount:+d} to the next attack against it"
-    return f"{amount:+d} on its next roll" if amount else "no lasting effect"
-
-
-def injury_for(tables: DepthTables, tier: int, family: str, critical_part: bool, worst: bool) -> Injury | None:
-    """The injury a wound of ``tier`` and ``family`` opens on a (Vital/Core or limb) part; ``None`` for tier 0."""
-    if tier <= 0:
-        return None
-    ordinary, worst_injury = tables.injuries[(cell_of(tier, critical_part), family)]
-    return worst_injury if worst else ordinary
-
-
-def injury_words(injury: Injury) -> str:
-    """What an injury does, in words: ``-1 on its rolls until treated; treatment DC 10``."""
-    words = []
-    if injury.kills:
-        words.append("kills outright")
-    if injury.penalty:
-        words.append(f"{injury.penalty} on its rolls until treated")
-    if injury.lost:
-        words.append("the part is lost for good")
-    elif injury.breaks:
-        words.append("the part stops working until set")
-    if injury.down:
-        words.append("down until treated")
-    if injury.dies_after:
-        words.append(f"dies in {injury.dies_after} rounds unless treated")
-    if not words:
-        words.append("no lasting effect")
-    if injury.treat_dc:
-        words.append(f"treatment DC {injury.treat_dc}")
-    return "; ".join(words)
-
-
-# --------------------------------------------------------------------------------------------- state rules
-
-
-def wounds_of(state: DepthState) -> list[Wound]:
-    """The creature's wounds."""
-    return [Wound.of(row) for row in state.wounds]
-
-
-def settle(state: DepthState, collapse_at: int) -> None:
-    """Recompute the derived fields (penalty, broken and lost parts, down, death clock) from the wounds."""
-    penalty = 0
-    broken: set[int] = set()
-    lost: set[int] = set()
-    down = False
-    dies_at = -1.0
-    for w in wounds_of(state):
-        if w.lost:
-            lost.add(w.part)
-            broken.add(w.part)
-        if w.treated:
-            continue
-        penalty += w.penalty
-        if w.breaks:
-            broken.add(w.part)
-        down = down or w.down
-        if w.dies_at >= 0 and (dies_at < 0 or w.dies_at < dies_at):
-            dies_at = w.dies_at
-    state.penalty = penalty
-    state.broken = broken
-    state.lost = lost
-    state.down = down or (collapse_at > 0 and -penalty >= collapse_at)
-    state.dies_at = dies_at
-
-
-def label_of(state: DepthState, dead: bool) -> str:
-    """The readout word: ``dead``, ``dying`` (down with a death clock), ``down``, ``wounded`` (a wound with an
-    effect still open, or a lost part), ``unhurt``."""
-    if dead:
-        return "dead"
-    if state.down:
-        return "dying" if state.dies_at >= 0 else "down"
-    if any(w.lasting for w in wounds_of(state)):
-        return "wounded"
-    return "unhurt"
-
-
-def open_wounds(state: DepthState) -> int:
-    """How many wounds still need treatment."""
-    return sum(1 for w in wounds_of(state) if w.open)
-
-
-def health_of(state: DepthState, dead: bool, collapse_at: int) -> int:
-    """The readout's number, higher is haler: 0 when dead or down; else the penalty the creature can still take
-    before it collapses (``collapse_at`` + its untreated-wound penalty), at least 1 (5 unhurt, 4 with a bleeding
-    flesh wound, 1 with the collapse limit off)."""
-    if dead or state.down:
-        return 0
-    return max(collapse_at + state.penalty, 1)
-
-
-def treatment_order(wounds: list[Wound]) -> list[int]:
-    """Indices of the wounds needing treatment, most urgent first: the soonest death clock, then down, then broken
-    parts, then the heaviest penalty, then the oldest."""
-    pending = [i for i, w in enumerate(wounds) if w.open]
-    return sorted(pending, key=lambda i: (wounds[i].dies_at < 0, wounds[i].dies_at, not wounds[i].down,
-                                          not wounds[i].breaks, wounds[i].penalty, i))
-
-
-def treatment_check(natural: int, bonus: int, dc: int) -> bool:
-    """A treatment attempt succeeds when d20 + bonus meets the DC."""
-    return natural + bonus >= dc
-
-
-def roll_d20(rng: Rng) -> int:
-    """A d20."""
-    return int(rng.random() * 20) + 1
-
-
-# -------------------------------------------------------------------------------------------- attack record
-
-
-@dataclass(slots=True)
-class DepthAttackRecord:
-    """One attack under the wound-depth model, compactly (``events`` expands it, ``explain`` words it).
-
-    Attributes:
-        tick: Tick of the attack.
-        time: Game time.
-        attacker: Attacking entity (-1: a blow struck or damage applied directly).
-        target: Target entity.
-        mode: Strike mode id (``inflict`` for damage applied directly).
-        aim: The called part (or location), or ``unaimed``.
-        roll: The d20 attack roll (``None``: no roll, the blow was struck or applied directly).
-        hit: Whether it hit (the margin decides).
-        mishap: A natural 1's mishap (``None``: none).
-        mode_name: The strike mode's name ("" for damage applied directly).
-        ability_name: The attribute whose modifier the roll added.
-        ability: That modifier.
-        penalty: The attacker's untreated-wound penalty on the roll.
-        pending: The penalty of an earlier mishap on this roll.
-        called: The called-shot modifier (0: not a called shot).
-        notched: The penalty of the weapon's notches on this roll.
-        guard: The bonus of the target's open guard on this roll.
-        mishap_effect: What the mishap did (``drop``, ``notch``, ``next_roll``, ``open_guard``; "" for none).
-        mishap_amount: Its penalty or bonus.
-        weapon_name: The weapon's name (for a mishap's words).
-        on_location: A called shot at a location landed on it.
-        location: Location struck ("" when it missed, or found nothing to strike).
-        part: Part struck.
-        family: Damage-type family.
-        depth_bonus: The weapon's depth bonus.
-        reduction: The target's depth reduction for the family.
-        raw: Margin + depth bonus.
-        depth: Depth margin after the target's reduction.
-        tier: Depth tier reached (0..4).
-        worst: A natural 20's worst result.
-        injury: The injury's name ("" for none).
-        effect: The injury-table cell the wound opened, or ``None``.
-        direct: Damage applied directly (``inflict``): no attack, only the damage event.
-    """
-
-    tick: int
-    time: float
-    attacker: int
-    target: int
-    mode: str
-    aim: str
-    roll: D20Roll | None
-    hit: bool
-    mishap: Mishap | None
-    mode_name: str = ""
-    ability_name: str = ""
-    ability: int = 0
-    penalty: int = 0
-    pending: int = 0
-    called: int = 0
-    notched: int = 0
-    guard: int = 0
-    mishap_effect: str = ""
-    mishap_amount: int = 0
-    weapon_name: str = ""
-    on_location: bool = False
-    location: str = ""
-    part: str = ""
-    family: str = ""
-    depth_bonus: int = 0
-    reduction: int = 0
-    raw: int = 0
-    depth: int = 0
-    tier: int = 0
-    worst: bool = False
-    injury: str = ""
-    effect: Injury | None = None
-    direct: bool = False
-
-    headline: ClassVar[bool] = True
-
-    # ------------------------------------------------------------------ the roll, for callers that read it
-
-    @property
-    def natural(self) -> int:
-        """The d20 (0 without a roll)."""
-        return self.roll.natural if self.roll is not None else 0
-
-    @property
-    def total(self) -> int:
-        """Die + bonus + modifiers (0 without a roll)."""
-        return self.roll.total if self.roll is not None else 0
-
-    @property
-    def defense(self) -> int:
-        """The target's Defense (0 without a roll)."""
-        return self.roll.defense if self.roll is not None else 0
-
-    @property
-    def margin(self) -> int:
-        """Total - Defense (0 without a roll)."""
-        return self.roll.margin if self.roll is not None else 0
-
-    @property
-    def struck(self) -> bool:
-        """The blow hit and found something to strike (it may still have gone no deeper than the hide)."""
-        return self.hit and bool(self.location)
-
-    def placed_blow(self) -> tuple[str, str] | None:
-        """The location struck on the anatomy and the depth tier reached, or ``None`` for a miss or damage
-        applied directly (what the lab's ``blows.csv`` counts, read without expanding the record)."""
-        return (self.location, TIERS[self.tier]) if self.struck and not self.direct else None
-
-    # ------------------------------------------------------------------ LogEntry
-
-    def events(self) -> list[Event]:
-        """The typed events of this attack: declared, rolled, missed or the damage, then the target's open guard
-        closing and a mishap (consequences after the attack's own steps, as a log reader groups them)."""
-        t, time, a, d = self.tick, self.time, self.attacker, self.target
-        if self.direct:
-            return [DamageDealt(t, time, a, d, NAME, self.raw, self.depth, self.detail())]
-        if self.roll is not None:
-            out = self.roll.events(t, time, a, d, NAME, self.mode, self.aim, self.hit)
-        else:
-            out = [AttackDeclared(t, time, a, d, self.mode, self.aim)]
-        if not self.hit:
-            out.append(Missed(t, time, a, d, "short of Defense"))
-        elif not self.location:
-            out.append(Missed(t, time, a, d, "nothing to strike"))
-        else:
-            out.append(DamageDealt(t, time, a, d, NAME, self.raw, self.depth, self.detail()))
-        if self.guard:
-            out.append(ModelStateChanged(t, time, d, NAME, "guard", f"open ({self.guard:+d} to this attack)",
-                                         "closed"))
-        if self.mishap is not None:
-            out.append(ModelStateChanged(t, time, a, NAME, "mishap (natural 1)", "none",
-                                         f"{self.mishap.name}: {self.mishap_text()}"))
-        return out
-
-    def mishap_text(self) -> str:
-        """What this attack's mishap did, in words ("" for none)."""
-        if self.mishap is None:
-            return ""
-        return mishap_words(self.mishap_effect, self.mishap_amount, self.weapon_name.lower())
-
-    def detail(self) -> str:
-        """The wound in words: ``flesh cutting wound to the Right Forearm (Right Arm): a laceration``."""
-        crit = "natural 20, worst: " if self.worst else ""
-        if self.tier == 0:
-            return f"{crit}no wound to the {self.location} ({self.part}): the {self.family} blow goes no deeper"
-        return (f"{crit}{TIERS[self.tier]} {self.family} wound to the {self.location} ({self.part}): "
-                f"{self.injury}")
-
-    def summary(self, names: Names) -> str | None:
-        """``Aldric -> Grey: Punch: d20 14 +2 = 16 vs Defense 12, margin 4: flesh blunt wound to the Thorax
-        (Thorax): a crushed muscle``; ``None`` when it missed or found nothing to strike."""
-        if not self.struck:
-            return None
-        who = f"{_who(names, self.attacker)} -> {_who(names, self.target)}"
-        if self.direct:
-            return f"{who}: depth margin {self.raw} applied directly: {self.detail()}"
-        if self.roll is None:
-            return f"{who}: {self.mode_name} struck directly: {self.detail()}"
-        roll = self.roll
-        return (f"{who}: {self.mode_name}: d20 {roll.natural} {roll.bonus:+d} = {roll.total} vs Defense "
-                f"{roll.defense}, margin {roll.margin}: {self.detail()}")
-
-    def explain(self, names: Names) -> list[str]:
-        """The attack step by step, in words: the roll, the location, the depth, the injury, a mishap."""
-        attacker, target = _who(names, self.attacker), _who(names, self.target)
-        if self.direct:
-            lines = [f"Tick {self.tick}: a {self.family} blow of depth margin {self.raw} is applied to {target} "
-                     "directly (no attack roll)"]
-        else:
-            aim = "unaimed" if self.aim == "unaimed" else f"a called shot at the {self.aim}"
-            lines = [f"Tick {self.tick}: {attacker} attacks {target} with {self.mode_name} ({self.family}, depth "
-                     f"bonus {self.depth_bonus:+d}), {aim}"]
-            roll = self.roll
-            if roll is None:
-                lines.append("Struck directly: no attack roll; the blow counts as a bare hit (margin 1)")
-            else:
-                parts = [f"{self.ability_name} {self.ability:+d}"]
-                if self.penalty:
-                    parts.append(f"its untreated wounds {self.penalty:+d}")
-                if self.pending:
-                    parts.append(f"an earlier mishap {self.pending:+d}")
-                if self.called:
-                    parts.append(f"the called shot {self.called:+d}")
-                if self.notched:
-                    parts.append(f"its notched weapon {self.notched:+d}")
-                if self.guard:
-                    parts.append(f"the target's open guard {self.guard:+d}")
-                lines.append(f"Attack bonus: {', '.join(parts)} = {roll.bonus:+d}")
-                verdict = roll.describe(self.hit)
-                if roll.natural == 20 and not self.hit:
-                    verdict += " (a natural 20 short of Defense still misses)"
-                elif roll.natural == 1 and self.hit:
-                    verdict += " (a natural 1 that beats Defense still hits)"
-                lines.append(verdict.replace("d20 ", "Roll: d20 ", 1))
-            if not self.hit:
-                if self.mishap is not None:
-                    lines.append(self._mishap_line())
-                return lines
-            if not self.location:
-                lines.append(f"It hits, but {target}'s body has nothing to strike")
-                return lines
-            if self.aim == "unaimed":
-                where = "drawn from the anatomy"
-            elif self.on_location:
-                where = "the called location"
-            else:
-                where = "in the called part, the location by weight"
-            lines.append(f"It lands on the {self.location} ({self.part}; {where})")
-        reduced = f"less {self.reduction} for the target's {self.family} reduction = {self.depth}"
-        if self.direct:
-            lines.append(f"Depth margin {self.raw}, {reduced}")
-        else:
-            lines.append(f"Depth margin: margin {self.raw - self.depth_bonus} + depth bonus {self.depth_bonus} = "
-                         f"{self.raw}, {reduced}")
-        if self.worst:
-            tier = TIERS[self.tier] if self.tier else "none"
-            lines.append(f"The natural 20 takes it one tier deeper, to {tier}, and the worst result at that depth")
-        if self.tier == 0:
-            lines.append("No wound: the blow goes no deeper than the hide")
-        else:
-            lines.append(f"A {TIERS[self.tier]} {self.family} wound: {self.injury}")
-            if self.effect is not None:
-                lines.append(f"Injury: {injury_words(self.effect)}")
-        if self.mishap is not None:
-            lines.append(self._mishap_line())
-        return lines
-
-    def _mishap_line(self) -> str:
-        assert self.mishap is not None
-        return f"The natural 1 is a mishap: {self.mishap.name}; {self.mishap_text()}"
-
-
-def _who(names: Names, entity: int) -> str:
-    return names.get(entity, "?") if entity >= 0 else "(direct)"
-
-
-# ------------------------------------------------------------------------------------------------- the model
-
-
-def refresh(entity: int, state: DepthState, cond: Condition, before: str, before_broken: set[int],
-            body: BodyStructure, collapse_at: int, ctx: TickContext) -> None:
-    """Settle the derived state after its wounds changed, sync ``Condition.out`` (a creature going down reels: it
-    acts no more this tick) and emit what changed: parts broken, lost or working again, and the label."""
-    settle(state, collapse_at)
-    clock = ctx.clock
-    for p in sorted(state.broken ^ before_broken):
-        after = "lost" if p in state.lost else "broken" if p in state.broken else "working"
-        was = "broken" if p in before_broken else "working"
-        ctx.emit(ModelStateChanged(clock.tick, clock.time, entity, NAME, f"part {body.parts[p].name}", was, after))
-    if state.down and not cond.out:
-        cond.out = True
-        cond.reeling = True
-    elif not state.down and cond.out:
-        cond.out = False
-    after_label = label_of(state, cond.dead)
-    if after_label != before:
-        ctx.emit(ModelStateChanged(clock.tick, clock.time, entity, NAME, "state", before, after_label))
-
-
-def strike_location(body: BodyStructure, table: HitTable, called_part: int | None, aim_zone: int,
-                    rng: Rng) -> int:
-    """Where a hit lands: on the called part (location by weight within it), in the aimed zone (by the anatomy's
-    part x location weights), or anywhere (the anatomy model's unaimed draw). ``MISS`` when nothing can be hit."""
-    if called_part is not None and body.part_hittable(called_part):
-        part = body.parts[called_part]
-        locs = [li for li in part.locations if body.locations[li].weight > 0]
-        if len(locs) == 1:
-            return locs[0]
-        total = sum(body.locations[li].weight for li in locs)
-        draw = rng.random() * total
-        running = 0.0
-        for li in locs:
-            running += body.locations[li].weight
-            if draw < running:
-                return li
-        return locs[-1]
-    if 0 < aim_zone <= table.max_zone_number and table.zone_by_number[aim_zone] != MISS:
-        return location_in_zone(table, table.zone_by_number[aim_zone], rng)
-    return locate(table, None, 1, rng)[1]
-
-
-def _death_cause(state: DepthState, body: BodyStructure) -> str:
-    due = [w for w in wounds_of(state) if not w.treated and w.dies_at >= 0]
-    if not due:
-        return "wounds"
-    w = min(due, key=lambda w: w.dies_at)
-    return f"{w.name} ({body.locations[w.location].name}), untreated"
-
-
-class DyingProcessor(esper.Processor):
-    """EFFECTS phase: a creature whose death clock has run out dies."""
-
-    def __init__(self, ctx: TickContext) -> None:
-        self.ctx = ctx
-
-    def process(self) -> None:
-        """Kill the creatures whose time has come, in entity order."""
-        ctx = self.ctx
-        now = ctx.clock.time + 1e-9
-        for c in ctx.current().creatures.values():
-            state = depth_state(c)
-            if 0 <= state.dies_at <= now and not c.condition.dead:
-                kill(c.entity, c.condition, _death_cause(state, c.anatomy.body), ctx)
-                state.care_at = -1.0
+__all__ = ["DepthModel"]
 
 
 @register
 class DepthModel(DamageModel):
-    """Document 002: one d20 roll decides whether a blow lands and how deep it goes; depth x damage type picks
-    the injury.
+    """Document 002: one d20 roll decides whether a blow lands and how deep it goes.
+
+    Depth x damage type picks the injury.
 
     Args:
         tables: The model's tables (``configs/models/depth.toml``; ``sandbox.systems.models.depth.tables.load``).
     """
 
     name = NAME
-
 
     def check_state(self, component: object, kind: CreatureDef, body: BodyStructure,
                     armor: Sequence[ArmorPiece]) -> None:
@@ -645,7 +98,7 @@ class DepthModel(DamageModel):
     # ---------------------------------------------------------------- state
 
     def state_types(self) -> tuple[type, ...]:
-        """``DepthState``."""
+        """The model's one state component: ``DepthState``."""
         return (DepthState,)
 
     def spawn_state(self, kind: CreatureDef, body: BodyStructure, attributes: Mapping[str, int],
@@ -705,9 +158,12 @@ class DepthModel(DamageModel):
 
     def attack(self, attacker: Creature, target: Creature, mode: StrikeMode, parts: tuple[int, ...],
                ctx: TickContext) -> DepthAttackRecord | None:
-        """The d20 attack roll and, on a hit, the wound applied at once. A mode wielded by a broken or lost part
-        is refused: nothing is rolled or recorded (returns ``None``). An aim naming a part is a called shot landing
-        in that part; one naming a location, a called shot landing on that location."""
+        """The d20 attack roll and, on a hit, the wound applied at once.
+
+        A mode wielded by a broken or lost part is refused: nothing is rolled or recorded (returns ``None``). An
+        aim naming a part is a called shot landing in that part; one naming a location, a called shot landing on
+        that location.
+        """
         comb = attacker.combatant
         called_part: int | None = None
         called_location: int | None = None
@@ -743,7 +199,7 @@ class DepthModel(DamageModel):
         gear = ctx.weapons.get(mode.weapon)
         record = DepthAttackRecord(clock.tick, clock.time, attacker.entity, target.entity, mode.id,
                                    aim if aim_zone > 0 else "unaimed", roll, roll.hit, mishap, mode.name,
-                                   _ability_words(t.melee_ability if melee else t.ranged_ability), ability,
+                                   ability_words(t.melee_ability if melee else t.ranged_ability), ability,
                                    state.penalty, pending, called, notched, guard, family=weapon.family,
                                    depth_bonus=weapon.depth_bonus, weapon_name=gear.name if gear else mode.weapon)
         ctx.log.append(record)  # its events are read later: the wound fills it in below
@@ -809,7 +265,7 @@ class DepthModel(DamageModel):
         before = label_of(state, cond.dead)
         before_broken = set(state.broken)
         dies_at = clock.time + injury.dies_after * clock.seconds_per_tick if injury.dies_after else -1.0
-        wound = Wound(location, loc.part, depth.tier, weapon.family, injury.name, injury.penalty, injury.breaks,
+        wound = DepthWound(location, loc.part, depth.tier, weapon.family, injury.name, injury.penalty, injury.breaks,
                       injury.lost, injury.down, dies_at, injury.kills, injury.treat_dc, clock.time, depth.worst)
         state.wounds.append(wound.as_tuple())
         state.worst_tier = max(state.worst_tier, depth.tier)
@@ -820,9 +276,11 @@ class DepthModel(DamageModel):
 
     def strike(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
                attacker: Creature | None = None) -> None:
-        """The attacker's whole attack (a called shot when ``aim`` names a part or location: -5, and the blow
-        lands in that part by weight, or on that location), or (no attacker) a blow that hits with no roll: a
-        bare hit (margin 1) plus the mode's depth bonus, at the aim or drawn from the anatomy.
+        """The attacker's whole attack, or (no attacker) a blow that hits with no roll.
+
+        With an attacker, a called shot when ``aim`` names a part or location: -5, and the blow lands in that part
+        by weight, or on that location. Without one, a bare hit (margin 1) plus the mode's depth bonus, at the aim
+        or drawn from the anatomy.
 
         Raises:
             ModelError: An aim the target's body does not have, a mode the model has no entry for, or (with an
@@ -920,8 +378,10 @@ class DepthModel(DamageModel):
                     record, ctx)
 
     def settle(self, creature: Creature, ctx: TickContext) -> None:
-        """Recompute penalty, broken and lost parts, down and the death clock from the wounds (after a hand edit),
-        and report what changed."""
+        """Recompute the state from the wounds (after a hand edit) and report what changed.
+
+        The penalty, the broken and lost parts, down and the death clock are derived from the wounds again.
+        """
         state = depth_state(creature)
         cond = creature.condition
         before = label_of(state, cond.dead)
@@ -931,38 +391,21 @@ class DepthModel(DamageModel):
     # ---------------------------------------------------------------- reading
 
     def readout(self, creature: Creature, ctx: TickContext) -> Readout:
-        """Label, health (penalty headroom before collapse), the deepest tier taken (band), the conditions
-        (bleeding, broken, lost, dying or bleeding out, collapsed, a pending mishap), every open or lasting
-        wound, the parts and the model's own numbers."""
+        """The creature's readout: label, health, band, conditions, wounds, parts and the model's own numbers.
+
+        Health is the penalty headroom before collapse; the band, the deepest tier taken. A living creature's
+        conditions: bleeding, broken, lost, dying or bleeding out, collapsed, a pending mishap. The wounds: every
+        open or lasting one.
+        """
         state = depth_state(creature)
         body, cond = creature.anatomy.body, creature.condition
         label = label_of(state, cond.dead)
-        wounds = wounds_of(state)
-        conditions: list[str] = []
-        if not cond.dead:
-            for w in wounds:
-                if w.treated:
-                    continue
-                loc = body.locations[w.location].name
-                if w.penalty:
-                    conditions.append(f"bleeding: {loc} ({w.penalty})")
-            conditions += [f"lost: {body.parts[p].name}" for p in sorted(state.lost)]
-            conditions += [f"broken: {body.parts[p].name}" for p in sorted(state.broken - state.lost)]
-            if state.dies_at >= 0:
-                rounds = max(0, round((state.dies_at - ctx.clock.time) / ctx.clock.seconds_per_tick))
-                conditions.append(f"{'dying' if state.down else 'bleeding out'} ({rounds} rounds)")
-            elif state.down:
-                conditions.append("collapsed" if not any(w.down and not w.treated for w in wounds) else "down")
-            if state.mishap:
-                conditions.append(f"mishap ({state.mishap} on the next roll)")
-            if state.open_guard:
-                conditions.append(f"guard open ({state.open_guard:+d} to the next attack against it)")
-            conditions += [f"notched {weapon} ({n:+d})" for weapon, n in sorted(state.notches.items()) if n]
+        conditions = conditions_of(state, body, ctx.clock) if not cond.dead else []
         shock_word = {"dead": "dead", "dying": "dying", "down": "incapacitated"}.get(label, "none")
         health = health_of(state, cond.dead, self.tables.collapse_at)
         return Readout(not cond.dead, can_act(cond), label, health, TIERS[state.worst_tier], shock_word,
-                       tuple(conditions), wound_readings(body, wounds), self.part_readings(creature),
-                       self._details(creature, ctx))
+                       tuple(conditions), wound_readings(body, wounds_of(state)), self.part_readings(creature),
+                       details_of(self.tables, state, creature.anatomy.kind.id, cond.dead))
 
     def part_readings(self, creature: Creature) -> tuple[PartReading, ...]:
         """Each part: unusable while broken or lost; a lost part reads as cut off."""
@@ -970,29 +413,6 @@ class DepthModel(DamageModel):
         body = creature.anatomy.body
         return tuple(PartReading(p.name, imp.penalty, imp.unusable, i in lost)
                      for i, (p, imp) in enumerate(zip(body.parts, self.part_states(creature), strict=True)))
-
-    def _details(self, creature: Creature, ctx: TickContext) -> tuple[tuple[str, str], ...]:
-        t = self.tables
-        state = depth_state(creature)
-        collapse = f"down at {-t.collapse_at}" if t.collapse_at > 0 else "no collapse limit"
-        details = [("Defense", str(state.defense)),
-                   ("attack", f"{_ability_words(t.melee_ability)} {state.strength_mod:+d} (melee), "
-                              f"{_ability_words(t.ranged_ability)} {state.dexterity_mod:+d} (missile and thrown)"),
-                   ("wound penalty", f"{state.penalty:+d} on its own rolls ({collapse})"),
-                   ("deepest wound", TIERS[state.worst_tier])]
-        if state.dies_at >= 0 and not creature.condition.dead:
-            details.append(("death clock", f"dies at {state.dies_at:g} s unless treated"))
-        if state.mishap:
-            details.append(("mishap", f"{state.mishap:+d} on its next roll"))
-        if state.open_guard:
-            details.append(("guard", f"open: {state.open_guard:+d} to the next attack against it"))
-        for weapon, n in sorted(state.notches.items()):
-            if n:
-                details.append((f"notched {weapon}", f"{n:+d} on its attacks with it"))
-        entry = t.creatures.get(creature.anatomy.kind.id)
-        if entry is not None and entry.note:
-            details.append(("anatomy note", entry.note))
-        return tuple(details)
 
     def invariants(self, creature: Creature, ctx: TickContext) -> list[str]:
         """The derived fields agree with the wounds; lost parts are broken; out exactly while down."""
@@ -1025,10 +445,6 @@ class DepthModel(DamageModel):
         advance_care(self.tables, ctx, seconds, care)
 
 
-def _ability_words(attribute: str) -> str:
-    return attribute.replace("_", " ").capitalize()
-
-
 def _called(body: BodyStructure, aim: str) -> tuple[int | None, int | None]:
     """The called part, or the called location, an aim names on ``body`` (both ``None`` when it names neither:
     ``unaimed``, ``random``, or a name the body lacks)."""
@@ -1055,136 +471,3 @@ def _aim_of(body: BodyStructure, aim: str) -> tuple[int | None, int | None]:
         raise ModelError(f"{body.name} has no part or location {aim!r}; its parts: "
                          f"{', '.join(p.name for p in body.parts)}")
     return called
-
-
-def wound_readings(body: BodyStructure, wounds: Iterable[Wound]) -> tuple[WoundReading, ...]:
-    """Every wound that still needs treatment or still has an effect (a lost part), in names, in the order
-    received."""
-    out = []
-    for w in wounds:
-        if not (w.open or w.lasting):
-            continue
-        loc = body.locations[w.location]
-        tier = TIERS[w.tier]
-        words = [f"{tier} {w.family} wound: {w.name}"]
-        bleeding = w.penalty < 0 and not w.treated
-        if bleeding:
-            words.append(f"bleeding ({w.penalty})")
-        if w.lost:
-            words.append("part lost")
-        elif w.breaks and not w.treated:
-            words.append("part broken")
-        if w.dies_at >= 0 and not w.treated:
-            words.append(f"fatal at {w.dies_at:g} s unless treated")
-        words.append("treated" if w.treated else f"untreated (DC {w.treat_dc})")
-        out.append(WoundReading(loc.name, body.parts[loc.part].name, tier, w.family, bleeding, None, None,
-                                w.treated, ", ".join(words)))
-    return tuple(out)
-
-
-# ------------------------------------------------------------------------------------------------------- care
-
-
-def advance_care(tables: DepthTables, ctx: TickContext, seconds: float, care: CarePolicy) -> None:
-    """Out of combat for ``seconds``: treatment attempts and deaths in time order (see ``DepthModel.advance``).
-
-    The wounded are first seen to after the care policy's first-aid delay. Each attempt, the care circle's tender
-    (the best team-mate able to act, else the creature itself) treats the most urgent wound it can treat at all;
-    the next attempt follows after ``attempt_seconds``. With nobody at hand, or nothing the tender can do, the
-    creature waits until a treatment on its team succeeds (a tender may then be back on its feet or steadier).
-
-    Raises:
-        ModelError: A negative span.
-    """
-    if seconds < 0:
-        raise ModelError(f"time only moves forward, not by {seconds:g} s")
-    rules = tables.care
-    clock = ctx.clock
-    end = clock.seconds + seconds
-    delay = rules.first_aid_delay if care.first_aid_delay is None else float(care.first_aid_delay)
-    creatures = ctx.creatures()
-    queue = DueQueue(KINDS)
-    for e, c in creatures.items():
-        st = depth_state(c)
-        if c.condition.dead:
-            continue
-        if st.care_at < 0 and any(w.open for w in wounds_of(st)):
-            st.care_at = clock.seconds + delay
-        queue.push("care", e, st.care_at)
-        queue.push("die", e, st.dies_at)
-
-    def skill(c: Creature, on_self: bool) -> int:
-        ml = c.anatomy.mls.get(rules.skill, 0)
-        st = depth_state(c)
-        bonus = ml // rules.skill_divisor + st.penalty + st.mishap  # a pulled muscle spoils its next roll too
-        return bonus + rules.self_care_modifier if on_self else bonus
-
-    def eligible(c: Creature, on_self: bool) -> bool:
-        return on_self or c.anatomy.mls.get(rules.skill) is not None
-
-    circle = CareCircle(creatures, care, skill, eligible)
-    waiting: dict[str, set[int]] = {}  # per team, the wounded whose care lapsed (nobody could help them)
-
-    def is_due(due: Due) -> bool:
-        c = creatures[due.entity]
-        if c.condition.dead:
-            return False
-        st = depth_state(c)
-        return (st.care_at if due.kind == "care" else st.dies_at) == due.time
-
-    rng = ctx.streams["healing"]
-    ctx.due = queue
-    try:
-        for due in queue.pop_due(end, is_due):
-            e = due.entity
-            c = creatures[e]
-            st = depth_state(c)
-            cond, body = c.condition, c.anatomy.body
-            clock.seconds = max(clock.seconds, due.time)
-            if due.kind == "die":
-                kill(e, cond, _death_cause(st, body), ctx)
-                st.care_at = -1.0
-                circle.update(e)
-                continue
-            tender = circle.tender_for(e)
-            wounds = wounds_of(st)
-            # The most urgent wound this tender can treat at all (a DC beyond d20 + bonus is not attempted).
-            order = [] if tender is None or tender.skill is None else \
-                [i for i in treatment_order(wounds) if 20 + tender.skill >= wounds[i].treat_dc]
-            if tender is None or tender.skill is None or not order:
-                st.care_at = -1.0  # re-armed when a treatment on its team succeeds
-                waiting.setdefault(c.team, set()).add(e)
-                continue
-            bonus = tender.skill
-            index = order[0]
-            wound = wounds[index]
-            natural = roll_d20(rng)
-            success = treatment_check(natural, bonus, wound.treat_dc)
-            tender_state = depth_state(creatures[tender.entity])
-            if tender_state.mishap:  # the roll it spoiled
-                tender_state.mishap = 0
-                circle.update(tender.entity)
-            loc = body.locations[wound.location].name
-            verdict = "treated" if success else "untreated"
-            ctx.emit(ModelStateChanged(clock.tick, clock.time, e, NAME, f"treatment: {wound.name} ({loc})",
-                                       "untreated", f"{verdict} (d20 {natural} {bonus:+d} vs DC {wound.treat_dc})"))
-            if success:
-                before, before_broken, dies_before = label_of(st, cond.dead), set(st.broken), st.dies_at
-                st.wounds[index] = (*st.wounds[index][:-1], True)
-                refresh(e, st, cond, before, before_broken, body, tables.collapse_at, ctx)
-                if st.dies_at != dies_before:
-                    queue.push("die", e, st.dies_at)
-                team = waiting.get(c.team, set())
-                for other in sorted(team - {e}):  # a tender may be back on its feet or steadier: re-arm the waiting
-                    oc = creatures[other]
-                    ost = depth_state(oc)
-                    if ost.care_at < 0 and not oc.condition.dead and any(w.open for w in wounds_of(ost)):
-                        ost.care_at = clock.seconds
-                        queue.push("care", other, ost.care_at)
-                    team.discard(other)
-            st.care_at = clock.seconds + rules.attempt_seconds if any(w.open for w in wounds_of(st)) else -1.0
-            queue.push("care", e, st.care_at)
-            circle.update(e)
-    finally:
-        ctx.due = None
-    clock.seconds = end

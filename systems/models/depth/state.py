@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from sandbox.components.body import BodyStructure
 from sandbox.components.creature import CreatureDef
 from sandbox.components.gear import ArmorPiece
-from sandbox.components.models.depth import CELLS, FAMILIES, DepthState, DepthTables, Wound
+from sandbox.components.models.depth import CELLS, FAMILIES, DepthState, DepthTables, DepthWound
 from sandbox.systems.saved import AMOUNT, LARGEST, choice, index, need, number, time_or_never
 
 __all__ = ["check_saved_state"]
@@ -34,8 +34,8 @@ def check_saved_state(state: object, tables: object, kind: CreatureDef, body: Bo
     parts = len(body.parts)
     for i, row in enumerate(state.wounds):
         where = f"{key}.wounds#{i + 1}"
-        need(len(row) == len(Wound.__slots__), where, f"a wound of {len(Wound.__slots__)} values", row)
-        wound = Wound.of(row)
+        need(len(row) == len(DepthWound.__slots__), where, f"a wound of {len(DepthWound.__slots__)} values", row)
+        wound = DepthWound.of(row)
         loc = index(f"{where}.location", wound.location, len(body.locations), "a location of the body")
         need(wound.part == body.locations[loc].part, f"{where}.part", f"the part of {body.locations[loc].name} "
              f"({body.locations[loc].part})", wound.part)

@@ -18,8 +18,8 @@ from sandbox.components.models.depth import (
     FAMILIES,
     CareRules,
     CreatureDepth,
+    DepthInjury,
     DepthTables,
-    Injury,
     Mishap,
     WeaponDepth,
 )
@@ -245,8 +245,8 @@ class DepthFile(_Strict):
 SCHEMA = DepthFile
 
 
-def _injury(m: InjuryModel) -> Injury:
-    return Injury(m.name, m.penalty, m.breaks, m.lost, m.down, m.dies_after, m.kills, m.treat_dc)
+def _injury(m: InjuryModel) -> DepthInjury:
+    return DepthInjury(m.name, m.penalty, m.breaks, m.lost, m.down, m.dies_after, m.kills, m.treat_dc)
 
 
 FAMILY_ASPECT = {"blunt": "blunt", "cutting": "edged", "piercing": "piercing", "fire": "fire"}
@@ -333,7 +333,7 @@ def check(t: Tables[DepthFile], catalog: Catalog) -> None:
 
 def build(m: DepthFile) -> DepthTables:
     """The frozen tables of validated, checked tables."""
-    injuries: dict[tuple[str, str], tuple[Injury, Injury]] = {}
+    injuries: dict[tuple[str, str], tuple[DepthInjury, DepthInjury]] = {}
     for cell in CELLS:
         row = getattr(m.injuries, cell)
         for family in FAMILIES:
