@@ -67,7 +67,8 @@ def derived_for_shipped(tmp_path_factory: pytest.TempPathFactory) -> dict[str, t
         shipped = tomllib.loads((config_root() / "models" / f"{name}.toml").read_text(encoding="utf-8"))
         bare = {**shipped, "weapons": {}, "armor": {}, "creatures": {}}
         (root / "models" / f"{name}.toml").write_text(to_toml(bare, f"{name}_model"), encoding="utf-8")
-        hand = importlib.import_module(f"sandbox.models.{name}").SCHEMA.model_validate(shipped).model_dump()
+        schema = importlib.import_module(f"sandbox.systems.models.{name}.tables").SCHEMA
+        hand = schema.model_validate(shipped).model_dump()
         out[name] = (hand, load_model(name, default_catalog(), root).derived)
     return out
 

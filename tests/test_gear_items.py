@@ -217,7 +217,7 @@ def test_a_dropped_shield_no_longer_counts_under_the_strength_model() -> None:
             model = world.damage_model
             assert isinstance(model, StrengthModel)
             me = world.creatures()[bearer]
-            assert model.armour_of(me, world.ctx) == (1, 1)
+            assert model.armor_of(me, world.ctx) == (1, 1)
             shield_hand = next(p for p, w in me.equipment.holding.items() if w == "round_shield")
             drop_held(bearer, me.equipment, shield_hand, "Left Arm", False, world.ctx)
-            assert model.armour_of(me, world.ctx) == (0, 0)
+            assert model.armor_of(me, world.ctx) == (0, 0)

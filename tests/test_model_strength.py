@@ -8,7 +8,9 @@ probabilities where they can be computed.
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import shutil
 from collections import Counter
 from collections.abc import Iterator
@@ -27,15 +29,16 @@ from sandbox.components.care import CarePolicy
 from sandbox.components.events import AttackDeclared, D20AttackRolled, DamageDealt, Died, ItemDropped, ModelStateChanged
 from sandbox.components.impairment import SOUND
 from sandbox.components.models.anatomy import Injury, Shock
-from sandbox.components.models.strength import StrengthHealth
+from sandbox.components.models.strength import StrengthHealth, StrengthTables
 from sandbox.components.state import Condition
-from sandbox.config import ConfigError, config_root, default_catalog
-from sandbox.models import available_models
+from sandbox.config import ConfigError, config_root, default_catalog, load_catalog
+from sandbox.models import available_models, load_model
+from sandbox.persistence import SaveError
 from sandbox.systems.damage_model import ModelError
-from sandbox.systems.models.strength.model import (
-    StrengthAttack,
-    StrengthModel,
-    after_armour,
+from sandbox.systems.models.strength.model import StrengthModel
+from sandbox.systems.models.strength.record import StrengthAttack
+from sandbox.systems.models.strength.rules import (
+    after_armor,
     blow_outcome,
     change_ability,
     exploding_pmf,
@@ -44,7 +47,7 @@ from sandbox.systems.models.strength.model import (
     roll_damage,
     roll_exploding,
 )
-from sandbox.systems.models.strength.tables import load
+from sandbox.systems.models.strength.tables import SCHEMA, load
 from sandbox.world import Sandbox, SandboxError
 from tests.conftest import QueuedRng
 
@@ -358,9 +361,9 @@ def test_impaired_twice_is_ignored_without_a_roll_and_enhanced_twice_rolls_twice
 
 
 def test_armour_reduces_damage_even_to_zero_and_direct_ignores_it() -> None:
-    assert after_armour(5, 3) == 2
-    assert after_armour(2, 3) == 0
-    assert after_armour(2, 3, direct=True) == 2
+    assert after_armor(5, 3) == 2
+    assert after_armor(2, 3) == 0
+    assert after_armor(2, 3, direct=True) == 2
 
 
 def test_rolled_damage_meets_the_worn_armour(world: Sandbox) -> None:
@@ -378,7 +381,7 @@ def test_rolled_damage_meets_the_worn_armour(world: Sandbox) -> None:
 
 def test_natural_armour_adds_to_the_worn(world: Sandbox) -> None:
     dragon = world.spawn("fire_dragon", name="Dragon")
-    assert state(world, dragon).armour == 5 and world.readout(dragon).health == 19
+    assert state(world, dragon).armor == 5 and world.readout(dragon).health == 19
     queue(world, "injury", die(7, 8))
     world.inflict(dragon, die=8, bonus=1)
     assert world.readout(dragon).health == 19 - 3
@@ -609,7 +612,7 @@ def test_a_landed_blow_meets_armour_and_can_be_critical(world: Sandbox) -> None:
     queue(world, "attack", die(15, 20))
     queue(world, "injury", die(8, 8), die(1, 8))  # 8 explodes: 7 + 1 = 8, minus armour 3 = 5
     record = strike(world, a, b)
-    assert record.damage.total == 8 and record.armour == 3 and record.dealt == 5
+    assert record.damage.total == 8 and record.armor == 3 and record.dealt == 5
     assert world.readout(b).label == "incapacitated" and world.get(b, Condition).reeling
 
 
@@ -633,7 +636,7 @@ def test_the_model_takes_its_damage_from_its_weapon_table(world: Sandbox) -> Non
     queue(world, "attack", die(10, 20))
     queue(world, "injury", die(6, 10))  # breath: direct
     record = strike(world, a, b, "dragon.breath")
-    assert record.armour == 0 and record.dealt == 6 and world.readout(b).label == "dying"
+    assert record.armor == 0 and record.dealt == 6 and world.readout(b).label == "dying"
 
 
 def test_a_scenario_skill_override_adds_to_the_attack() -> None:
@@ -712,6 +715,55 @@ def test_unknown_keys_and_bad_toml_are_config_errors(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as info:
         load(default_catalog(), root)
     assert [p.key for p in info.value.problems] == ["abilities.shift_with.STR"]
+
+
+def test_the_tables_read_armor_and_its_old_spelling_armour_alike(tmp_path: Path) -> None:
+    """Every Armour value's key is ``armor``; ``armour``, the old spelling the shipped file keeps, is still read the
+    same (deprecated: docs/models/strength.md), and a problem is named as the file spells the key."""
+    shipped = load(default_catalog(), config_root()).t
+    root = _configs_copy(tmp_path)
+    path = root / "models" / "strength.toml"
+    text = path.read_text(encoding="utf-8")
+    renamed = re.sub(r"^armour = ", "armor = ", text, flags=re.MULTILINE)  # pieces, shields, creatures, [derive]
+    assert renamed.count("\narmor = ") == text.count("\narmour = ") >= 10 and "\narmour = " not in renamed
+    path.write_text(renamed, encoding="utf-8")
+    assert load(default_catalog(), root).t == shipped
+    path.write_text(renamed.replace("[armor.helm]\narmor = 1", "[armor.helm]\narmor = -1"), encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load(default_catalog(), root)
+    assert [(p.key, p.entry) for p in info.value.problems] == [("armor.helm.armor", "helm")]
+    schema = SCHEMA.model_json_schema()["$defs"]["ArmorModel"]
+    assert schema["properties"]["armour"]["deprecated"] is True and "armor" in schema["properties"]
+
+
+def test_a_content_trees_armor_laid_over_the_shipped_armour_wins(tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "sandbox" / "starter", tree)
+    (tree / "models").mkdir()
+    (tree / "models" / "strength.toml").write_text("[armor.helm]\narmor = 3\n\n[creatures.fire_dragon]\narmor = 2\n",
+                                                   encoding="utf-8")
+    tables = load_model("strength", load_catalog(content=[tree])).model.tables
+    assert isinstance(tables, StrengthTables)
+    assert tables.armor["helm"] == 3 and tables.creatures["fire_dragon"].armor == 2  # the shipped file: 1 and 5
+    assert tables.armor["gambeson"] == 1
+
+
+def test_a_save_of_the_old_field_armour_still_loads(tmp_path: Path) -> None:
+    """``StrengthHealth.armor`` was spelt ``armour`` once: a save that holds the old key loads as the new."""
+    path = tmp_path / "s.json"
+    with Sandbox(seed=9, model="strength") as w:
+        w.spawn("fire_dragon", name="Dragon")
+        w.save(path)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    fields = doc["entities"][0]["model_state"]["StrengthHealth"]
+    fields["armour"] = fields.pop("armor")
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with Sandbox.load(path) as loaded:
+        assert state(loaded, "Dragon").armor == 5 and loaded.readout("Dragon").health == 19
+    fields["armor"] = 5  # both spellings: the old one is an unknown field
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(SaveError, match="armour"):
+        Sandbox.load(path)
 
 
 def test_sandbox_validate_checks_the_tables(tmp_path: Path) -> None:
@@ -971,17 +1023,17 @@ def test_invariants_hold_in_play_and_catch_a_hand_edit(world: Sandbox) -> None:
 
 
 def test_advance_runs_on_the_shared_due_queue(world: Sandbox, monkeypatch: Any) -> None:
+    from sandbox.systems.models.strength import care
     from sandbox.systems.schedule import DueQueue
 
-    m = model(world)
     seen: list[object] = []
-    real = m.full_rest
+    real = care.full_rest
 
-    def spy(creature: Any, ctx: Any) -> None:
+    def spy(tables: Any, creature: Any, ctx: Any) -> None:
         seen.append(ctx.due)
-        real(creature, ctx)
+        real(tables, creature, ctx)
 
-    monkeypatch.setattr(m, "full_rest", spy)
+    monkeypatch.setattr(care, "full_rest", spy)  # what the due loop calls (``care.advance``)
     e = theobald(world)
     world.inflict(e, damage=3)
     world.advance(days=1)
@@ -1166,9 +1218,9 @@ def test_healing_items_reach_the_injuries_table_at_its_odds() -> None:
         assert abs(k - n / 6) < 5.3 * (n * (1 / 6) * (5 / 6)) ** 0.5, (name, counts)  # alpha about 1e-7 each
 
 
-def _armour(world: Sandbox, e: int) -> int:
+def _armor(world: Sandbox, e: int) -> int:
     with world.active():
-        return model(world).armour_of(world.creatures()[e], world.ctx)[0]
+        return model(world).armor_of(world.creatures()[e], world.ctx)[0]
 
 
 def test_a_shield_held_raises_the_armour_value(world: Sandbox) -> None:
@@ -1180,9 +1232,9 @@ def test_a_shield_held_raises_the_armour_value(world: Sandbox) -> None:
     body = world.creatures()[bearer].anatomy.body
     assert {body.parts[p].name: w for p, w in equip.holding.items()} == {"Right Arm": "broadsword",
                                                                         "Left Arm": "round_shield"}
-    assert _armour(world, bearer) == 1 + 1  # gambeson 1, shield 1
+    assert _armor(world, bearer) == 1 + 1  # gambeson 1, shield 1
     plain = world.spawn("human", name="Plain", team="A", weapons=["broadsword"], armor=["gambeson"])
-    assert _armour(world, plain) == 1
+    assert _armor(world, plain) == 1
     details = dict(world.readout(bearer).details)
     assert details["Armour value"] == "0 natural + 1 worn + 1 shield = 2"
     attacker = world.spawn("human", name="Attacker", team="B", weapons=["broadsword"])
@@ -1190,13 +1242,13 @@ def test_a_shield_held_raises_the_armour_value(world: Sandbox) -> None:
     queue(world, "injury", die(5, 8))
     world.strike(bearer, "broadsword.cut", attacker=attacker)
     record = next(r for r in reversed(world.log) if isinstance(r, StrengthAttack))
-    assert (record.armour, record.shield, record.dealt) == (2, 1, 3)
+    assert (record.armor, record.shield, record.dealt) == (2, 1, 3)
     assert "Armour value 2 (its shield 1) takes it to 3" in record.explain(world.names)
     world.immobilize(bearer, "Left Arm")  # held fast: it cannot bring the shield to bear
-    assert _armour(world, bearer) == 1
+    assert _armor(world, bearer) == 1
     world.free(bearer, "Left Arm")
     world.inflict(bearer, damage=8)  # critical: incapacitated, defenceless
-    assert _armour(world, bearer) == 1
+    assert _armor(world, bearer) == 1
 
 
 def test_a_shield_falls_with_an_injured_arm(world: Sandbox) -> None:
@@ -1212,7 +1264,7 @@ def test_a_shield_falls_with_an_injured_arm(world: Sandbox) -> None:
     assert [(e.item, e.part) for e in dropped] == [("round_shield", "Left Arm")]
     equip = world.creatures()[bearer].equipment
     assert "round_shield" not in equip.holding.values() and equip.dropped == ["round_shield"]
-    assert "broadsword" in equip.holding.values() and _armour(world, bearer) == 0
+    assert "broadsword" in equip.holding.values() and _armor(world, bearer) == 0
 
 
 def test_a_shield_falls_with_an_unusable_arm_under_the_anatomy_model() -> None:

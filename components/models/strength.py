@@ -1,6 +1,6 @@
 """The strength-health model (document 003): its rule tables and the per-creature state component.
 
-Nothing here decides anything: ``sandbox.systems.models.strength.model`` reads these. Every number comes from
+Nothing here decides anything: the package ``sandbox.systems.models.strength`` reads these. Every number comes from
 ``configs/models/strength.toml`` (``default_tables`` holds the document's own, for embedding games and tests).
 """
 
@@ -42,7 +42,7 @@ class StrengthHealth:
         health: Health remaining (maximum: current STR).
         attack: Attack bonus of its d20 roll.
         defense: Its Defense.
-        armour: Natural Armour value (hide, scales), added to what it wears.
+        armor: Natural Armour value (hide, scales), added to what it wears.
         incapacitated: Unable to act, defenceless.
         until: Game time the incapacitation ends (``None``: the end of the skirmish).
         dying: Dying: it dies at ``dying_at`` unless healed.
@@ -58,7 +58,7 @@ class StrengthHealth:
     health: int
     attack: int = 0
     defense: int = 10
-    armour: int = 0
+    armor: int = 0
     incapacitated: bool = False
     until: float | None = None
     dying: bool = False
@@ -105,14 +105,14 @@ class CreatureBlock:
         abilities: STR, WIT and AGI.
         attack: Attack bonus.
         defense: Defense.
-        armour: Natural Armour value.
+        armor: Natural Armour value.
         human: Abilities cap at the human maximum.
     """
 
     abilities: Mapping[str, int]
     attack: int
     defense: int
-    armour: int = 0
+    armor: int = 0
     human: bool = False
 
 
@@ -132,8 +132,9 @@ class ConditionEffect:
 
 @dataclass(frozen=True, slots=True)
 class HealingItem:
-    """A healing item under this model (document 003: "Lost health can be recovered by resting (see Rest) or using
-    healing items").
+    """A healing item under this model.
+
+    Document 003: "Lost health can be recovered by resting (see Rest) or using healing items".
 
     Attributes:
         heals: Health it restores (at least 1: "If they recover at least 1 health before then, they are

@@ -20,8 +20,9 @@ __all__ = ["check_saved_state"]
 
 def check_saved_state(state: object, tables: object, kind: CreatureDef, body: BodyStructure,
                       armor: Sequence[ArmorPiece]) -> None:
-    """Refuse a saved strength state the model could not have reached: it has exactly its three abilities, none above
-    the tables' maximum.
+    """Refuse a saved strength state the model could not have reached.
+
+    It has exactly its three abilities, none above the tables' maximum.
 
     Raises:
         StateError: The first value out of reach, naming its key.
@@ -39,7 +40,7 @@ def check_saved_state(state: object, tables: object, kind: CreatureDef, body: Bo
     number(f"{key}.health", state.health, -AMOUNT, AMOUNT, whole=True)
     for name in ("attack", "defense"):
         number(f"{key}.{name}", getattr(state, name), -AMOUNT, AMOUNT, whole=True)
-    number(f"{key}.armour", state.armour, 0, AMOUNT, whole=True)
+    number(f"{key}.armor", state.armor, 0, AMOUNT, whole=True)
     if state.until is not None:
         number(f"{key}.until", state.until, 0, LARGEST)
     number(f"{key}.dying_at", state.dying_at, 0, LARGEST)

@@ -4,6 +4,10 @@ The file is validated with pydantic (strict, unknown keys rejected); a strike mo
 no entry gets one derived from its anatomy data by the file's ``[derive]`` conversions (``docs/models/strength.md``);
 then everything is checked against the catalog: every entry must name something the content defines, dice must be
 of the allowed sizes and abilities within the cap. Every problem is collected and raised as one ``ConfigError``.
+
+Every Armour value's key is ``armor`` (an armour piece's, a shield's, a creature's natural one and their
+``[derive]`` formulas); a file may still spell it ``armour``, the old spelling (deprecated; the shipped file keeps
+it), and the tables read the same.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from sandbox.components.models.strength import (
     ABILITIES,
@@ -41,6 +45,11 @@ from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, mod
 from sandbox.systems.dice import parse_dice
 from sandbox.systems.models.strength.model import StrengthModel
 
+__all__ = ["NAME", "SCHEMA", "Ability", "AbilityRules", "ArmorModel", "AspectName", "AttackRules", "ConditionModel",
+           "ConditionsModel", "Count", "CreatureModel", "DeriveArmor", "DeriveCreatures", "DeriveModel",
+           "DeriveShields", "DeriveWeapons", "DiceRules", "HealthRules", "Id", "ItemModel", "ItemUseModel", "RestRules",
+           "ShieldModel", "StrengthFile", "WeaponModel", "check", "load", "load_tables", "nearest_die", "tables_from"]
+
 NAME = "strength"
 
 Count = Annotated[int, Field(ge=0, le=100)]
@@ -51,6 +60,42 @@ Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_NAME)]
 
 class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
+
+
+_OLD_ARMOR = "armour"
+"""The old spelling of every ``armor`` key of the file (deprecated, still read; the shipped file still spells it so)."""
+_ARMOR = AliasChoices("armor", _OLD_ARMOR)
+
+
+def _either_spelling(schema: dict[str, Any]) -> None:
+    """The JSON Schema of a table with an ``armor`` key: ``armor`` or the deprecated ``armour``, one of them."""
+    properties = schema["properties"]
+    properties[_OLD_ARMOR] = {**properties["armor"], "deprecated": True,
+                             "description": "The old spelling of armor (deprecated): the same value."}
+    if "title" in properties[_OLD_ARMOR]:
+        properties[_OLD_ARMOR]["title"] = "Armour"
+    required = schema.get("required", [])
+    if "armor" in required:
+        required.remove("armor")
+        if not required:
+            del schema["required"]
+        schema["oneOf"] = [{"required": ["armor"]}, {"required": [_OLD_ARMOR]}]
+    else:
+        schema["not"] = {"required": ["armor", _OLD_ARMOR]}
+
+
+class _Armored(_Strict):
+    """A table with an ``armor`` key, which a file may spell ``armour`` (the old spelling). Where both reach one
+    table (a content tree's ``armor`` laid over the shipped file's ``armour``), ``armor`` wins."""
+
+    model_config = ConfigDict(json_schema_extra=_either_spelling)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_spelling(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "armor" in data and _OLD_ARMOR in data:
+            return {key: value for key, value in data.items() if key != _OLD_ARMOR}
+        return data
 
 
 class HealthRules(_Strict):
@@ -131,22 +176,25 @@ class WeaponModel(_Strict):
     attack: Modifier = Field(default=0, description="Added to the attack roll.")
 
 
-class ArmorModel(_Strict):
+class ArmorModel(_Armored):
     """An armour piece's Armour value."""
 
-    armour: Points
+    armor: Points = Field(validation_alias=_ARMOR)
 
 
-class ShieldModel(_Strict):
+class ShieldModel(_Armored):
     """A shield's Armour value (document 003: "It is increased by wearing armour and holding shields")."""
 
-    armour: Annotated[int, Field(ge=0, le=20, description="Added to the Armour value while the shield is held by a "
-                                                          "usable, free hand of a creature able to act.")]
+    armor: Annotated[int, Field(ge=0, le=20, validation_alias=_ARMOR,
+                                description="Added to the Armour value while the shield is held by a usable, free "
+                                            "hand of a creature able to act.")]
 
 
 class ItemModel(_Strict):
-    """A healing item's effect (document 003: "Lost health can be recovered by resting (see Rest) or using healing
-    items")."""
+    """A healing item's effect.
+
+    Document 003: "Lost health can be recovered by resting (see Rest) or using healing items".
+    """
 
     heals: str = Field(description="Health restored: dice NdX+M or a flat value (at least 1 point).")
 
@@ -162,7 +210,7 @@ class ItemUseModel(_Strict):
                                                           "reach (a team-mate only with none).")
 
 
-class CreatureModel(_Strict):
+class CreatureModel(_Armored):
     """A creature block."""
 
     STR: Ability
@@ -170,7 +218,7 @@ class CreatureModel(_Strict):
     AGI: Ability
     attack: Modifier = Field(description="Attack bonus of the d20 roll.")
     defense: Modifier = Field(description="Defense.")
-    armour: Points = Field(default=0, description="Natural Armour value (hide, scales).")
+    armor: Points = Field(default=0, validation_alias=_ARMOR, description="Natural Armour value (hide, scales).")
     human: bool = Field(default=False, description="Abilities cap at abilities.max_human.")
 
 
@@ -186,13 +234,13 @@ class DeriveWeapons(_Strict):
     attack: WeaponFormula
 
 
-class DeriveArmor(_Strict):
+class DeriveArmor(_Armored):
     """How an armour piece's Armour value follows from its protection and coverage."""
 
-    armour: ArmorFormula
+    armor: ArmorFormula = Field(validation_alias=_ARMOR)
 
 
-class DeriveCreatures(_Strict):
+class DeriveCreatures(_Armored):
     """How a creature's block follows from its anatomy data (abilities are then capped as every block is)."""
 
     attribute_default: Score = Field(description="The score of an attribute the creature's file leaves out.")
@@ -201,15 +249,15 @@ class DeriveCreatures(_Strict):
     AGI: CreatureFormula
     attack: CreatureFormula
     defense: CreatureFormula
-    armour: CreatureFormula
+    armor: CreatureFormula = Field(validation_alias=_ARMOR)
     human_bodies: list[Id] = Field(default_factory=list, description="A creature of these bodies is human (its "
                                                                      "abilities cap at max_human).")
 
 
-class DeriveShields(_Strict):
+class DeriveShields(_Armored):
     """A shield's Armour value when the file gives none (a shield has no anatomy number to derive it from)."""
 
-    armour: Annotated[int, Field(ge=0, le=20)]
+    armor: Annotated[int, Field(ge=0, le=20, validation_alias=_ARMOR)]
 
 
 class DeriveModel(_Strict):
@@ -262,7 +310,7 @@ def _derive(t: Tables[StrengthFile], catalog: Catalog) -> None:
                 "direct": ASPECT_NAMES[mode.aspect] in w.direct, "attack": w.attack.value(features)}
 
     def armor(armor_id: str) -> dict[str, Any]:
-        return {"armour": d.armor.armour.value(armor_features(catalog, armor_id))}
+        return {"armor": d.armor.armor.value(armor_features(catalog, armor_id))}
 
     def creature(creature_id: str) -> dict[str, Any]:
         c = d.creatures
@@ -271,15 +319,15 @@ def _derive(t: Tables[StrengthFile], catalog: Catalog) -> None:
         features = creature_features(catalog, creature_id, c.attribute_default)
         values: dict[str, Any] = {ability: min(getattr(c, ability).value(features), cap) for ability in ABILITIES}
         values.update(attack=c.attack.value(features), defense=c.defense.value(features),
-                      armour=c.armour.value(features), human=human)
+                      armor=c.armor.value(features), human=human)
         return values
 
     derive_each(t, catalog, weapons=(weapon, WeaponModel.model_validate),
                 armor=(armor, ArmorModel.model_validate), creatures=(creature, CreatureModel.model_validate))
     for weapon_id, w in catalog.weapons.items():
         if w.shield and weapon_id not in data.shields:
-            data.shields[weapon_id] = ShieldModel(armour=d.shields.armour)
-            t.derived.setdefault("shields", {})[weapon_id] = {"armour": d.shields.armour}
+            data.shields[weapon_id] = ShieldModel(armor=d.shields.armor)
+            t.derived.setdefault("shields", {})[weapon_id] = {"armor": d.shields.armor}
 
 
 def check(t: Tables[StrengthFile], catalog: Catalog) -> None:
@@ -340,11 +388,11 @@ def tables_from(data: StrengthFile, catalog: Catalog) -> StrengthTables:
         full_rest_heals=None if data.rest.heals == "all" else int(data.rest.heals),
         conditions={c: ConditionEffect(**getattr(data.conditions, c).model_dump()) for c in CONDITIONS},
         weapons={k: WeaponDamage(**w.model_dump()) for k, w in data.weapons.items()},
-        armor={k: a.armour for k, a in data.armor.items()},
-        creatures={k: CreatureBlock({a: getattr(c, a) for a in ABILITIES}, c.attack, c.defense, c.armour, c.human)
+        armor={k: a.armor for k, a in data.armor.items()},
+        creatures={k: CreatureBlock({a: getattr(c, a) for a in ABILITIES}, c.attack, c.defense, c.armor, c.human)
                    for k, c in data.creatures.items()},
         items={k: HealingItem(parse_dice(i.heals), catalog.items[k].consumable) for k, i in data.items.items()},
-        shields={k: s.armour for k, s in data.shields.items()},
+        shields={k: s.armor for k, s in data.shields.items()},
         item_use=ItemUse(data.item_use.reach, data.item_use.self_at, data.item_use.self_in_melee),
     )
 
