@@ -42,6 +42,7 @@ from sandbox.components.log import LogEntry
 from sandbox.components.readout import AftermathRow, PartReading, Readout
 from sandbox.systems.context import TickContext, TurnAction
 from sandbox.systems.creatures import Creature
+from sandbox.systems.hit_location import called_target
 from sandbox.systems.phases import Phase
 from sandbox.systems.saved import StateError, typed_fields
 
@@ -53,6 +54,18 @@ class ModelError(ValueError):
 
     The message names the bad value and the valid ones.
     """
+
+
+def check_aim(body: BodyStructure, aim: str) -> tuple[int | None, int | None]:
+    """The part, or the location, an aim names on ``body`` (``hit_location.called_target``), for a model's strike.
+
+    Raises:
+        ModelError: The body has no such part or location (the message names its parts).
+    """
+    try:
+        return called_target(body, aim)
+    except ValueError as exc:
+        raise ModelError(str(exc)) from None
 
 
 class DamageModel:

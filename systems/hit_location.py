@@ -78,6 +78,39 @@ def build_hit_table(body: BodyStructure) -> HitTable:
     )
 
 
+def called_target(body: BodyStructure, aim: str) -> tuple[int | None, int | None]:
+    """The part, or the location, an aim names on ``body``: the one aim check every model makes.
+
+    Returns:
+        ``(None, None)`` for ``unaimed``; ``(part, None)`` when ``aim`` names a part; ``(None, location)`` when it
+        names a location (names are case-insensitive).
+
+    Raises:
+        ValueError: The body has no such part or location (the message names its parts).
+    """
+    if aim == "unaimed":
+        return None, None
+    try:
+        return body.part_index(aim), None
+    except KeyError:
+        pass
+    try:
+        return None, body.location_index(aim)
+    except KeyError:
+        raise ValueError(f"{body.name} has no part or location {aim!r}; its parts: "
+                         f"{', '.join(p.name for p in body.parts)}") from None
+
+
+def aimed_part(body: BodyStructure, aim: str) -> int | None:
+    """The part an aim strikes at: the part it names, or the part of the location it names (``None``: unaimed).
+
+    Raises:
+        ValueError: The body has no such part or location.
+    """
+    part, location = called_target(body, aim)
+    return body.locations[location].part if location is not None else part
+
+
 def target_zone_number(body: BodyStructure, part: int) -> int:
     """The zone number an aim at ``part`` targets: the first number of the part's zone (arm -> 2 on a human).
 

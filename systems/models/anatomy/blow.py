@@ -335,20 +335,11 @@ def land_blow(target: TargetProfile, impact: int, aspect: str, rng: Rng, *, aim:
             the valid ones).
     """
     from sandbox.components.body import Aspect
-    from sandbox.systems.hit_location import target_zone_number
+    from sandbox.systems.hit_location import aimed_part, target_zone_number
 
     body = target.body
-    zone: int | None = None
-    if aim != "unaimed":
-        try:
-            part = body.part_index(aim)
-        except KeyError:
-            try:
-                part = body.locations[body.location_index(aim)].part
-            except KeyError:
-                raise ValueError(f"{body.name} has no part or location {aim!r}; its parts: "
-                                 f"{', '.join(p.name for p in body.parts)}") from None
-        zone = target_zone_number(body, part)
+    part = aimed_part(body, aim)
+    zone = None if part is None else target_zone_number(body, part)
     forced = None
     if location is not None:
         try:

@@ -28,7 +28,7 @@ from sandbox.components.rules import LEVEL_CODES, LEVEL_WORDS, AnatomyRules, Inj
 from sandbox.systems.context import TickContext
 from sandbox.systems.creatures import Creature
 from sandbox.systems.damage_model import DAY, DamageModel, ModelError, register
-from sandbox.systems.hit_location import target_zone_number
+from sandbox.systems.hit_location import aimed_part, target_zone_number
 from sandbox.systems.models.anatomy.aftercare import BleedingProcessor
 from sandbox.systems.models.anatomy.blow import resolve_blow, roll_impact
 from sandbox.systems.models.anatomy.care import advance as advance_out_of_combat
@@ -441,19 +441,10 @@ def aim_zone(body: BodyStructure, aim: str) -> int:
     Raises:
         ModelError: The body has no such part or location, or its zone owns no zone numbers.
     """
-    if aim == "unaimed":
-        return 0
     try:
-        part = body.part_index(aim)
-    except KeyError:
-        try:
-            part = body.locations[body.location_index(aim)].part
-        except KeyError:
-            raise ModelError(f"{body.name} has no part or location {aim!r}; its parts: "
-                             f"{', '.join(p.name for p in body.parts)}") from None
-    try:
-        return target_zone_number(body, part)
-    except ValueError as exc:
+        part = aimed_part(body, aim)
+        return 0 if part is None else target_zone_number(body, part)
+    except ValueError as exc:  # no such part or location, or a zone with no zone numbers
         raise ModelError(str(exc)) from None
 
 

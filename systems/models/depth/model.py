@@ -38,7 +38,7 @@ from sandbox.systems.conditions import drop_held, kill
 from sandbox.systems.context import TickContext
 from sandbox.systems.creatures import Creature, can_act
 from sandbox.systems.d20 import d20_attack
-from sandbox.systems.damage_model import DamageModel, ModelError, register
+from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, register
 from sandbox.systems.dice import roll_die
 from sandbox.systems.hit_location import MISS, HitTable, build_hit_table, locate
 from sandbox.systems.models.depth.care import DyingProcessor, advance_care, refresh
@@ -290,7 +290,7 @@ class DepthModel(DamageModel):
         from sandbox.systems.combat import ready_parts
 
         body = target.anatomy.body
-        called_part, called_location = _aim_of(body, aim)
+        called_part, called_location = check_aim(body, aim)
         weapon = self.tables.weapons.get(mode.id)
         if weapon is None:
             raise ModelError(f"the depth model has no entry for strike mode {mode.id!r}; its modes: "
@@ -456,18 +456,3 @@ def _called(body: BodyStructure, aim: str) -> tuple[int | None, int | None]:
         return None, body.location_index(aim)
     except KeyError:
         return None, None
-
-
-def _aim_of(body: BodyStructure, aim: str) -> tuple[int | None, int | None]:
-    """The called part, or the called location, an aim names (both ``None`` for ``unaimed``).
-
-    Raises:
-        ModelError: The body has no such part or location.
-    """
-    if aim == "unaimed":
-        return None, None
-    called = _called(body, aim)
-    if called == (None, None):
-        raise ModelError(f"{body.name} has no part or location {aim!r}; its parts: "
-                         f"{', '.join(p.name for p in body.parts)}")
-    return called

@@ -25,7 +25,7 @@ from sandbox.systems.conditions import kill
 from sandbox.systems.context import TickContext, TurnAction
 from sandbox.systems.creatures import Creature, able
 from sandbox.systems.d20 import d20_attack
-from sandbox.systems.damage_model import DamageModel, ModelError, register
+from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, register
 from sandbox.systems.dice import roll_dice
 from sandbox.systems.models.severity.care import SeverityTurnProcessor, advance_severity, give_first_aid, needs_aid
 from sandbox.systems.models.severity.readout import effect_readings, effects_text, label
@@ -86,20 +86,6 @@ def wound(creature: Creature, severity: int, effect: str, rules: SeverityRules, 
 # ------------------------------------------------------------------------------------------------- the model
 
 
-def _check_aim(body: BodyStructure, aim: str) -> None:
-    """Refuse an aim that names no part or location of ``body``."""
-    if aim == "unaimed":
-        return
-    try:
-        body.part_index(aim)
-    except KeyError:
-        try:
-            body.location_index(aim)
-        except KeyError:
-            raise ModelError(f"{body.name} has no part or location {aim!r}; aim unaimed or at one of its parts: "
-                             f"{', '.join(p.name for p in body.parts)}") from None
-
-
 @register
 class SeverityModel(DamageModel):
     """Document 001: Severity from d3s, stacking wound effects, Threshold, first aid and rest.
@@ -110,7 +96,6 @@ class SeverityModel(DamageModel):
 
     name = MODEL
     own_turns = True
-
 
     def check_state(self, component: object, kind: CreatureDef, body: BodyStructure,
                     armor: Sequence[ArmorPiece]) -> None:
@@ -277,7 +262,7 @@ class SeverityModel(DamageModel):
             ModelError: An aim the target's body does not have, a dead target or attacker, or a strike mode with
                 no entry in the model's tables.
         """
-        _check_aim(target.anatomy.body, aim)
+        check_aim(target.anatomy.body, aim)
         for who in (target, attacker):
             if who is not None and who.condition.dead:
                 raise ModelError(f"{who.name} is dead: a blow needs a living attacker and target")

@@ -27,7 +27,7 @@ from sandbox.systems.conditions import kill
 from sandbox.systems.context import TickContext
 from sandbox.systems.creatures import Creature, able
 from sandbox.systems.d20 import d20_attack
-from sandbox.systems.damage_model import DamageModel, ModelError, register
+from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, register
 from sandbox.systems.dice import roll_dice
 from sandbox.systems.models.status.care import ComeRoundProcessor, set_level
 from sandbox.systems.models.status.care import advance as advance_out_of_combat
@@ -77,20 +77,6 @@ def apply_wound(creature: Creature, wound: StatusWound, test: StatusTest | None,
         if not cond.prone:
             cond.prone = True
             ctx.emit(FellProne(clock.tick, clock.time, entity, "passed out"))
-
-
-def _check_aim(body: BodyStructure, aim: str) -> None:
-    """Refuse an aim that names no part or location of ``body``."""
-    if aim == "unaimed":
-        return
-    try:
-        body.part_index(aim)
-    except KeyError:
-        try:
-            body.location_index(aim)
-        except KeyError:
-            raise ModelError(f"{body.name} has no part or location {aim!r}; aim unaimed or at one of its parts: "
-                             f"{', '.join(p.name for p in body.parts)}") from None
 
 
 @register
@@ -246,7 +232,7 @@ class StatusModel(DamageModel):
             ModelError: An aim the target's body does not have, a dead target or attacker, or a strike mode with
                 no entry in the model's tables.
         """
-        _check_aim(target.anatomy.body, aim)
+        check_aim(target.anatomy.body, aim)
         for who in (target, attacker):
             if who is not None and who.condition.dead:
                 raise ModelError(f"{who.name} is dead: a blow needs a living attacker and target")

@@ -26,7 +26,7 @@ from sandbox.systems.conditions import shields_held
 from sandbox.systems.context import TickContext, TurnAction
 from sandbox.systems.creatures import Creature, can_act
 from sandbox.systems.d20 import d20_attack
-from sandbox.systems.damage_model import DamageModel, ModelError, register
+from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, register
 from sandbox.systems.models.strength import care, items
 from sandbox.systems.models.strength.care import StrengthRecoveryProcessor, _changed, _die
 from sandbox.systems.models.strength.care import advance as advance_out_of_combat
@@ -62,7 +62,6 @@ class StrengthModel(DamageModel):
 
     name = MODEL
     own_turns = True
-
 
     def check_state(self, component: object, kind: CreatureDef, body: BodyStructure,
                     armor: Sequence[ArmorPiece]) -> None:
@@ -233,16 +232,7 @@ class StrengthModel(DamageModel):
         Raises:
             ModelError: An aim the target's body does not have.
         """
-        body = target.anatomy.body
-        if aim != "unaimed":
-            try:
-                body.part_index(aim)
-            except KeyError:
-                try:
-                    body.location_index(aim)
-                except KeyError:
-                    raise ModelError(f"{body.name} has no part or location {aim!r}; its parts: "
-                                     f"{', '.join(p.name for p in body.parts)}") from None
+        check_aim(target.anatomy.body, aim)
         if attacker is not None:
             self.attack(attacker, target, mode, (), ctx)
             return
