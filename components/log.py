@@ -18,6 +18,14 @@ if TYPE_CHECKING:
 Names = Mapping[int, str]
 """Entity -> creature name (what summaries and explanations print)."""
 
+DIRECT = -1
+"""The attacker of a blow struck directly (``Sandbox.strike`` with no attacker): no creature, no attack roll."""
+
+
+def name_of(names: Names, entity: int) -> str:
+    """The creature's name as a log entry prints it: ``(direct)`` for ``DIRECT``, ``?`` for one not in ``names``."""
+    return names.get(entity, "?") if entity >= 0 else "(direct)"
+
 
 @runtime_checkable
 class LogEntry(Protocol):

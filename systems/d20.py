@@ -56,9 +56,56 @@ class D20Roll:
                 f"margin {self.margin}, {'a hit' if verdict else 'a miss'}")
 
 
+class D20Attack:
+    """What every d20 model's attack record shares: its roll's numbers and the events the attack opens with.
+
+    A base for a slots dataclass record with ``tick``, ``time``, ``attacker``, ``target`` and ``roll`` fields (the
+    severity, depth, strength and status models' records): ``roll`` is ``None`` for a blow struck directly.
+    """
+
+    __slots__ = ()
+    tick: int
+    time: float
+    attacker: int
+    target: int
+    roll: D20Roll | None
+
+    def opening_events(self, model: str, mode: str, aim: str = "unaimed", hit: bool | None = None) -> list[Event]:
+        """Declared and rolled (``D20Roll.events``; ``hit``: the model's verdict), or only declared when struck
+        directly."""
+        if self.roll is None:
+            return [AttackDeclared(self.tick, self.time, self.attacker, self.target, mode, aim)]
+        return self.roll.events(self.tick, self.time, self.attacker, self.target, model, mode, aim, hit)
+
+    @property
+    def natural(self) -> int:
+        """The d20 (0 without a roll)."""
+        return self.roll.natural if self.roll is not None else 0
+
+    @property
+    def total(self) -> int:
+        """Die + bonus + modifiers (0 without a roll)."""
+        return self.roll.total if self.roll is not None else 0
+
+    @property
+    def defense(self) -> int:
+        """The target's Defense (0 without a roll)."""
+        return self.roll.defense if self.roll is not None else 0
+
+    @property
+    def margin(self) -> int:
+        """Total - Defense (0 without a roll)."""
+        return self.roll.margin if self.roll is not None else 0
+
+
+def roll_d20(rng: Rng) -> int:
+    """One d20 (1..20) from one draw of ``rng``."""
+    return int(rng.random() * 20) + 1
+
+
 def d20_attack(bonus: int, defense: int, rng: Rng, modifier: int = 0) -> D20Roll:
     """Roll d20 + ``bonus`` + ``modifier`` against ``defense``."""
-    natural = int(rng.random() * 20) + 1
+    natural = roll_d20(rng)
     total = natural + bonus + modifier
     margin = total - defense
     return D20Roll(natural, total, defense, margin, margin >= 1)

@@ -30,7 +30,7 @@ from sandbox.components.events import (
 )
 from sandbox.components.gear import ArmorPiece, StrikeMode
 from sandbox.components.impairment import Impairment
-from sandbox.components.log import Names
+from sandbox.components.log import Names, name_of
 from sandbox.components.rules import (
     LEVEL_CODES,
     LEVEL_WORDS,
@@ -141,13 +141,13 @@ class AttackRecord:
         if blow.shock_index:
             test = blow.shock_test.name if blow.shock_test is not None else "no test"
             shock = f"; shock {blow.shock_index} {test} -> {blow.shock_state.label}"
-        return f"{_who(names, self.attacker)} -> {_who(names, self.target)}: {self.mode.name} hits the {loc.name}: " \
-               f"{wound}{shock}"
+        who = f"{name_of(names, self.attacker)} -> {name_of(names, self.target)}"
+        return f"{who}: {self.mode.name} hits the {loc.name}: {wound}{shock}"
 
     def explain(self, names: Names) -> list[str]:
         """The attack step by step, from aim to shock state, in words."""
         mode = self.mode
-        attacker, target = _who(names, self.attacker), _who(names, self.target)
+        attacker, target = name_of(names, self.attacker), name_of(names, self.target)
         what = f"{mode.name} ({mode.impact} {ASPECTS[mode.aspect]}, Spread {mode.spread})"
         lines = [f"Tick {self.tick}: {attacker} attacks {target} with {what}, "
                  + ("unaimed" if self.aim == "unaimed" else f"aimed at the {self.aim}")]
@@ -206,9 +206,6 @@ class AttackRecord:
             lines.append("The blow kills.")
         return lines
 
-
-def _who(names: Names, entity: int) -> str:
-    return names.get(entity, "?") if entity >= 0 else "(direct)"
 
 
 def _ml(ml: int | None) -> str:

@@ -5,9 +5,9 @@ wound per attempt: d20 + skill bonus + its own wound penalty (+ the self-care mo
 treatment DC. Attempts and deaths run from the shared due queue (``sandbox.systems.schedule``); in a fight the
 ``DyingProcessor`` runs the death clock tick by tick.
 
-What it holds: the treatment rules (``treatment_order``, ``treatment_check``, ``roll_d20``), ``refresh`` (the state
-settled and its changes reported after a wound is dealt or treated), the ``DyingProcessor``, ``advance_care`` and
-the due kinds it runs (``KINDS``).
+What it holds: the treatment rules (``treatment_order``, ``treatment_check``; a d20 is
+``sandbox.systems.d20.roll_d20``), ``refresh`` (the state settled and its changes reported after a wound is dealt or
+treated), the ``DyingProcessor``, ``advance_care`` and the due kinds it runs (``KINDS``).
 """
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ from sandbox.systems.care import CareCircle
 from sandbox.systems.conditions import kill
 from sandbox.systems.context import TickContext
 from sandbox.systems.creatures import Creature
+from sandbox.systems.d20 import roll_d20
 from sandbox.systems.damage_model import ModelError
-from sandbox.systems.dice import Rng
 from sandbox.systems.models.depth.readout import label_of
 from sandbox.systems.models.depth.rules import NAME, depth_state, settle, wounds_of
 from sandbox.systems.schedule import Due, DueQueue
 
-__all__ = ["KINDS", "DyingProcessor", "advance_care", "refresh", "roll_d20", "treatment_check", "treatment_order"]
+__all__ = ["KINDS", "DyingProcessor", "advance_care", "refresh", "treatment_check", "treatment_order"]
 
 KINDS: tuple[str, ...] = ("care", "die")
 """The due rules out of combat, in the order they run when due at the same time (a treatment before a death)."""
@@ -51,11 +51,6 @@ def treatment_order(wounds: list[DepthWound]) -> list[int]:
 def treatment_check(natural: int, bonus: int, dc: int) -> bool:
     """A treatment attempt succeeds when d20 + bonus meets the DC."""
     return natural + bonus >= dc
-
-
-def roll_d20(rng: Rng) -> int:
-    """A d20."""
-    return int(rng.random() * 20) + 1
 
 
 # -------------------------------------------------------------------------------------------- wounds and dying

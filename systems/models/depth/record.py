@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sandbox.components.events import AttackDeclared, DamageDealt, Event, Missed, ModelStateChanged
-from sandbox.components.log import Names
+from sandbox.components.events import DamageDealt, Event, Missed, ModelStateChanged
+from sandbox.components.log import Names, name_of
 from sandbox.components.models.depth import TIERS, DepthInjury, Mishap
-from sandbox.systems.d20 import D20Roll
+from sandbox.systems.d20 import D20Attack, D20Roll
 from sandbox.systems.models.depth.rules import NAME
 
 __all__ = ["DepthAttackRecord", "injury_words", "mishap_words"]
@@ -58,7 +58,7 @@ def injury_words(injury: DepthInjury) -> str:
 
 
 @dataclass(slots=True)
-class DepthAttackRecord:
+class DepthAttackRecord(D20Attack):
     """One attack under the wound-depth model, compactly (``events`` expands it, ``explain`` words it).
 
     Attributes:
@@ -136,26 +136,6 @@ class DepthAttackRecord:
     # ------------------------------------------------------------------ the roll, for callers that read it
 
     @property
-    def natural(self) -> int:
-        """The d20 (0 without a roll)."""
-        return self.roll.natural if self.roll is not None else 0
-
-    @property
-    def total(self) -> int:
-        """Die + bonus + modifiers (0 without a roll)."""
-        return self.roll.total if self.roll is not None else 0
-
-    @property
-    def defense(self) -> int:
-        """The target's Defense (0 without a roll)."""
-        return self.roll.defense if self.roll is not None else 0
-
-    @property
-    def margin(self) -> int:
-        """Total - Defense (0 without a roll)."""
-        return self.roll.margin if self.roll is not None else 0
-
-    @property
     def struck(self) -> bool:
         """The blow hit and found something to strike (it may still have gone no deeper than the hide)."""
         return self.hit and bool(self.location)
@@ -180,10 +160,7 @@ class DepthAttackRecord:
         t, time, a, d = self.tick, self.time, self.attacker, self.target
         if self.direct:
             return [DamageDealt(t, time, a, d, NAME, self.raw, self.depth, self.detail())]
-        if self.roll is not None:
-            out = self.roll.events(t, time, a, d, NAME, self.mode, self.aim, self.hit)
-        else:
-            out = [AttackDeclared(t, time, a, d, self.mode, self.aim)]
+        out = self.opening_events(NAME, self.mode, self.aim, self.hit)
         if not self.hit:
             out.append(Missed(t, time, a, d, "short of Defense"))
         elif not self.location:
@@ -220,7 +197,7 @@ class DepthAttackRecord:
         """
         if not self.struck:
             return None
-        who = f"{_who(names, self.attacker)} -> {_who(names, self.target)}"
+        who = f"{name_of(names, self.attacker)} -> {name_of(names, self.target)}"
         if self.direct:
             return f"{who}: depth margin {self.raw} applied directly: {self.detail()}"
         if self.roll is None:
@@ -231,7 +208,7 @@ class DepthAttackRecord:
 
     def explain(self, names: Names) -> list[str]:
         """The attack step by step, in words: the roll, the location, the depth, the injury, a mishap."""
-        attacker, target = _who(names, self.attacker), _who(names, self.target)
+        attacker, target = name_of(names, self.attacker), name_of(names, self.target)
         if self.direct:
             lines = [f"Tick {self.tick}: a {self.family} blow of depth margin {self.raw} is applied to {target} "
                      "directly (no attack roll)"]
@@ -298,6 +275,3 @@ class DepthAttackRecord:
         assert self.mishap is not None
         return f"The natural 1 is a mishap: {self.mishap.name}; {self.mishap_text()}"
 
-
-def _who(names: Names, entity: int) -> str:
-    return names.get(entity, "?") if entity >= 0 else "(direct)"

@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sandbox.components.events import AttackDeclared, DamageDealt, Event, Missed, ModelStateChanged
+from sandbox.components.events import DamageDealt, Event, Missed, ModelStateChanged
 from sandbox.components.gear import StrikeMode
-from sandbox.components.log import Names
+from sandbox.components.log import Names, name_of
 from sandbox.components.models.severity import SeverityWeapon
 from sandbox.systems.context import TickContext
-from sandbox.systems.d20 import D20Roll
+from sandbox.systems.d20 import D20Attack, D20Roll
 from sandbox.systems.models.severity.readout import effect_words
 from sandbox.systems.models.severity.rules import SeverityDamage, WoundResult
 
@@ -62,7 +62,7 @@ def wound_words(result: WoundResult) -> list[str]:
 
 
 @dataclass(slots=True)
-class SeverityAttack:
+class SeverityAttack(D20Attack):
     """One attack under the severity model: the d20 roll and, when it hit, the damage and the wound.
 
     Attributes:
@@ -108,10 +108,7 @@ class SeverityAttack:
         The wound's own events follow the record in the log.
         """
         t, time, a, d = self.tick, self.time, self.attacker, self.target
-        if self.roll is not None:
-            out = self.roll.events(t, time, a, d, MODEL, self.mode.id, self.aim, self.hit)
-        else:
-            out = [AttackDeclared(t, time, a, d, self.mode.id, self.aim)]
+        out = self.opening_events(MODEL, self.mode.id, self.aim, self.hit)
         if not self.hit:
             return out
         if self.off_body:
@@ -126,7 +123,7 @@ class SeverityAttack:
         damage = self.damage
         if not self.struck or damage is None:
             return None
-        return (f"{_who(names, self.attacker)} -> {_who(names, self.target)}: {damage.dealt} damage "
+        return (f"{name_of(names, self.attacker)} -> {name_of(names, self.target)}: {damage.dealt} damage "
                 f"({damage.rolled} rolled): {damage.how()}; {damage.effect or 'no wound'}")
 
     def explain(self, names: Names) -> list[str]:
@@ -134,7 +131,7 @@ class SeverityAttack:
 
         The roll, armour, the Severity dice, the effect, and what the wound did against Threshold.
         """
-        attacker, target = _who(names, self.attacker), _who(names, self.target)
+        attacker, target = name_of(names, self.attacker), name_of(names, self.target)
         aim = "unaimed" if self.aim == "unaimed" else \
             f"aimed at the {self.aim} (the severity model places no wound at a location: the aim changes nothing)"
         lines = [f"Tick {self.tick}: {attacker} attacks {target} with {self.mode.name}, {aim}"]
@@ -163,9 +160,6 @@ class SeverityAttack:
             lines += wound_words(self.wound)
         return lines
 
-
-def _who(names: Names, entity: int) -> str:
-    return names.get(entity, "?") if entity >= 0 else "(direct)"
 
 
 def _changed(ctx: TickContext, entity: int, what: str, before: str, after: str) -> None:

@@ -15,18 +15,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sandbox.components.events import AttackDeclared, DamageDealt, Event
+from sandbox.components.events import DamageDealt, Event
 from sandbox.components.gear import StrikeMode
-from sandbox.components.log import Names
+from sandbox.components.log import Names, name_of
 from sandbox.components.models.status import LEVELS, MORTALLY, SERIOUSLY, StatusWeapon
-from sandbox.systems.d20 import D20Roll
+from sandbox.systems.d20 import D20Attack, D20Roll
 from sandbox.systems.models.status.rules import MODEL, StatusTest, StatusWound
 
 __all__ = ["StatusAttackRecord", "describe", "wound_words"]
 
 
 @dataclass(slots=True)
-class StatusAttackRecord:
+class StatusAttackRecord(D20Attack):
     """One attack under the status model, compactly (it expands into typed events).
 
     Attributes:
@@ -86,10 +86,7 @@ class StatusAttackRecord:
     def events(self) -> list[Event]:
         """Declared and rolled and, on a hit, the damage (the wound's own events follow the record in the log)."""
         t, time, a, d = self.tick, self.time, self.attacker, self.target
-        if self.roll is not None:
-            out = self.roll.events(t, time, a, d, MODEL, self.mode.id, self.aim)
-        else:
-            out = [AttackDeclared(t, time, a, d, self.mode.id, self.aim)]
+        out = self.opening_events(MODEL, self.mode.id, self.aim)
         if self.hit and self.wound is not None:
             out.append(DamageDealt(t, time, a, d, MODEL, self.rolled, self.dealt,
                                    describe(self.wound, self.endurance, self.test)))
@@ -100,7 +97,7 @@ class StatusAttackRecord:
         wound = self.wound
         if not self.struck or wound is None:
             return None
-        head = f"{_who(names, self.attacker)} -> {_who(names, self.target)}: "
+        head = f"{name_of(names, self.attacker)} -> {name_of(names, self.target)}: "
         if wound.damage <= 0:
             return f"{head}0 HP after armour ({self.rolled} rolled): no effect"
         line = f"{head}{self.dealt} HP ({self.rolled} rolled): "
@@ -120,7 +117,7 @@ class StatusAttackRecord:
 
         The roll and what went into it, the damage through armour, and what the wound did to the ladder.
         """
-        attacker, target = _who(names, self.attacker), _who(names, self.target)
+        attacker, target = name_of(names, self.attacker), name_of(names, self.target)
         aim = "unaimed" if self.aim == "unaimed" else \
             f"aimed at the {self.aim} (the status ladder has no hit location: the aim changes nothing)"
         lines = [f"Tick {self.tick}: {attacker} attacks {target} with {self.mode.name}, {aim}"]
@@ -154,9 +151,6 @@ class StatusAttackRecord:
             lines.append(_test_words(wound, self.test))
         return lines
 
-
-def _who(names: Names, entity: int) -> str:
-    return names.get(entity, "?") if entity >= 0 else "(direct)"
 
 
 def describe(wound: StatusWound, endurance: int, test: StatusTest | None) -> str:

@@ -12,16 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sandbox.components.events import AttackDeclared, DamageDealt, Event
-from sandbox.components.log import Names
-from sandbox.systems.d20 import D20Roll
+from sandbox.components.events import DamageDealt, Event
+from sandbox.components.log import Names, name_of
+from sandbox.systems.d20 import D20Attack, D20Roll
 from sandbox.systems.models.strength.rules import MODEL, DamageRoll
 
 __all__ = ["StrengthAttack", "damage_detail", "damage_words"]
 
 
 @dataclass(slots=True)
-class StrengthAttack:
+class StrengthAttack(D20Attack):
     """One attack under the strength model, compactly (``events()`` gives the typed events, ``explain`` the words).
 
     Attributes:
@@ -69,26 +69,6 @@ class StrengthAttack:
         return self.roll is None or self.roll.hit
 
     @property
-    def natural(self) -> int:
-        """The d20 (0 without a roll)."""
-        return self.roll.natural if self.roll is not None else 0
-
-    @property
-    def total(self) -> int:
-        """d20 + attack bonus (0 without a roll)."""
-        return self.roll.total if self.roll is not None else 0
-
-    @property
-    def defense(self) -> int:
-        """The target's Defense (0 without a roll)."""
-        return self.roll.defense if self.roll is not None else 0
-
-    @property
-    def margin(self) -> int:
-        """Total - Defense (0 without a roll)."""
-        return self.roll.margin if self.roll is not None else 0
-
-    @property
     def struck(self) -> bool:
         """The attack landed (its damage may still be 0 after armour)."""
         return self.damage is not None
@@ -96,10 +76,7 @@ class StrengthAttack:
     def events(self) -> list[Event]:
         """The attack roll (declared unaimed: the model places no blow) and, when it landed, the damage."""
         t, time, a, d = self.tick, self.time, self.attacker, self.target
-        if self.roll is not None:
-            out = self.roll.events(t, time, a, d, MODEL, self.mode)
-        else:
-            out = [AttackDeclared(t, time, a, d, self.mode, "unaimed")]
+        out = self.opening_events(MODEL, self.mode)
         if self.damage is not None:
             out.append(DamageDealt(t, time, a, d, MODEL, self.damage.total, self.dealt,
                                    damage_detail(self.damage, self.armor, self.dealt)))
@@ -112,12 +89,13 @@ class StrengthAttack:
         """
         if self.damage is None:
             return None
-        return (f"{_who(names, self.attacker)} -> {_who(names, self.target)}: {self.mode_name}: {self.dealt} damage "
+        who = f"{name_of(names, self.attacker)} -> {name_of(names, self.target)}"
+        return (f"{who}: {self.mode_name}: {self.dealt} damage "
                 f"({self.damage.total} rolled: {damage_detail(self.damage, self.armor, self.dealt)})")
 
     def explain(self, names: Names) -> list[str]:
         """The attack step by step, in words: the roll, the damage dice, armour, what the damage did."""
-        attacker, target = _who(names, self.attacker), _who(names, self.target)
+        attacker, target = name_of(names, self.attacker), name_of(names, self.target)
         lines = [f"Tick {self.tick}: {attacker} attacks {target} with {self.mode_name}"]
         roll = self.roll
         if roll is None:
@@ -150,9 +128,6 @@ class StrengthAttack:
             lines.append(f"{target}: {self.outcome}")
         return lines
 
-
-def _who(names: Names, entity: int) -> str:
-    return names.get(entity, "?") if entity >= 0 else "(direct)"
 
 
 def damage_detail(roll: DamageRoll, armor: int, dealt: int) -> str:
