@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import NamedTuple
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from sandbox.systems.context import TickContext
 
 
 class Due(NamedTuple):
@@ -68,3 +72,42 @@ class DueQueue:
 
     def __len__(self) -> int:
         return len(self._heap)
+
+
+@contextmanager
+def running(ctx: TickContext, queue: DueQueue) -> Iterator[DueQueue]:
+    """The world's due queue while a model's ``advance`` runs: ``ctx.due`` is ``queue`` inside, ``None`` after.
+
+    A rule that sets a due time (a wound that starts to bleed, a treatment that sets a healing period) pushes it
+    through ``ctx.due`` into the queue that is running; outside an advance there is none, even after a rule raised.
+    """
+    ctx.due = queue
+    try:
+        yield queue
+    finally:
+        ctx.due = None
+
+
+def run_due(ctx: TickContext, queue: DueQueue, end: float, is_due: Callable[[Due], bool],
+            run: Callable[[Due], None]) -> None:
+    """Run every rule due by ``end``, earliest first: the loop each damage model's ``advance`` runs.
+
+    Before each rule the clock moves on to its due time (never back); ``run`` applies it and may push more entries,
+    which come up in their turn; afterwards the clock stands at ``end``. The queue is the world's while it runs
+    (``running``).
+
+    Args:
+        ctx: The world (its clock and its ``due`` slot).
+        queue: The entries, already pushed.
+        end: Game time to run to (seconds).
+        is_due: Whether the creature's state still holds an entry's due time (a stale entry is dropped).
+        run: The rule of one entry.
+    """
+    clock = ctx.clock
+    with running(ctx, queue):
+        for due in queue.pop_due(end, is_due):
+            if due.time > clock.seconds:
+                clock.seconds = due.time
+            run(due)
+        clock.seconds = end
+

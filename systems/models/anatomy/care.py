@@ -30,7 +30,7 @@ from sandbox.systems.models.anatomy.aftercare import (
 from sandbox.systems.models.anatomy.damage import refresh_status
 from sandbox.systems.models.anatomy.mastery import effective_ml
 from sandbox.systems.models.anatomy.state import AnatomyState, anatomy_state
-from sandbox.systems.schedule import Due, DueQueue
+from sandbox.systems.schedule import Due, DueQueue, run_due
 
 KINDS = ("retest", "care", "bleed", "course", "coma", "heal")
 """The due rules, in the order they run when due at the same time."""
@@ -134,50 +134,45 @@ def advance(rules: AnatomyRules, ctx: TickContext, seconds: float, policy: CareP
         e = due.entity
         return current_due(states[e], conditions[e].dead, due.kind, due.item) == due.time
 
-    ctx.due = queue
-    try:
-        for due in queue.pop_due(end, is_due):
-            entity, index, kind = due.entity, due.item, due.kind
-            if due.time > clock.seconds:
-                clock.seconds = due.time
-            c = creatures[entity]
-            injury, shock = states[entity]
-            anat, cond = c.anatomy, c.condition
-            if kind == "retest":
-                retest(entity, anat, injury, shock, cond, rules, ctx)
-            elif kind == "bleed":
-                tender = circles[aftercare.stoppage_skill].tender_for(entity)
-                ml = None
-                if tender is not None:
-                    helper = states[tender.entity].injury
-                    if helper.tending_until <= clock.seconds:  # one stoppage test a bleeding round
-                        helper.tending_until = clock.seconds + aftercare.bleed_interval
-                        ml = tender.skill if tender.skill is None else tender.skill + (
-                            aftercare.self_treatment_modifier if tender.on_self else 0)
-                bleed(entity, anat, injury, shock, cond, index, ml, rules, ctx)
-            elif kind == "course":
-                extended_shock_course(entity, anat, injury, shock, cond, rules, ctx)
-            elif kind == "coma":
-                coma_course(entity, anat, injury, shock, cond, rules, ctx)
-            elif kind == "heal":
-                heal(entity, anat, injury, cond, index, rules, ctx)
-            elif kind == "care":
-                injury.care_at = -1.0
-                tender = circles[aftercare.treatment_skill].tender_for(entity)
-                if tender is None:
-                    injury.care_at = clock.seconds + aftercare.bleed_interval  # look again next round
-                    queue.push("care", entity, injury.care_at)
-                else:
-                    for i, wound in enumerate(injury.wounds):
-                        if wound.level > 0 and wound.healing_rate is None:
-                            treat(entity, anat, injury, i, tender.skill, tender.on_self, rules, ctx)
-            if injury.dirty or (cond.dead and injury.health):
-                refresh_status(entity, anat, injury, cond, c.equipment, rules, ctx)
-                cond.reeling = False
-            for circle in circles.values():
-                circle.update(entity)
-        clock.seconds = end
-        for c in creatures.values():
-            c.condition.reeling = False
-    finally:
-        ctx.due = None
+    def run(due: Due) -> None:
+        entity, index, kind = due.entity, due.item, due.kind
+        c = creatures[entity]
+        injury, shock = states[entity]
+        anat, cond = c.anatomy, c.condition
+        if kind == "retest":
+            retest(entity, anat, injury, shock, cond, rules, ctx)
+        elif kind == "bleed":
+            tender = circles[aftercare.stoppage_skill].tender_for(entity)
+            ml = None
+            if tender is not None:
+                helper = states[tender.entity].injury
+                if helper.tending_until <= clock.seconds:  # one stoppage test a bleeding round
+                    helper.tending_until = clock.seconds + aftercare.bleed_interval
+                    ml = tender.skill if tender.skill is None else tender.skill + (
+                        aftercare.self_treatment_modifier if tender.on_self else 0)
+            bleed(entity, anat, injury, shock, cond, index, ml, rules, ctx)
+        elif kind == "course":
+            extended_shock_course(entity, anat, injury, shock, cond, rules, ctx)
+        elif kind == "coma":
+            coma_course(entity, anat, injury, shock, cond, rules, ctx)
+        elif kind == "heal":
+            heal(entity, anat, injury, cond, index, rules, ctx)
+        elif kind == "care":
+            injury.care_at = -1.0
+            tender = circles[aftercare.treatment_skill].tender_for(entity)
+            if tender is None:
+                injury.care_at = clock.seconds + aftercare.bleed_interval  # look again next round
+                queue.push("care", entity, injury.care_at)
+            else:
+                for i, wound in enumerate(injury.wounds):
+                    if wound.level > 0 and wound.healing_rate is None:
+                        treat(entity, anat, injury, i, tender.skill, tender.on_self, rules, ctx)
+        if injury.dirty or (cond.dead and injury.health):
+            refresh_status(entity, anat, injury, cond, c.equipment, rules, ctx)
+            cond.reeling = False
+        for circle in circles.values():
+            circle.update(entity)
+
+    run_due(ctx, queue, end, is_due, run)
+    for c in creatures.values():
+        c.condition.reeling = False

@@ -27,7 +27,7 @@ from sandbox.systems.d20 import roll_d20
 from sandbox.systems.damage_model import ModelError
 from sandbox.systems.models.depth.readout import label_of
 from sandbox.systems.models.depth.rules import NAME, depth_state, settle, wounds_of
-from sandbox.systems.schedule import Due, DueQueue
+from sandbox.systems.schedule import Due, DueQueue, run_due
 
 __all__ = ["KINDS", "DyingProcessor", "advance_care", "refresh", "treatment_check", "treatment_order"]
 
@@ -155,58 +155,54 @@ def advance_care(tables: DepthTables, ctx: TickContext, seconds: float, care: Ca
         return (st.care_at if due.kind == "care" else st.dies_at) == due.time
 
     rng = ctx.streams["healing"]
-    ctx.due = queue
-    try:
-        for due in queue.pop_due(end, is_due):
-            e = due.entity
-            c = creatures[e]
-            st = depth_state(c)
-            cond, body = c.condition, c.anatomy.body
-            clock.seconds = max(clock.seconds, due.time)
-            if due.kind == "die":
-                kill(e, cond, _death_cause(st, body), ctx)
-                st.care_at = -1.0
-                circle.update(e)
-                continue
-            tender = circle.tender_for(e)
-            wounds = wounds_of(st)
-            # The most urgent wound this tender can treat at all (a DC beyond d20 + bonus is not attempted).
-            order = [] if tender is None or tender.skill is None else \
-                [i for i in treatment_order(wounds) if 20 + tender.skill >= wounds[i].treat_dc]
-            if tender is None or tender.skill is None or not order:
-                st.care_at = -1.0  # re-armed when a treatment on its team succeeds
-                waiting.setdefault(c.team, set()).add(e)
-                continue
-            bonus = tender.skill
-            index = order[0]
-            wound = wounds[index]
-            natural = roll_d20(rng)
-            success = treatment_check(natural, bonus, wound.treat_dc)
-            tender_state = depth_state(creatures[tender.entity])
-            if tender_state.mishap:  # the roll it spoiled
-                tender_state.mishap = 0
-                circle.update(tender.entity)
-            loc = body.locations[wound.location].name
-            verdict = "treated" if success else "untreated"
-            ctx.emit(ModelStateChanged(clock.tick, clock.time, e, NAME, f"treatment: {wound.name} ({loc})",
-                                       "untreated", f"{verdict} (d20 {natural} {bonus:+d} vs DC {wound.treat_dc})"))
-            if success:
-                before, before_broken, dies_before = label_of(st, cond.dead), set(st.broken), st.dies_at
-                st.wounds[index] = (*st.wounds[index][:-1], True)
-                refresh(e, st, cond, before, before_broken, body, tables.collapse_at, ctx)
-                if st.dies_at != dies_before:
-                    queue.push("die", e, st.dies_at)
-                team = waiting.get(c.team, set())
-                for other in sorted(team - {e}):  # a tender may be back on its feet or steadier: re-arm the waiting
-                    oc = creatures[other]
-                    ost = depth_state(oc)
-                    if ost.care_at < 0 and not oc.condition.dead and any(w.open for w in wounds_of(ost)):
-                        ost.care_at = clock.seconds
-                        queue.push("care", other, ost.care_at)
-                    team.discard(other)
-            st.care_at = clock.seconds + rules.attempt_seconds if any(w.open for w in wounds_of(st)) else -1.0
-            queue.push("care", e, st.care_at)
+    def run(due: Due) -> None:
+        e = due.entity
+        c = creatures[e]
+        st = depth_state(c)
+        cond, body = c.condition, c.anatomy.body
+        if due.kind == "die":
+            kill(e, cond, _death_cause(st, body), ctx)
+            st.care_at = -1.0
             circle.update(e)
-    finally:
-        ctx.due = None
-    clock.seconds = end
+            return
+        tender = circle.tender_for(e)
+        wounds = wounds_of(st)
+        # The most urgent wound this tender can treat at all (a DC beyond d20 + bonus is not attempted).
+        order = [] if tender is None or tender.skill is None else \
+            [i for i in treatment_order(wounds) if 20 + tender.skill >= wounds[i].treat_dc]
+        if tender is None or tender.skill is None or not order:
+            st.care_at = -1.0  # re-armed when a treatment on its team succeeds
+            waiting.setdefault(c.team, set()).add(e)
+            return
+        bonus = tender.skill
+        index = order[0]
+        wound = wounds[index]
+        natural = roll_d20(rng)
+        success = treatment_check(natural, bonus, wound.treat_dc)
+        tender_state = depth_state(creatures[tender.entity])
+        if tender_state.mishap:  # the roll it spoiled
+            tender_state.mishap = 0
+            circle.update(tender.entity)
+        loc = body.locations[wound.location].name
+        verdict = "treated" if success else "untreated"
+        ctx.emit(ModelStateChanged(clock.tick, clock.time, e, NAME, f"treatment: {wound.name} ({loc})",
+                                   "untreated", f"{verdict} (d20 {natural} {bonus:+d} vs DC {wound.treat_dc})"))
+        if success:
+            before, before_broken, dies_before = label_of(st, cond.dead), set(st.broken), st.dies_at
+            st.wounds[index] = (*st.wounds[index][:-1], True)
+            refresh(e, st, cond, before, before_broken, body, tables.collapse_at, ctx)
+            if st.dies_at != dies_before:
+                queue.push("die", e, st.dies_at)
+            team = waiting.get(c.team, set())
+            for other in sorted(team - {e}):  # a tender may be back on its feet or steadier: re-arm the waiting
+                oc = creatures[other]
+                ost = depth_state(oc)
+                if ost.care_at < 0 and not oc.condition.dead and any(w.open for w in wounds_of(ost)):
+                    ost.care_at = clock.seconds
+                    queue.push("care", other, ost.care_at)
+                team.discard(other)
+        st.care_at = clock.seconds + rules.attempt_seconds if any(w.open for w in wounds_of(st)) else -1.0
+        queue.push("care", e, st.care_at)
+        circle.update(e)
+
+    run_due(ctx, queue, end, is_due, run)

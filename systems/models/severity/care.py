@@ -37,7 +37,7 @@ from sandbox.systems.models.severity.rules import (
     severity_state,
     threshold,
 )
-from sandbox.systems.schedule import Due, DueQueue
+from sandbox.systems.schedule import Due, DueQueue, run_due
 
 __all__ = ["KINDS", "SeverityTurnProcessor", "advance_severity", "aid_circle", "come_round", "give_first_aid",
            "needs_aid"]
@@ -225,53 +225,49 @@ def advance_severity(ctx: TickContext, seconds: float, care: CarePolicy, rules: 
         held = {"stun": state.stun_at, "aid": state.aid_at, "rest": state.rest_at, "exposed": state.exposed_at}
         return held[due.kind] == due.time  # else stale: already run or rescheduled
 
-    ctx.due = queue
-    try:
-        for c in creatures.values():
-            schedule(c)
-        for due in queue.pop_due(end, is_due):
-            e, kind = due.entity, due.kind
-            clock.seconds = max(clock.seconds, due.time)
-            c = creatures[e]
-            state, cond = severity_state(c), c.condition
-            structural = False  # someone went down, died or got up: who can tend whom may have changed
-            if kind == "stun":
-                _changed(ctx, e, "stun", f"stun {state.stun}", "stun 0")
-                state.stun, state.stun_at = 0, -1.0
-            elif kind == "aid":
-                state.aid_at = -1.0
-                helper = circle.tender_for(e)
-                while helper is not None and state.aid_left > 0 and state.effect_points > 0:
-                    state.aid_left -= 1
-                    # The circle offers only creatures with a first-aid bonus.
-                    give_first_aid(creatures[helper.entity], c, rules, ctx)
-                    if helper.entity != e:  # its check may have interrupted its own rest: set it again
-                        schedule(creatures[helper.entity])
-                state.aid_left = 0 if helper is not None else state.aid_left
-            elif kind == "rest":
-                state.rest_at = -1.0
-                before = effects_text(state)
-                reduced = reduce_effect(state, rules)
-                if rules.rest_refills_cognition:
-                    state.cognition = cognition_pool(attribute(state, "wit"), rules)
-                if reduced is not None:
-                    _changed(ctx, e, "rest", before, effects_text(state))
-            elif kind == "recover":
-                come_round(c, ctx)
-                structural = True
-            elif kind == "exposed":
-                state.exposed_at = -1.0
-                kill(e, cond, "fainted and left untended", ctx)
-                cond.reeling = False
-                structural = True
-            if state.down == "fainted" and threshold(state) > 0:
-                was = label(state, cond)
-                _raise_from_faint(state)
-                _changed(ctx, e, "state", was, label(state, cond))
-                structural = True
-            circle.update(e)
-            for other in creatures.values() if structural else (c,):
-                schedule(other)
-        clock.seconds = end
-    finally:
-        ctx.due = None
+    for c in creatures.values():
+        schedule(c)
+    def run(due: Due) -> None:
+        e, kind = due.entity, due.kind
+        c = creatures[e]
+        state, cond = severity_state(c), c.condition
+        structural = False  # someone went down, died or got up: who can tend whom may have changed
+        if kind == "stun":
+            _changed(ctx, e, "stun", f"stun {state.stun}", "stun 0")
+            state.stun, state.stun_at = 0, -1.0
+        elif kind == "aid":
+            state.aid_at = -1.0
+            helper = circle.tender_for(e)
+            while helper is not None and state.aid_left > 0 and state.effect_points > 0:
+                state.aid_left -= 1
+                # The circle offers only creatures with a first-aid bonus.
+                give_first_aid(creatures[helper.entity], c, rules, ctx)
+                if helper.entity != e:  # its check may have interrupted its own rest: set it again
+                    schedule(creatures[helper.entity])
+            state.aid_left = 0 if helper is not None else state.aid_left
+        elif kind == "rest":
+            state.rest_at = -1.0
+            before = effects_text(state)
+            reduced = reduce_effect(state, rules)
+            if rules.rest_refills_cognition:
+                state.cognition = cognition_pool(attribute(state, "wit"), rules)
+            if reduced is not None:
+                _changed(ctx, e, "rest", before, effects_text(state))
+        elif kind == "recover":
+            come_round(c, ctx)
+            structural = True
+        elif kind == "exposed":
+            state.exposed_at = -1.0
+            kill(e, cond, "fainted and left untended", ctx)
+            cond.reeling = False
+            structural = True
+        if state.down == "fainted" and threshold(state) > 0:
+            was = label(state, cond)
+            _raise_from_faint(state)
+            _changed(ctx, e, "state", was, label(state, cond))
+            structural = True
+        circle.update(e)
+        for other in creatures.values() if structural else (c,):
+            schedule(other)
+
+    run_due(ctx, queue, end, is_due, run)

@@ -29,7 +29,7 @@ from sandbox.systems.context import TickContext
 from sandbox.systems.creatures import Creature
 from sandbox.systems.dice import Rng, roll_die
 from sandbox.systems.models.status.rules import MODEL, StatusTest, comes_round, penalty, status_state
-from sandbox.systems.schedule import Due, DueQueue
+from sandbox.systems.schedule import Due, DueQueue, run_due
 
 __all__ = ["KINDS", "ComeRoundProcessor", "advance", "care_circle", "come_round_test", "current_due", "set_level"]
 
@@ -167,20 +167,16 @@ def advance(tables: StatusTables, ctx: TickContext, seconds: float, care: CarePo
         c = creatures[due.entity]
         return current_due(status_state(c), c.condition, due.kind) == due.time  # else stale
 
-    ctx.due = queue
-    try:
-        for c in living:
+    for c in living:
+        push(c)
+    def run(due: Due) -> None:
+        c = creatures[due.entity]
+        _due_item(c, due.kind, circle, creatures, tables, ctx)
+        circle.update(c.entity)
+        if not c.condition.dead:
             push(c)
-        for due in queue.pop_due(end, is_due):
-            clock.seconds = max(clock.seconds, due.time)
-            c = creatures[due.entity]
-            _due_item(c, due.kind, circle, creatures, tables, ctx)
-            circle.update(c.entity)
-            if not c.condition.dead:
-                push(c)
-        clock.seconds = end
-    finally:
-        ctx.due = None
+
+    run_due(ctx, queue, end, is_due, run)
 
 
 def _due_item(c: Creature, kind: str, circle: CareCircle, creatures: Mapping[int, Creature], tables: StatusTables,

@@ -36,7 +36,7 @@ from sandbox.systems.models.strength.rules import (
     injury_effect,
     strength_state,
 )
-from sandbox.systems.schedule import Due, DueQueue
+from sandbox.systems.schedule import Due, DueQueue, running
 
 __all__ = ["KINDS", "StrengthRecoveryProcessor", "advance", "change_creature_ability", "full_rest", "heal",
            "recover", "roll_injury", "settle", "usable_items", "use_item"]
@@ -363,8 +363,8 @@ def advance(tables: StrengthTables, ctx: TickContext, seconds: float, care: Care
             return state.incapacitated and state.until == due.time
         return rest_due.get(due.entity) == due.time
 
-    ctx.due = queue
-    try:
+    # Grouped by due time within a tolerance (rest adds up in floats), not entry by entry: run_due's frame only.
+    with running(ctx, queue):
         while True:
             first = next(queue.pop_due(end + _TOLERANCE, is_due), None)
             if first is None:
@@ -397,6 +397,4 @@ def advance(tables: StrengthTables, ctx: TickContext, seconds: float, care: Care
             c = creatures[e]
             if not c.condition.dead and not strength_state(c).dying:
                 strength_state(c).rested += max(end - start, 0.0)
-    finally:
-        ctx.due = None
     clock.seconds = end
