@@ -45,6 +45,8 @@ from sandbox.systems.creatures import Creature
 from sandbox.systems.phases import Phase
 from sandbox.systems.saved import StateError, typed_fields
 
+__all__ = ["DAY", "DamageModel", "ModelError", "get_model", "model_names", "register", "unregister"]
+
 DAY = 86400.0
 
 

@@ -14,6 +14,8 @@ import heapq
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
+__all__ = ["Due", "DueQueue"]
+
 
 class Due(NamedTuple):
     """A due rule: when, what, for whom.
