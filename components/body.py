@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
+__all__ = ["ASPECTS", "ROLES", "TIERS", "Aspect", "BodyStructure", "Location", "Part", "Zone"]
+
 ASPECTS: tuple[str, ...] = ("blunt", "edged", "piercing", "fire")
 """The four damage aspects, in the order every per-aspect tuple uses."""
 

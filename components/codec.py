@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass
 from typing import Any
 
+__all__ = ["JSON", "dump_fields", "load_fields", "plain", "restore"]
+
 JSON = Any
 """A JSON-ready value (what ``json.dumps`` takes)."""
 

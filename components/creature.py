@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+__all__ = ["CreatureDef", "SkillDef"]
+
 
 @dataclass(frozen=True, slots=True)
 class SkillDef:

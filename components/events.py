@@ -13,6 +13,12 @@ from typing import Any, ClassVar
 from sandbox.components.log import Names
 from sandbox.components.rules import LEVEL_WORDS, TEST_WORDS
 
+__all__ = ["EVENT_TYPES", "AmputationTested", "AttackDeclared", "AttackRolled", "BleederOpened", "BleedingStopped",
+           "BloodLost", "BlowLanded", "CourseTested", "D20AttackRolled", "DamageDealt", "Died", "Event", "FellProne",
+           "HealthChanged", "ImpairmentChanged", "Infected", "Injured", "InjuryHealed", "ItemDropped", "ItemPickedUp",
+           "MishapTested", "Missed", "ModeChanged", "ModelStateChanged", "ProtectionApplied", "Severed", "ShockChanged",
+           "ShockRetested", "ShockTested", "StoodUp", "Treated", "event_from_dict"]
+
 
 def _who(names: Names, entity: int) -> str:
     return names.get(entity, "?") if entity >= 0 else "(direct)"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+__all__ = ["LIMB_SELECTORS", "MODE_KINDS", "ArmorPiece", "Dice", "Item", "StrikeMode", "Weapon"]
+
 LIMB_SELECTORS: tuple[str, ...] = ("grip", "vital", "core", "manipulator", "locomotor")
 """What a strike mode is wielded with: ``grip`` (parts that can hold, gripping the weapon) or a body role."""
 

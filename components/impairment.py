@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+__all__ = ["SOUND", "UNUSABLE", "Impairment", "ImpairmentTier"]
+
 
 @dataclass(frozen=True, slots=True)
 class Impairment:

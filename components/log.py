@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 if TYPE_CHECKING:
     from sandbox.components.events import Event
 
+__all__ = ["AttackEntry", "LogEntry", "Names", "PlacedBlowEntry"]
+
 Names = Mapping[int, str]
 """Entity -> creature name (what summaries and explanations print)."""
 

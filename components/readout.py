@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+__all__ = ["AftermathRow", "PartReading", "Readout", "Standing", "WoundReading"]
+
 
 @dataclass(frozen=True, slots=True)
 class WoundReading:

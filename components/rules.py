@@ -10,6 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum
 
+__all__ = ["LEVEL_CODES", "LEVEL_WORDS", "MISHAP_DISPOSITIONS", "TEST_WORDS", "AftercareRules", "AmputationOutcome",
+           "AnatomyRules", "CombatRules", "InjuryLevel", "ShockState", "StrengthImpactRules", "TestResult", "TestRules",
+           "TreatmentRule"]
+
 
 class TestResult(IntEnum):
     """Outcome of a d100 test, ordered by success level (CF worst, CS best)."""

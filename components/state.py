@@ -18,6 +18,8 @@ from sandbox.components.body import BodyStructure
 from sandbox.components.creature import CreatureDef
 from sandbox.components.gear import ArmorPiece
 
+__all__ = ["Anatomy", "Armor", "Combatant", "Condition", "Equipment", "Identity", "Position"]
+
 
 @dataclass(slots=True)
 class Identity:

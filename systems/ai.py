@@ -33,6 +33,9 @@ from sandbox.systems.hit_location import target_zone_number
 from sandbox.systems.spatial import Grid
 from sandbox.systems.strike import wielding_parts
 
+__all__ = ["AIM_POLICIES", "TARGET_POLICIES", "IntentProcessor", "aimable_parts", "can_walk", "choose_aim",
+           "choose_mode", "grip_parts_for", "mean_impact", "mode_options", "rearm_action"]
+
 TARGET_POLICIES: tuple[str, ...] = ("nearest", "weakest", "random")
 """How a creature picks its target."""
 AIM_POLICIES: tuple[str, ...] = ("unaimed", "random")
@@ -153,15 +156,15 @@ def grip_parts_for(anat: Anatomy, states: tuple[Impairment, ...], cond: Conditio
     return None
 
 
-def is_shield(item: str, weapons: Mapping[str, Weapon]) -> bool:
+def _is_shield(item: str, weapons: Mapping[str, Weapon]) -> bool:
     """Whether ``item`` is a shield (held besides a weapon, never instead of one)."""
     weapon = weapons.get(item)
     return weapon is not None and weapon.shield
 
 
-def holds_a_weapon(equip: Equipment, weapons: Mapping[str, Weapon]) -> bool:
+def _holds_a_weapon(equip: Equipment, weapons: Mapping[str, Weapon]) -> bool:
     """Whether a hand holds a weapon (a shield is not one)."""
-    return any(not is_shield(item, weapons) for item in equip.holding.values())
+    return any(not _is_shield(item, weapons) for item in equip.holding.values())
 
 
 def rearm_action(anat: Anatomy, states: tuple[Impairment, ...], cond: Condition, equip: Equipment,
@@ -171,14 +174,14 @@ def rearm_action(anat: Anatomy, states: tuple[Impairment, ...], cond: Condition,
     Else "".
     """
     weapons = ctx.weapons
-    if equip.holding and holds_a_weapon(equip, weapons):
+    if equip.holding and _holds_a_weapon(equip, weapons):
         return ""
     for item in equip.dropped:
-        if not is_shield(item, weapons) and grip_parts_for(anat, states, cond, equip, item, weapons) is not None:
+        if not _is_shield(item, weapons) and grip_parts_for(anat, states, cond, equip, item, weapons) is not None:
             return "pick up"
     for item in equip.weapons:
         if item not in equip.dropped and item not in equip.lost and item not in equip.holding.values() \
-                and not is_shield(item, weapons) and grip_parts_for(anat, states, cond, equip, item,
+                and not _is_shield(item, weapons) and grip_parts_for(anat, states, cond, equip, item,
                                                                     weapons) is not None:
             return "draw"
     return ""
@@ -236,7 +239,7 @@ class IntentProcessor(esper.Processor):
         if cond.prone and can_walk(anat.body, states, cond):
             comb.action = "stand up"
             return
-        if (equip.dropped or equip.weapons) and not holds_a_weapon(equip, ctx.weapons):
+        if (equip.dropped or equip.weapons) and not _holds_a_weapon(equip, ctx.weapons):
             rearm = rearm_action(anat, states, cond, equip, ctx)
             if rearm:
                 comb.action = rearm

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from sandbox.components.care import CarePolicy
 from sandbox.systems.creatures import Creature, able
 
+__all__ = ["CareCircle", "Eligible", "Skill", "Tender"]
+
 Skill = Callable[[Creature, bool], int | None]
 """A model's tender skill: ``skill(creature, on_self)``, ``None`` when it tends at no skill at all."""
 Eligible = Callable[[Creature, bool], bool]

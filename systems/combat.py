@@ -21,6 +21,8 @@ from sandbox.components.state import Anatomy, Condition, Equipment, Position
 from sandbox.systems.context import TickContext
 from sandbox.systems.strike import wielding_parts
 
+__all__ = ["REACH_SLACK", "AttackProcessor", "in_range", "ready_parts"]
+
 REACH_SLACK = 1e-9
 """How far past its reach or range a strike still reaches, in metres (a distance's rounding)."""
 
@@ -32,7 +34,7 @@ def in_range(mode: StrikeMode, distance: float) -> bool:
     return distance <= mode.range + REACH_SLACK
 
 
-def distance(a: Position, b: Position) -> float:
+def _distance(a: Position, b: Position) -> float:
     """Metres between two positions."""
     return math.hypot(a.x - b.x, a.y - b.y)
 
@@ -77,7 +79,7 @@ class AttackProcessor(esper.Processor):
             mode = ctx.modes.get(comb.mode)
             if foe is None or mode is None or foe.condition.dead:
                 continue
-            if not in_range(mode, distance(me.position, foe.position)):
+            if not in_range(mode, _distance(me.position, foe.position)):
                 continue
             # Part states settle in the damage phase, so within the attack phase only a weapon dropped earlier
             # this tick can spoil what intent found usable: reuse its limbs unless the hands changed.

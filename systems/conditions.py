@@ -13,6 +13,8 @@ from sandbox.components.impairment import Impairment
 from sandbox.components.state import Condition, Equipment
 from sandbox.systems.context import TickContext
 
+__all__ = ["drop_held", "kill", "shields_held"]
+
 
 def kill(entity: int, cond: Condition, cause: str, ctx: TickContext) -> None:
     """Mark a creature dead (entities are never deleted mid-run: systems check the flag).

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from sandbox.systems.damage_model import DamageModel
     from sandbox.systems.schedule import DueQueue
 
+__all__ = ["Clock", "StrikeOptions", "TickContext", "TickState", "TurnAction"]
+
 
 @dataclass(slots=True)
 class Clock:

@@ -17,6 +17,8 @@ from sandbox.components.state import Anatomy, Armor, Combatant, Condition, Equip
 if TYPE_CHECKING:
     from sandbox.systems.damage_model import DamageModel
 
+__all__ = ["SHARED", "Creature", "Roster", "able", "alive", "can_act"]
+
 SHARED: tuple[type, ...] = (Identity, Anatomy, Armor, Condition, Combatant, Position, Equipment)
 """The components every creature has, whatever its damage model."""
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from sandbox.components.events import AttackDeclared, D20AttackRolled, Event
 from sandbox.systems.dice import Rng
 
+__all__ = ["D20Roll", "d20_attack"]
+
 
 @dataclass(frozen=True, slots=True)
 class D20Roll:

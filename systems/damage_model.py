@@ -46,6 +46,8 @@ from sandbox.systems.hit_location import called_target
 from sandbox.systems.phases import Phase
 from sandbox.systems.saved import StateError, typed_fields
 
+__all__ = ["DAY", "DamageModel", "ModelError", "get_model", "model_names", "register", "unregister"]
+
 DAY = 86400.0
 
 

@@ -14,6 +14,8 @@ from typing import Protocol
 from sandbox.components.gear import Dice
 from sandbox.components.rules import TestResult, TestRules
 
+__all__ = ["Rng", "parse_dice", "read_test", "roll_dice", "roll_die", "skill_test", "success_probabilities"]
+
 
 class Rng(Protocol):
     """The one thing the rules need from a random generator."""

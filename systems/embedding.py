@@ -30,6 +30,8 @@ from sandbox.systems.phases import Phase, priority
 from sandbox.systems.spawning import Content
 from sandbox.systems.streams import make_streams
 
+__all__ = ["context_for", "install", "processors_for"]
+
 
 def processors_for(ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
     """The processors of a world by phase, in registration order.

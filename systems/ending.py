@@ -10,6 +10,8 @@ from sandbox.components.state import Condition, Equipment
 from sandbox.systems.context import TickContext
 from sandbox.systems.creatures import Creature
 
+__all__ = ["CleanupProcessor", "ClockProcessor", "StatusProcessor", "can_fight", "fighting_teams"]
+
 
 class ClockProcessor(esper.Processor):
     """First of the tick.

@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from sandbox.components.body import BodyStructure
 from sandbox.systems.dice import Rng
 
+__all__ = ["MISS", "HitTable", "build_hit_table", "hit_zone_number", "locate", "location_in_zone",
+           "location_probabilities", "target_zone_number"]
+
 MISS = -1
 """Location index of a blow that found nothing to strike."""
 

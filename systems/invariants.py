@@ -42,6 +42,8 @@ from sandbox.components.rules import ShockState
 from sandbox.systems.context import TickContext
 from sandbox.systems.creatures import Creature, can_act
 
+__all__ = ["InvariantError", "Tracker", "check"]
+
 _STATES = {s.label: s for s in ShockState}
 _RECOVERIES = (ShockRetested, CourseTested)
 

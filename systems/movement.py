@@ -20,6 +20,8 @@ from sandbox.systems.ai import can_walk, grip_parts_for
 from sandbox.systems.context import TickContext
 from sandbox.systems.creatures import Creature
 
+__all__ = ["MoveProcessor", "mobility_factor", "speed", "take_up"]
+
 
 def mobility_factor(anat: Anatomy, states: tuple[Impairment, ...], combat: CombatRules) -> float:
     """The share of its walking speed the creature keeps with its mobility parts as they are (1.0: all)."""

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+__all__ = ["Phase", "phase_of", "priority"]
+
 
 class Phase(IntEnum):
     """Tick phases in the order they run."""

@@ -20,6 +20,9 @@ from dataclasses import fields, is_dataclass
 from functools import cache
 from typing import Any
 
+__all__ = ["AMOUNT", "LARGEST", "LONGEST", "StateError", "choice", "index", "is_int", "need", "number", "shown",
+           "time_or_never", "typed_fields"]
+
 LARGEST = 10**15
 """The largest magnitude of any number a save may hold (every bounded config number is far below; a float past
 it would lose whole units)."""

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     from sandbox.systems.context import TickContext
 
+__all__ = ["Due", "DueQueue"]
+
 
 class Due(NamedTuple):
     """A due rule: when, what, for whom.

@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator
 
+__all__ = ["WALK_LIMIT", "Grid"]
+
 WALK_LIMIT = 4
 """A query walks rings of cells while they hold at most this many cells per occupied cell; past that it ranks the
 occupied cells instead (the same answer)."""

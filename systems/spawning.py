@@ -20,6 +20,8 @@ from sandbox.systems.ai import AIM_POLICIES, TARGET_POLICIES, grip_parts_for
 from sandbox.systems.creatures import Creature
 from sandbox.systems.damage_model import DamageModel, ModelError
 
+__all__ = ["Content", "SpawnError", "creature_components"]
+
 
 class Content(Protocol):
     """The definitions a world is built from (``sandbox.config.Catalog`` has this shape)."""
@@ -82,7 +84,7 @@ def _known(what: str, value: str, known: Sequence[str]) -> SpawnError:
     return SpawnError(f"unknown {what} {value!r}; known: {', '.join(sorted(known))}")
 
 
-def aim_names(content: Content) -> frozenset[str]:
+def _aim_names(content: Content) -> frozenset[str]:
     """Every name an aim may give (case-folded): a part or location of some body of the content."""
     names: set[str] = set()
     for body in content.bodies.values():
@@ -113,7 +115,7 @@ def creature_components(content: Content, model: DamageModel, creature: str, nam
     body = content.bodies[kind.body]
     if policy not in TARGET_POLICIES:
         raise _known("target policy", policy, TARGET_POLICIES)
-    if aim not in AIM_POLICIES and aim.casefold() not in aim_names(content):
+    if aim not in AIM_POLICIES and aim.casefold() not in _aim_names(content):
         raise SpawnError(f"aim {aim!r} names no part or location of any body; use unaimed, random, or a part or "
                          f"location name (a {body.name}: {', '.join(p.name for p in body.parts)})")
     listed = list(weapons if weapons is not None else kind.weapons)

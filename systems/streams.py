@@ -13,6 +13,8 @@ import random
 
 import numpy as np
 
+__all__ = ["PURPOSES", "make_stream", "make_streams", "stream_seed"]
+
 PURPOSES: tuple[str, ...] = ("attack", "location", "injury", "shock", "bleeding", "healing", "ai")
 """Stream names, in spawn order. Append new purposes at the end so existing streams keep their seeds."""
 

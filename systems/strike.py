@@ -9,6 +9,8 @@ from sandbox.components.gear import StrikeMode
 from sandbox.components.impairment import Impairment
 from sandbox.components.rules import StrengthImpactRules
 
+__all__ = ["dominance_from", "is_off_hand", "strength_impact_modifier", "wielding_parts"]
+
 
 def dominance_from(left_dominance: bool, right_dominance: bool) -> str:
     """A being's favoured side from the characteristics it carries: both or neither is ambidextrous."""

@@ -2,3 +2,5 @@
 
 One module a model, pure data (the standard library only).
 """
+
+__all__: list[str] = []

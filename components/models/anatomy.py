@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from sandbox.components.impairment import Impairment
 from sandbox.components.rules import ShockState
 
+__all__ = ["Injury", "Shock", "Wound"]
+
 
 @dataclass(slots=True)
 class Wound:

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 
 from sandbox.components.gear import Dice
 
+__all__ = ["ANTI_ARMOR", "ATTRIBUTES", "ATTRIBUTE_OF", "EFFECTS", "SeverityCreature", "SeverityItem", "SeverityRules",
+           "SeverityState", "SeverityWeapon"]
+
 EFFECTS: tuple[str, ...] = ("weaken", "stagger", "daze", "slow", "stun", "bloody")
 """The wound effects of document 001, in the order of its d6 table (1 Weaken ... 6 Bloody)."""
 

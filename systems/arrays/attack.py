@@ -22,6 +22,8 @@ from sandbox.systems.combat import REACH_SLACK
 if TYPE_CHECKING:
     from sandbox.systems.arrays.engine import ArrayEngine
 
+__all__ = ["Attacks", "gather"]
+
 
 @dataclass(frozen=True, slots=True)
 class Attacks:

@@ -14,9 +14,11 @@ from typing import Any, TypeVar, cast
 
 import numba
 
-F = TypeVar("F", bound=Callable[..., Any])
+__all__ = ["compiled"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def compiled(function: F) -> F:
+def compiled(function: _F) -> _F:
     """``function`` compiled to machine code on its first call (no Python objects inside: arrays and numbers)."""
-    return cast(F, numba.njit(cache=True, nogil=True)(function))
+    return cast(_F, numba.njit(cache=True, nogil=True)(function))

@@ -42,7 +42,9 @@ from sandbox.systems.models.anatomy.vector_target import build_target_tables
 from sandbox.systems.spawning import Content
 from sandbox.systems.strike import strength_impact_modifier
 
-PURPOSES: tuple[str, ...] = ("attack", "injury", "shock", "bleeding", "ai")
+__all__ = ["ArrayEngine"]
+
+_PURPOSES: tuple[str, ...] = ("attack", "injury", "shock", "bleeding", "ai")
 """The array engine's streams, in spawn order (append new ones at the end)."""
 
 
@@ -109,7 +111,7 @@ class ArrayEngine:
         self.runs = list(runs) if runs is not None else [run + f for f in range(fights)]
         if len(self.runs) < fights:
             raise EngineError(f"{fights} fights but {len(self.runs)} run indices")
-        self.streams = FightStreams(seed, self.runs, PURPOSES)
+        self.streams = FightStreams(seed, self.runs, _PURPOSES)
         self.reading = TickContext(self.combat, content.modes, content.weapons, content.skills, {}, per_event_model)
         names = {name: i for i, name in enumerate(self.creatures.names)} if trace else {}
         unknown = [n for n in trace if n not in names]

@@ -21,16 +21,18 @@ import numpy.typing as npt
 from sandbox.systems.arrays.compiled import compiled
 from sandbox.systems.arrays.tables import FloatArray, IntArray
 
+__all__ = ["U64", "BoundStream", "FightStreams"]
+
 U64 = npt.NDArray[np.uint64]
 
-GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
 """SplitMix64's increment (the golden ratio as a 64-bit odd number)."""
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
 @compiled
-def mix64(z: U64) -> U64:
+def _mix64(z: U64) -> U64:
     """SplitMix64's finaliser, of one ``uint64`` or over an array (wrapping arithmetic)."""
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
@@ -51,7 +53,7 @@ def _uniforms(keys: U64, counters: U64, fights: IntArray, out: FloatArray) -> No
         f = fights[j]
         at = counters[f] + np.uint64(1)
         counters[f] = at
-        out[j] = np.float64(mix64(keys[f] + at * GAMMA) >> np.uint64(11)) * _UNIT
+        out[j] = np.float64(_mix64(keys[f] + at * _GAMMA) >> np.uint64(11)) * _UNIT
 
 
 @compiled
@@ -64,7 +66,7 @@ def _integers(keys: U64, counters: U64, fights: IntArray, low: IntArray, span: I
         f = fights[j]
         at = counters[f] + np.uint64(1)
         counters[f] = at
-        u = np.float64(mix64(keys[f] + at * GAMMA) >> np.uint64(11)) * _UNIT
+        u = np.float64(_mix64(keys[f] + at * _GAMMA) >> np.uint64(11)) * _UNIT
         out[j] = low[j] + min(np.int64(u * span[j]), max(span[j] - 1, 0))
 
 
@@ -82,7 +84,7 @@ def _integer_rounds(keys: U64, counters: U64, fights: IntArray, low: int, span: 
             f = fights[j]
             at = counters[f] + np.uint64(1)
             counters[f] = at
-            u = np.float64(mix64(keys[f] + at * GAMMA) >> np.uint64(11)) * _UNIT
+            u = np.float64(_mix64(keys[f] + at * _GAMMA) >> np.uint64(11)) * _UNIT
             out[k, j] = low + min(int(u * span), max(span - 1, 0))
 
 
@@ -106,8 +108,8 @@ class FightStreams:
         self.purposes = {name: k for k, name in enumerate(purposes)}
         run = np.asarray(runs, dtype=np.uint64)
         with np.errstate(over="ignore"):
-            base = mix64(np.asarray([seed & (2**64 - 1)], dtype=np.uint64) + GAMMA)
-            self.keys: U64 = np.stack([mix64(mix64(base + (run + np.uint64(1)) * GAMMA) + np.uint64(k + 1) * _M1)
+            base = _mix64(np.asarray([seed & (2**64 - 1)], dtype=np.uint64) + _GAMMA)
+            self.keys: U64 = np.stack([_mix64(_mix64(base + (run + np.uint64(1)) * _GAMMA) + np.uint64(k + 1) * _M1)
                                        for k in range(len(purposes))])
         self.counters: U64 = np.zeros((len(purposes), len(runs)), dtype=np.uint64)
 

@@ -18,6 +18,8 @@ from sandbox.components.state import Equipment
 from sandbox.systems.arrays.compiled import compiled
 from sandbox.systems.arrays.tables import BoolArray, IntArray
 
+__all__ = ["Gear", "GearState"]
+
 
 @dataclass(frozen=True, slots=True)
 class GearState:
@@ -74,7 +76,7 @@ class GearState:
         return GearState(self.weapons, self.natural, tuple(holding.items()), tuple(dropped), self.lost)
 
 
-UNKNOWN = -2
+_UNKNOWN = -2
 """A move of the dense let-go tables not worked out yet."""
 
 
@@ -108,7 +110,7 @@ class Gear:
         self.armed: BoolArray = np.zeros(0, dtype=np.bool_)
         self.has_gear: BoolArray = np.zeros(0, dtype=np.bool_)
         self._let_go_to: IntArray = np.zeros((0, parts, 2), dtype=np.int64)
-        """``[s, part, flung]``: the state letting go leads to (``UNKNOWN``: not worked out yet)."""
+        """``[s, part, flung]``: the state letting go leads to (``_UNKNOWN``: not worked out yet)."""
         self._let_go_item: IntArray = np.zeros((0, parts, 2), dtype=np.int64)
         """``[s, part, flung]``: the weapon index let go (-1: the part held nothing)."""
 
@@ -129,7 +131,7 @@ class Gear:
         self.holding = np.concatenate([self.holding, holding])
         self.armed = np.append(self.armed, bool(state.natural or any(w not in state.lost for w in state.weapons)))
         self.has_gear = np.append(self.has_gear, bool(state.dropped or state.weapons))
-        unknown = np.full((1, self._parts, 2), UNKNOWN, dtype=np.int64)
+        unknown = np.full((1, self._parts, 2), _UNKNOWN, dtype=np.int64)
         self._let_go_to = np.concatenate([self._let_go_to, unknown])
         self._let_go_item = np.concatenate([self._let_go_item, unknown])
         return s
@@ -147,7 +149,7 @@ class Gear:
         tables ``let_go_in_order`` walks).
         """
         way = int(flung)
-        if self._let_go_to[s, part, way] == UNKNOWN:
+        if self._let_go_to[s, part, way] == _UNKNOWN:
             state, item = self.states[s].let_go(part, flung)
             moved = self.number(state)  # before writing: a new state's rows grow the tables
             self._let_go_to[s, part, way] = moved
@@ -188,7 +190,7 @@ def _let_go_walk(gear: IntArray, who: IntArray, part: IntArray, flung: IntArray,
     for k in range(start, who.shape[0]):
         i = who[k]
         moved = to[gear[i], part[k], flung[k]]
-        if moved == UNKNOWN:
+        if moved == _UNKNOWN:
             return int(k)
         items[k] = item[gear[i], part[k], flung[k]]
         gear[i] = moved

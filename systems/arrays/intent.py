@@ -36,6 +36,8 @@ from sandbox.systems.combat import REACH_SLACK
 if TYPE_CHECKING:
     from sandbox.systems.arrays.engine import ArrayEngine
 
+__all__ = ["decide"]
+
 
 def decide(engine: ArrayEngine) -> None:
     """Set every creature's target, mode, aim and action for this tick."""

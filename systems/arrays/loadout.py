@@ -27,7 +27,9 @@ from sandbox.systems.combat import REACH_SLACK, ready_parts
 from sandbox.systems.context import TickContext
 from sandbox.systems.strike import is_off_hand
 
-Options = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]]
+__all__ = ["Loadout", "part_states"]
+
+_Options = tuple[tuple[int, ...], tuple[int, ...], tuple[bool, ...]]
 
 
 @dataclass(slots=True)
@@ -105,7 +107,7 @@ class Loadout:
         self.mode, self.parts, self.off_hand, self.key = (self.mode[rows], self.parts[rows], self.off_hand[rows],
                                                           self.key[rows])
 
-    def _add_set(self, options: Options) -> int:
+    def _add_set(self, options: _Options) -> int:
         """Append an option set to the table of sets.
 
         Returns its row (the table's rows and width double as needed: sets are added a few a tick for a while, as new
@@ -188,7 +190,7 @@ def _choose(options: IntArray, idx: IntArray, distance: FloatArray, kind: IntArr
         chosen[r] = options[row, c]
 
 
-def _options(cr: Creatures, gear: Gear, i: int, unusable: int, modes: ModeTables, ctx: TickContext) -> Options:
+def _options(cr: Creatures, gear: Gear, i: int, unusable: int, modes: ModeTables, ctx: TickContext) -> _Options:
     anat = cr.anatomy[i]
     equip = gear.reading(int(cr.gear[i]))
     states = part_states(len(anat.body.parts), unusable)

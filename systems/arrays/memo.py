@@ -15,6 +15,8 @@ import numpy as np
 
 from sandbox.systems.arrays.tables import IntArray
 
+__all__ = ["FIELD_BITS", "FIELD_LIMIT", "PackedMemo", "pack", "unpack"]
+
 FIELD_BITS = 21
 """Bits of each packed field: three fields fill 63 bits of an int64."""
 FIELD_LIMIT = 1 << FIELD_BITS

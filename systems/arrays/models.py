@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from sandbox.systems.arrays.attack import Attacks
     from sandbox.systems.arrays.engine import ArrayEngine
 
+__all__ = ["ENGINES", "ArrayModel", "array_model_names", "engines_for", "get_array_model", "register_array_model"]
+
 ENGINES: tuple[str, ...] = ("esper", "array")
 """The engines a world can run on: ``esper`` (per event, every registered damage model) and ``array``."""
 

@@ -20,8 +20,10 @@ from sandbox.systems.arrays.tables import MELEE, FloatArray, IntArray
 if TYPE_CHECKING:
     from sandbox.systems.arrays.engine import ArrayEngine
 
+__all__ = ["move"]
 
-def mobility_factor(engine: ArrayEngine, idx: IntArray) -> FloatArray:
+
+def _mobility_factor(engine: ArrayEngine, idx: IntArray) -> FloatArray:
     """``sandbox.systems.movement.mobility_factor`` per creature.
 
     The worst mobility part's penalty slows the walk (an unusable one to the floor).
@@ -36,11 +38,11 @@ def mobility_factor(engine: ArrayEngine, idx: IntArray) -> FloatArray:
     return out
 
 
-def speeds(engine: ArrayEngine, idx: IntArray) -> FloatArray:
+def _speeds(engine: ArrayEngine, idx: IntArray) -> FloatArray:
     """Metres each creature can walk this tick (``sandbox.systems.movement.speed``)."""
     cr = engine.creatures
     walking = ~cr.prone[idx] & cr.walks[idx]
-    return np.where(walking, cr.speed[idx] * mobility_factor(engine, idx) * engine.model.speed_factor(idx), 0.0)
+    return np.where(walking, cr.speed[idx] * _mobility_factor(engine, idx) * engine.model.speed_factor(idx), 0.0)
 
 
 def move(engine: ArrayEngine) -> None:
@@ -56,7 +58,7 @@ def move(engine: ArrayEngine) -> None:
     movers = np.flatnonzero(able & (cr.action == APPROACH) & (cr.target >= 0) & (cr.mode >= 0))
     if not movers.size:
         return
-    step_of = speeds(engine, movers)
+    step_of = _speeds(engine, movers)
     modes = engine.modes
     mode = cr.mode[movers]
     stop = np.where(modes.kind[mode] == MELEE, modes.reach[mode], modes.range[mode])

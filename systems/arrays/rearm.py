@@ -26,7 +26,9 @@ from sandbox.systems.arrays.tables import BoolArray, IntArray
 if TYPE_CHECKING:
     from sandbox.systems.arrays.engine import ArrayEngine
 
-Situation = tuple[int, int, int]
+__all__ = ["NOTHING", "Grip", "Rearming"]
+
+_Situation = tuple[int, int, int]
 """(anatomy code, gear state, unusable-part mask)."""
 
 Grip = tuple[str, tuple[int, ...]]
@@ -45,8 +47,8 @@ class Rearming:
 
     def __init__(self, engine: ArrayEngine) -> None:
         self.engine = engine
-        self._actions: dict[Situation, int] = {}
-        self._grips: dict[tuple[Situation, bool], Grip | None] = {}
+        self._actions: dict[_Situation, int] = {}
+        self._grips: dict[tuple[_Situation, bool], Grip | None] = {}
         self._no_condition = Condition()  # nothing held fast: the array engine runs no such scenario
         cr = engine.creatures
         codes, first = np.unique(cr.anatomy_code, return_index=True)
@@ -58,7 +60,7 @@ class Rearming:
         self._packed = PackedMemo(self._packed_actions) if packable else None
         self._packed_take_up = PackedMemo(self._taken_up_of) if packable else None
 
-    def _situations(self, idx: IntArray, unusable: IntArray) -> list[Situation]:
+    def _situations(self, idx: IntArray, unusable: IntArray) -> list[_Situation]:
         cr = self.engine.creatures
         return list(zip(cr.anatomy_code[idx].tolist(), cr.gear[idx].tolist(), unusable.tolist(), strict=True))
 
@@ -127,7 +129,7 @@ class Rearming:
             out.append(-1 if grip is None else self.engine.gear.take_up(state, *grip, up))
         return out
 
-    def _grip(self, anat: Anatomy, key: Situation, pick_up: bool) -> Grip | None:
+    def _grip(self, anat: Anatomy, key: _Situation, pick_up: bool) -> Grip | None:
         if (key, pick_up) in self._grips:
             return self._grips[key, pick_up]
         weapons, equip = self.engine.weapons, self.engine.gear.reading(key[1])

@@ -19,9 +19,11 @@ from sandbox.systems.arrays.compiled import compiled
 from sandbox.systems.arrays.state import Creatures
 from sandbox.systems.arrays.tables import BoolArray, FloatArray, IntArray
 
-PER_CELL = 2.0
+__all__ = ["Finder"]
+
+_PER_CELL = 2.0
 """About how many of a fight's candidates a cell holds (the cell's side follows from the fight's area)."""
-SLACK = 1e-9
+_SLACK = 1e-9
 """Relative slack on a ring's distance bound: a position on a cell's edge may fall on either side by rounding."""
 
 
@@ -45,7 +47,7 @@ class Finder:
         fights = int(cr.fight.max(initial=0)) + 1
         per_fight = max(members.size / fights, 1.0)
         area = max(width, 1.0) * max(height, 1.0)
-        self.cell = max(math.sqrt(area * PER_CELL / per_fight), 1e-3)
+        self.cell = max(math.sqrt(area * _PER_CELL / per_fight), 1e-3)
         self.nx = math.floor(width / self.cell) + 1
         self.ny = math.floor(height / self.cell) + 1
         # The members cell by cell (a counting sort: within a cell, by entity), and where each cell's run starts
@@ -177,7 +179,7 @@ def _nearest(seekers: IntArray, hopeful: BoolArray, x: FloatArray, y: FloatArray
                     continue
                 for row in range(max(cy - r + 1, 0), min(cy + r - 1, ny - 1) + 1):
                     b, bd = _nearest_in(starts, members, f, row, column, column, nx, ny, i, team, accept, x, y, b, bd)
-            if b >= 0 and bd < (r * cell * (1.0 - SLACK)) ** 2:
+            if b >= 0 and bd < (r * cell * (1.0 - _SLACK)) ** 2:
                 break
         best[s] = b
         best_d[s] = math.hypot(x[b] - x[i], y[b] - y[i]) if b >= 0 else np.inf
@@ -196,7 +198,7 @@ def _within(seekers: IntArray, radius: float, x: FloatArray, y: FloatArray, figh
     for s in range(seekers.shape[0]):
         i = seekers[s]
         f = fight[i]
-        reach = radius * (1.0 + SLACK)  # the box of cells a little wider than the radius: rounding never hides one
+        reach = radius * (1.0 + _SLACK)  # the box of cells a little wider than the radius: rounding never hides one
         first = max(math.floor((x[i] - reach - x0) / cell), 0)
         last = min(math.floor((x[i] + reach - x0) / cell), nx - 1)
         bottom = max(math.floor((y[i] - reach - y0) / cell), 0)

@@ -21,6 +21,8 @@ from sandbox.systems.arrays.tables import MAX_PARTS, BodyTables, IntArray, Skill
 from sandbox.systems.damage_model import DamageModel
 from sandbox.systems.spawning import Content, SpawnError, creature_components
 
+__all__ = ["Built", "Recruit", "build_recruits", "by_identity", "distinct_recruits", "first_seen", "per_object"]
+
 
 class Recruit(Protocol):
     """One creature to spawn (``sandbox.scenario_def.CombatantSpec`` has this shape)."""
@@ -110,7 +112,7 @@ class Built:
     state: tuple[object, ...]
 
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 
 def first_seen(keys: np.ndarray) -> tuple[IntArray, IntArray]:
@@ -127,14 +129,14 @@ def first_seen(keys: np.ndarray) -> tuple[IntArray, IntArray]:
     return first[by_first].astype(np.int64), codes
 
 
-def by_identity(objects: Sequence[T]) -> tuple[list[T], IntArray]:
+def by_identity(objects: Sequence[_T]) -> tuple[list[_T], IntArray]:
     """The distinct objects of ``objects`` (by identity) in order of first appearance, and which each one is."""
     listed = objects if isinstance(objects, list) else list(objects)
     first, which = first_seen(np.fromiter(map(id, listed), dtype=np.uint64, count=len(listed)))
     return picked(listed, first.tolist()), which
 
 
-def per_object(objects: Sequence[T], value: Callable[[T], object], dtype: type = np.int64) -> np.ndarray:
+def per_object(objects: Sequence[_T], value: Callable[[_T], object], dtype: type = np.int64) -> np.ndarray:
     """``value(o)`` for every one of ``objects`` as an array, worked out once per distinct object (by identity)."""
     distinct, which = by_identity(objects)
     out: np.ndarray = np.asarray([value(o) for o in distinct], dtype=dtype)[which]

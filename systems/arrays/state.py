@@ -19,7 +19,11 @@ from sandbox.components.state import Anatomy
 from sandbox.systems.arrays.compiled import compiled
 from sandbox.systems.arrays.tables import BoolArray, FloatArray, IntArray
 
-T = TypeVar("T")
+__all__ = ["ACTIONS", "AIM_POLICIES_CODES", "APPROACH", "ATTACK", "DEAD", "DOWN", "DRAW", "NAMED_AIM", "NEAREST",
+           "NO_ML", "PICK_UP", "POLICIES", "RANDOM", "RANDOM_AIM", "STAND", "STAND_UP", "UNAIMED", "WEAKEST",
+           "Creatures", "picked", "renumbered"]
+
+_T = TypeVar("_T")
 
 NO_ML = -(1 << 30)
 """A Mastery Level the creature does not have (a test it cannot make: a critical failure without a roll)."""
@@ -164,7 +168,7 @@ class Creatures:
         return ~self.dead & ~self.out
 
 
-def picked(values: list[T], rows: list[int]) -> list[T]:
+def picked(values: list[_T], rows: list[int]) -> list[_T]:
     """``[values[i] for i in rows]``, by ``operator.itemgetter`` (one C loop: keeping a lab's fights copies lists of
     tens of thousands).
     """

@@ -25,6 +25,9 @@ from sandbox.systems.hit_location import target_zone_number
 if TYPE_CHECKING:
     from sandbox.systems.arrays.fight_streams import FightStreams
 
+__all__ = ["MAX_PARTS", "MELEE", "MISSILE", "ROLE_BITS", "THROWN", "BodyTables", "BoolArray", "FloatArray", "IntArray",
+           "ModeTables", "SkillTables", "body_tables", "mode_tables", "skill_tables"]
+
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float64]
@@ -33,7 +36,7 @@ ROLE_BITS: dict[str, int] = {role: 1 << i for i, role in enumerate(ROLES)}
 """Each role's bit in a role mask."""
 MELEE, THROWN, MISSILE = 0, 1, 2
 """Strike mode kinds as codes."""
-MODE_KINDS: dict[str, int] = {"melee": MELEE, "thrown": THROWN, "missile": MISSILE}
+_MODE_KINDS: dict[str, int] = {"melee": MELEE, "thrown": THROWN, "missile": MISSILE}
 MAX_PARTS = 62
 """The most parts a body may have here (part sets are 64-bit masks)."""
 
@@ -184,7 +187,7 @@ def mode_tables(modes: Mapping[str, StrikeMode], skills: Mapping[str, int]) -> M
     ordered = tuple(modes.values())
     return ModeTables(
         ordered, {m.id: i for i, m in enumerate(ordered)},
-        np.asarray([MODE_KINDS[m.kind] for m in ordered], dtype=np.int64),
+        np.asarray([_MODE_KINDS[m.kind] for m in ordered], dtype=np.int64),
         np.asarray([m.reach for m in ordered], dtype=np.float64),
         np.asarray([m.range for m in ordered], dtype=np.float64),
         np.asarray([skills.get(m.skill, -1) for m in ordered], dtype=np.int64),
@@ -196,7 +199,7 @@ def mode_tables(modes: Mapping[str, StrikeMode], skills: Mapping[str, int]) -> M
         np.asarray([m.impact.sides for m in ordered], dtype=np.int64),
         np.asarray([m.impact.modifier for m in ordered], dtype=np.int64),
         np.asarray([mean_impact(m) for m in ordered], dtype=np.float64),
-        np.asarray([m.reach if MODE_KINDS[m.kind] == MELEE else m.range for m in ordered] + [-np.inf],
+        np.asarray([m.reach if _MODE_KINDS[m.kind] == MELEE else m.range for m in ordered] + [-np.inf],
                    dtype=np.float64),
     )
 

@@ -21,6 +21,8 @@ from sandbox.systems.models.anatomy.vector_blows import BlowArrays
 if TYPE_CHECKING:
     from sandbox.systems.arrays.engine import ArrayEngine
 
+__all__ = ["Tracer"]
+
 
 class Tracer:
     """The log of an array world: traced creatures' records and events.

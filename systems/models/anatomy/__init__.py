@@ -9,3 +9,5 @@ travels in a ``Creature`` record), ``model`` (the ``DamageModel`` binding), ``ta
 the depth model and the AI's aim read the same body structure. Its components are in
 ``sandbox.components.models.anatomy``.
 """
+
+__all__: list[str] = []

@@ -3,7 +3,7 @@
 Every rule here is a function of one creature's components, the anatomy rule tables and the shared context,
 called when its due time comes: in combat by the EFFECTS and RECOVERY processors each tick, out of combat by the
 anatomy model's ``advance``, which jumps from due time to due time. Each function moves the due time it served
-forward (or clears it), and tells the active due queue (``schedule``) about every due time it sets, so a time
+forward (or clears it), and tells the active due queue (``_schedule``) about every due time it sets, so a time
 jump never scans the whole world.
 
 Numbers come from ``AftercareRules`` (``configs/models/anatomy.toml``, section ``aftercare``).
@@ -37,11 +37,15 @@ from sandbox.systems.models.anatomy.damage import enter_state, refresh_status, s
 from sandbox.systems.models.anatomy.impairment import injury_penalty, permanent_impairment_for
 from sandbox.systems.models.anatomy.mastery import effective_ml
 
-SEVERITY: tuple[str, ...] = ("none", "minor", "serious", "serious", "grievous", "grievous")
-"""Severity of each injury level."""
-ASPECT_NAMES = ("blunt", "edged", "piercing", "fire")
+__all__ = ["BleedingProcessor", "begin_coma", "bleed", "blood_loss_steps", "coma_course", "coma_hr", "course",
+           "extended_shock_course", "heal", "heal_wound", "healing_base", "infection_fatigue", "refresh_fatigue",
+           "retest", "rules_of", "start_healing_clock", "stoppage", "treat"]
 
-DAY = 86400.0
+_SEVERITY: tuple[str, ...] = ("none", "minor", "serious", "serious", "grievous", "grievous")
+"""Severity of each injury level."""
+_ASPECT_NAMES = ("blunt", "edged", "piercing", "fire")
+
+_DAY = 86400.0
 
 
 def rules_of(rules: AnatomyRules) -> AftercareRules:
@@ -52,7 +56,7 @@ def rules_of(rules: AnatomyRules) -> AftercareRules:
     return aftercare
 
 
-def schedule(ctx: TickContext, kind: str, entity: int, index: int, due: float) -> None:
+def _schedule(ctx: TickContext, kind: str, entity: int, index: int, due: float) -> None:
     """Tell the active due queue (while ``advance`` runs) about a due time; a no-op in tick-by-tick play."""
     queue = ctx.due
     if queue is not None:
@@ -91,7 +95,7 @@ def course(result: TestResult, rules: AftercareRules) -> int:
     return rules.course_change[result]
 
 
-def course_test(entity: int, anat: Anatomy, injury: Injury, hr: int, name: str, rules: AnatomyRules,
+def _course_test(entity: int, anat: Anatomy, injury: Injury, hr: int, name: str, rules: AnatomyRules,
                 ctx: TickContext) -> int:
     """A course test (Extended Shock, Coma, infection) against Healing Base x HR, fatigue included.
 
@@ -111,7 +115,7 @@ def coma_hr(shock_value: int, level: int, rules: AftercareRules) -> int:
 # ----------------------------------------------------------------------------------------------- bleeding
 
 
-def start_bleeding(wound: Wound, now: float, rules: AftercareRules) -> None:
+def _start_bleeding(wound: Wound, now: float, rules: AftercareRules) -> None:
     """Make a wound bleed, its first advance test due one interval from now."""
     wound.bleeder = True
     if wound.next_bleed < 0:
@@ -174,13 +178,13 @@ def bleed(entity: int, anat: Anatomy, injury: Injury, shock: Shock, cond: Condit
         ctx.emit(BleedingStopped(clock.tick, clock.time, entity, loc, "MS"))
     else:
         wound.next_bleed += aftercare.bleed_interval
-        schedule(ctx, "bleed", entity, index, wound.next_bleed)
+        _schedule(ctx, "bleed", entity, index, wound.next_bleed)
     if points and not cond.dead:
         new = blood_loss_steps(shock.state, points)
         if new != shock.state:
             injury.shock_cause = (wound.location, max(wound.level, 1))  # what a Coma's Healing Rate reads
             set_shock(entity, shock, cond, new, rules, ctx, cause="blood loss")
-            schedule(ctx, "retest", entity, 0, shock.retest_at)
+            _schedule(ctx, "retest", entity, 0, shock.retest_at)
 
 
 # ---------------------------------------------------------------------------------------- shock re-tests
@@ -216,14 +220,14 @@ def retest(entity: int, anat: Anatomy, injury: Injury, shock: Shock, cond: Condi
         after = before
         injury.extended_shock_hr = aftercare.extended_shock_hr[result]
         injury.next_course = clock.time + aftercare.extended_shock_interval
-        schedule(ctx, "course", entity, 0, injury.next_course)
+        _schedule(ctx, "course", entity, 0, injury.next_course)
     ctx.emit(ShockRetested(clock.tick, clock.time, entity, result.name, before.label, after.label))
     if after != before:
         enter_state(shock, cond, after, clock.tick)  # a prone creature gets up on its next turn (it costs the turn)
-    schedule(ctx, "retest", entity, 0, shock.retest_at)
+    _schedule(ctx, "retest", entity, 0, shock.retest_at)
 
 
-def clear_shock(entity: int, shock: Shock, cond: Condition, ctx: TickContext) -> None:
+def _clear_shock(entity: int, shock: Shock, cond: Condition, ctx: TickContext) -> None:
     """Extended Shock or a Coma has run its course: all shock clears (a prone creature gets up on its turn)."""
     if shock.state is not ShockState.NONE:
         ctx.emit(ShockChanged(ctx.clock.tick, ctx.clock.time, entity, shock.state.label, ShockState.NONE.label))
@@ -238,11 +242,11 @@ def begin_coma(entity: int, anat: Anatomy, injury: Injury, rules: AnatomyRules, 
     shock_value = anat.body.locations[location].shock_value if anat.body.locations else 5
     injury.coma_hr = coma_hr(shock_value, level, aftercare)
     injury.coma_since = ctx.clock.time
-    injury.next_coma = ctx.clock.time + coma_interval(aftercare, ctx)
-    schedule(ctx, "coma", entity, 0, injury.next_coma)
+    injury.next_coma = ctx.clock.time + _coma_interval(aftercare, ctx)
+    _schedule(ctx, "coma", entity, 0, injury.next_coma)
 
 
-def coma_interval(aftercare: AftercareRules, ctx: TickContext) -> float:
+def _coma_interval(aftercare: AftercareRules, ctx: TickContext) -> float:
     """d10 days (the rules' die and unit) until the next coma course test."""
     roll = int(ctx.streams["healing"].random() * aftercare.coma_interval_die) + 1
     return roll * aftercare.coma_interval_unit
@@ -256,7 +260,7 @@ def extended_shock_course(entity: int, anat: Anatomy, injury: Injury, shock: Sho
     if injury.extended_shock_hr is None:
         injury.next_course = -1.0
         return
-    hr = course_test(entity, anat, injury, injury.extended_shock_hr, "extended shock", rules, ctx)
+    hr = _course_test(entity, anat, injury, injury.extended_shock_hr, "extended shock", rules, ctx)
     if hr <= aftercare.hr_death_at:
         injury.extended_shock_hr = None
         injury.next_course = -1.0
@@ -265,11 +269,11 @@ def extended_shock_course(entity: int, anat: Anatomy, injury: Injury, shock: Sho
         injury.extended_shock_hr = None
         injury.next_course = -1.0
         if injury.coma_hr is None:
-            clear_shock(entity, shock, cond, ctx)
+            _clear_shock(entity, shock, cond, ctx)
     else:
         injury.extended_shock_hr = hr
         injury.next_course = clock.time + aftercare.extended_shock_interval
-        schedule(ctx, "course", entity, 0, injury.next_course)
+        _schedule(ctx, "course", entity, 0, injury.next_course)
 
 
 def coma_course(entity: int, anat: Anatomy, injury: Injury, shock: Shock, cond: Condition, rules: AnatomyRules,
@@ -284,13 +288,13 @@ def coma_course(entity: int, anat: Anatomy, injury: Injury, shock: Shock, cond: 
     if injury.coma_hr is None:
         injury.next_coma = -1.0
         return
-    hr = course_test(entity, anat, injury, injury.coma_hr, "coma", rules, ctx)
+    hr = _course_test(entity, anat, injury, injury.coma_hr, "coma", rules, ctx)
     if hr <= aftercare.hr_death_at:
         injury.coma_hr = None
         injury.next_coma = -1.0
         kill(entity, cond, "coma", ctx)
     elif hr >= aftercare.hr_recover_at:
-        days = math.ceil((clock.time - injury.coma_since) / DAY)
+        days = math.ceil((clock.time - injury.coma_since) / _DAY)
         injury.coma_hr = None
         injury.next_coma = -1.0
         injury.coma_since = -1.0
@@ -298,11 +302,11 @@ def coma_course(entity: int, anat: Anatomy, injury: Injury, shock: Shock, cond: 
         refresh_fatigue(injury, aftercare)
         injury.extended_shock_hr = None
         injury.next_course = -1.0
-        clear_shock(entity, shock, cond, ctx)
+        _clear_shock(entity, shock, cond, ctx)
     else:
         injury.coma_hr = hr
-        injury.next_coma = clock.time + coma_interval(aftercare, ctx)
-        schedule(ctx, "coma", entity, 0, injury.next_coma)
+        injury.next_coma = clock.time + _coma_interval(aftercare, ctx)
+        _schedule(ctx, "coma", entity, 0, injury.next_coma)
 
 
 # ------------------------------------------------------------------------------------------- treatment
@@ -319,8 +323,8 @@ def treat(entity: int, anat: Anatomy, injury: Injury, index: int, physician_ml: 
     aftercare = rules_of(rules)
     clock = ctx.clock
     wound = injury.wounds[index]
-    severity = SEVERITY[wound.level]
-    aspect = ASPECT_NAMES[wound.aspect]
+    severity = _SEVERITY[wound.level]
+    aspect = _ASPECT_NAMES[wound.aspect]
     procedure = aftercare.treatment[aspect][severity]
     ml = None
     if physician_ml is not None:
@@ -337,12 +341,12 @@ def treat(entity: int, anat: Anatomy, injury: Injury, index: int, physician_ml: 
     if injury_penalty(wound.level, hr, rules) != before:
         injury.touch(location.part)  # a minor wound healing well (HR 6) no longer impairs
     wound.next_heal = clock.time + aftercare.healing_period
-    schedule(ctx, "heal", entity, index, wound.next_heal)
+    _schedule(ctx, "heal", entity, index, wound.next_heal)
     bleeds = (procedure.procedure == "SUR" and result in aftercare.surgery_bleeder_on) or (
         severity == "grievous" and hr in aftercare.grievous_bleeder_hr.get(aspect, ()))
     if bleeds and not wound.bleeder:
-        start_bleeding(wound, clock.time, aftercare)
-        schedule(ctx, "bleed", entity, index, wound.next_bleed)
+        _start_bleeding(wound, clock.time, aftercare)
+        _schedule(ctx, "bleed", entity, index, wound.next_bleed)
         ctx.emit(BleederOpened(clock.tick, clock.time, entity, location.name))
     wound.permanent_eligible = hr in aftercare.permanent_eligible.get(aspect, {}).get(severity, ())
     ctx.emit(Treated(clock.tick, clock.time, entity, location.name, procedure.procedure, result.name, hr,
@@ -362,7 +366,7 @@ def heal_wound(entity: int, anat: Anatomy, injury: Injury, index: int, rules: An
     wound.bleeder = False
     wound.next_bleed = -1.0
     wound.next_heal = -1.0
-    days = (clock.time - wound.received) / DAY
+    days = (clock.time - wound.received) / _DAY
     permanent = permanent_impairment_for(days, rules) if wound.permanent_eligible else 0
     location = anat.body.locations[wound.location]
     if permanent < 0:
@@ -391,7 +395,7 @@ def heal(entity: int, anat: Anatomy, injury: Injury, cond: Condition, index: int
     rng = ctx.streams["healing"]
     wound.next_heal = clock.time + aftercare.healing_period
     if wound.infection_hr is not None:
-        hr = course_test(entity, anat, injury, wound.infection_hr, f"infection ({location.name})", rules, ctx)
+        hr = _course_test(entity, anat, injury, wound.infection_hr, f"infection ({location.name})", rules, ctx)
         if hr <= aftercare.hr_death_at:
             wound.infection_hr = None
             refresh_fatigue(injury, aftercare)
@@ -418,7 +422,7 @@ def heal(entity: int, anat: Anatomy, injury: Injury, cond: Condition, index: int
             injury.reindex()
             if injury_penalty(wound.level, wound.healing_rate, rules) != before:
                 injury.touch(location.part)  # S3 to S2 impairs as much: only a new penalty changes the part
-    schedule(ctx, "heal", entity, index, wound.next_heal)
+    _schedule(ctx, "heal", entity, index, wound.next_heal)
 
 
 def _infected(injury: Injury) -> bool:

@@ -32,6 +32,9 @@ from sandbox.systems.models.anatomy.mishaps import disposition, fumble_outcome, 
 from sandbox.systems.models.anatomy.shock import opening_index, state_for_index
 from sandbox.systems.strike import strength_impact_modifier
 
+__all__ = ["BlowResult", "TargetProfile", "blow_reading", "compile_target", "land_blow", "resolve_blow", "roll_impact",
+           "with_tests"]
+
 
 @dataclass(frozen=True, slots=True)
 class TargetProfile:

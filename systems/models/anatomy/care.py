@@ -32,11 +32,13 @@ from sandbox.systems.models.anatomy.mastery import effective_ml
 from sandbox.systems.models.anatomy.state import AnatomyState, anatomy_state
 from sandbox.systems.schedule import Due, DueQueue, run_due
 
-KINDS = ("retest", "care", "bleed", "course", "coma", "heal")
+__all__ = ["advance", "tenders"]
+
+_KINDS = ("retest", "care", "bleed", "course", "coma", "heal")
 """The due rules, in the order they run when due at the same time."""
 
 
-def current_due(state: AnatomyState, dead: bool, kind: str, index: int) -> float:
+def _current_due(state: AnatomyState, dead: bool, kind: str, index: int) -> float:
     """The due time a creature's state holds now for ``kind`` (and wound ``index``); -1 when none."""
     injury, shock = state
     if dead:
@@ -61,18 +63,18 @@ def current_due(state: AnatomyState, dead: bool, kind: str, index: int) -> float
     return -1.0
 
 
-def queue_creature(queue: DueQueue, creature: Creature) -> None:
+def _queue_creature(queue: DueQueue, creature: Creature) -> None:
     """Queue every due time a creature's state holds."""
     state = anatomy_state(creature)
     dead = creature.condition.dead
     for kind in ("retest", "care", "course", "coma"):
-        queue.push(kind, creature.entity, current_due(state, dead, kind, 0))
+        queue.push(kind, creature.entity, _current_due(state, dead, kind, 0))
     for index in range(len(state.injury.wounds)):
         for kind in ("bleed", "heal"):
-            queue.push(kind, creature.entity, current_due(state, dead, kind, index), index)
+            queue.push(kind, creature.entity, _current_due(state, dead, kind, index), index)
 
 
-def prepare(creatures: dict[int, Creature], policy: CarePolicy, rules: AnatomyRules, ctx: TickContext) -> None:
+def _prepare(creatures: dict[int, Creature], policy: CarePolicy, rules: AnatomyRules, ctx: TickContext) -> None:
     """Give every open wound its healing clock and every bleeder its next round; schedule first aid."""
     aftercare = rules_of(rules)
     delay = policy.first_aid_delay if policy.first_aid_delay is not None else aftercare.first_aid_delay
@@ -118,10 +120,10 @@ def advance(rules: AnatomyRules, ctx: TickContext, seconds: float, policy: CareP
     clock = ctx.clock
     end = clock.seconds + seconds
     creatures = ctx.creatures()
-    prepare(creatures, policy, rules, ctx)
-    queue = DueQueue(KINDS)
+    _prepare(creatures, policy, rules, ctx)
+    queue = DueQueue(_KINDS)
     for c in creatures.values():
-        queue_creature(queue, c)
+        _queue_creature(queue, c)
 
     circles = {skill: tenders(creatures, policy, skill, ctx)
                for skill in {aftercare.stoppage_skill, aftercare.treatment_skill}}
@@ -132,7 +134,7 @@ def advance(rules: AnatomyRules, ctx: TickContext, seconds: float, policy: CareP
 
     def is_due(due: Due) -> bool:
         e = due.entity
-        return current_due(states[e], conditions[e].dead, due.kind, due.item) == due.time
+        return _current_due(states[e], conditions[e].dead, due.kind, due.item) == due.time
 
     def run(due: Due) -> None:
         entity, index, kind = due.entity, due.item, due.kind

@@ -32,6 +32,8 @@ from sandbox.systems.models.anatomy.blow import BlowResult
 from sandbox.systems.models.anatomy.health import band, health, health_ceiling
 from sandbox.systems.models.anatomy.impairment import body_impairments, part_impairment_of
 
+__all__ = ["DamageProcessor", "apply_blow", "enter_state", "inflict", "offered_state", "refresh_status", "set_shock"]
+
 
 def offered_state(current: ShockState, offered: ShockState) -> ShockState:
     """The state a new shock result leaves.
@@ -81,7 +83,7 @@ def set_shock(entity: int, shock: Shock, cond: Condition, new: ShockState, rules
         ctx.emit(FellProne(clock.tick, clock.time, entity, "shock"))
 
 
-def record_injury(injury: Injury, part: int, location: int, level: int, aspect: int, compound: bool,
+def _record_injury(injury: Injury, part: int, location: int, level: int, aspect: int, compound: bool,
                   bleeder: bool, time: float) -> None:
     """Record a wound at a location of ``part``.
 
@@ -117,7 +119,7 @@ def apply_blow(entity: int, anat: Anatomy, injury: Injury, shock: Shock, cond: C
     body = anat.body
     loc = body.locations[result.location]
     if result.level > 0 or result.compound:
-        record_injury(injury, loc.part, result.location, result.level, result.aspect, result.compound,
+        _record_injury(injury, loc.part, result.location, result.level, result.aspect, result.compound,
                       result.bleeder, clock.time)
         if result.bleeder:
             ctx.emit(BleederOpened(clock.tick, clock.time, entity, loc.name))
@@ -151,7 +153,7 @@ def inflict(entity: int, anat: Anatomy, injury: Injury, cond: Condition, equip: 
     existing = injury.levels.get(location, [])
     compound = bool(existing) and level >= sum(existing)
     loc = anat.body.locations[location]
-    record_injury(injury, loc.part, location, level, aspect, compound, False, clock.time)
+    _record_injury(injury, loc.part, location, level, aspect, compound, False, clock.time)
     ctx.emit(Injured(clock.tick, clock.time, entity, loc.name, level, LEVEL_CODES[level], ASPECTS[aspect], False,
                      compound))
     refresh_status(entity, anat, injury, cond, equip, rules, ctx)
@@ -196,7 +198,7 @@ def refresh_status(entity: int, anat: Anatomy, injury: Injury, cond: Condition, 
     injury.dirty_parts.clear()
 
 
-def settle_dead(entity: int, injury: Injury, rules: AnatomyRules, ctx: TickContext) -> None:
+def _settle_dead(entity: int, injury: Injury, rules: AnatomyRules, ctx: TickContext) -> None:
     """Death sets health to 0 even when no wound changed (the ceiling of the living is 1)."""
     if injury.health:
         ctx.emit(HealthChanged(ctx.clock.tick, ctx.clock.time, entity, injury.health, 0, band(0, rules)))
@@ -218,4 +220,4 @@ class DamageProcessor(esper.Processor):
                 c = ctx.current().creatures[entity]
                 refresh_status(entity, c.anatomy, injury, c.condition, c.equipment, rules, ctx)
             elif injury.health and esper.component_for_entity(entity, Condition).dead:
-                settle_dead(entity, injury, rules, ctx)
+                _settle_dead(entity, injury, rules, ctx)

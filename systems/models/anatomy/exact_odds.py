@@ -19,6 +19,8 @@ from sandbox.systems.hit_location import location_probabilities
 from sandbox.systems.models.anatomy.blow import TargetProfile
 from sandbox.systems.models.anatomy.mishaps import fumble_outcome, stumble_outcome
 
+__all__ = ["ExactOdds", "dice_distribution", "exact_blow_odds"]
+
 
 @dataclass(slots=True)
 class ExactOdds:

@@ -9,6 +9,8 @@ from sandbox.components.impairment import Impairment, ImpairmentTier
 from sandbox.components.rules import AnatomyRules
 from sandbox.systems.models.anatomy.impairment import tier
 
+__all__ = ["band", "health", "health_ceiling"]
+
 
 def health_ceiling(body: BodyStructure, impairments: Sequence[Impairment], rules: AnatomyRules) -> int:
     """The minimum ceiling over (critical?, tier) buckets; 100 when nothing is impaired.

@@ -14,6 +14,9 @@ from sandbox.components.impairment import SOUND, Impairment, ImpairmentTier
 from sandbox.components.models.anatomy import Injury
 from sandbox.components.rules import AnatomyRules, InjuryLevel
 
+__all__ = ["body_impairments", "injury_penalty", "part_impairment", "part_impairment_of", "permanent_impairment_for",
+           "test_penalty", "tier"]
+
 
 def injury_penalty(level: int, healing_rate: int | None, rules: AnatomyRules) -> int | None:
     """The impairment one wound imposes: a penalty (<= 0), or ``None`` for unusable (a grievous wound).

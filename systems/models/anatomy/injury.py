@@ -8,6 +8,9 @@ from sandbox.components.body import BodyStructure
 from sandbox.components.gear import ArmorPiece
 from sandbox.components.rules import AmputationOutcome, AnatomyRules, TestResult
 
+__all__ = ["amputation_bleeds", "amputation_modifier", "amputation_outcome", "amputation_possible", "compounds",
+           "effective_impact", "injury_level", "is_bleeder", "is_glancing", "location_protection", "scaled_thresholds"]
+
 
 def location_protection(body: BodyStructure, armor: Iterable[ArmorPiece]
                         ) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[bool, ...]]:

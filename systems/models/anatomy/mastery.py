@@ -12,6 +12,8 @@ from sandbox.components.models.anatomy import Injury
 from sandbox.components.state import Anatomy
 from sandbox.systems.models.anatomy.impairment import test_penalty
 
+__all__ = ["effective_ml"]
+
 
 def effective_ml(anat: Anatomy, injury: Injury, skill: str, skills: Mapping[str, SkillDef], modifier: int = 0,
                  immobilized: Collection[int] = ()) -> int | None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from sandbox.components.rules import AnatomyRules, TestResult
 
+__all__ = ["disposition", "fumble_outcome", "keep_control_ml", "stumble_outcome"]
+
 
 def disposition(flagged: bool, level: int, glancing: bool, rules: AnatomyRules) -> str:
     """``none``, ``roll`` or ``auto`` for a wound of ``level`` at a location flagged (or not) for the mishap.

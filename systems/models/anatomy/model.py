@@ -44,6 +44,8 @@ from sandbox.systems.phases import Phase
 from sandbox.systems.saved import LARGEST, index, need, number, time_or_never, typed_fields
 from sandbox.systems.strike import is_off_hand
 
+__all__ = ["DEFAULT_MODEL", "AnatomyModel", "state_label"]
+
 DEFAULT_MODEL = "anatomy"
 """The model a world runs when none is named."""
 
@@ -210,7 +212,7 @@ class AnatomyModel(DamageModel):
         The mode's impact dice (no Strength modifier), hit location by the aim, protection, level and every consequence.
         """
         body = target.anatomy.body
-        zone = aim_zone(body, aim)
+        zone = _aim_zone(body, aim)
         if attacker is not None:
             from sandbox.systems.combat import ready_parts
 
@@ -303,8 +305,9 @@ class AnatomyModel(DamageModel):
         if injury.fatigue:
             details.append(("fatigue", f"-{injury.fatigue} on every test"))
         return Readout(not cond.dead, not cond.dead and not cond.out, label, injury.health, health_band,
-                       shock.state.label, tuple(conditions), wound_readings(body, injury), self.part_readings(creature),
-                       tuple(details), "%", tuple(body.locations[li].name for li in sorted(injury.severed)))
+                       shock.state.label, tuple(conditions), _wound_readings(body, injury),
+                       self.part_readings(creature), tuple(details), "%",
+                       tuple(body.locations[li].name for li in sorted(injury.severed)))
 
     def standing(self, creature: Creature, ctx: TickContext) -> tuple[bool, bool, str]:
         """(alive, can act, label) as ``readout`` gives them, with no wound or part readings built."""
@@ -385,12 +388,12 @@ def _checked_wound(data: JSON, key: str, body: BodyStructure) -> dict[str, Any]:
     need(isinstance(data, dict), key, "a wound's table", data)
     w = typed_fields(Wound, data, key)
     index(f"{key}.location", w["location"], len(body.locations), "a location of the body")
-    number(f"{key}.level", w["level"], -TOP_LEVEL, TOP_LEVEL, whole=True)
-    number(f"{key}.initial_level", w["initial_level"], 0, TOP_LEVEL, whole=True)
+    number(f"{key}.level", w["level"], -_TOP_LEVEL, _TOP_LEVEL, whole=True)
+    number(f"{key}.initial_level", w["initial_level"], 0, _TOP_LEVEL, whole=True)
     index(f"{key}.aspect", w["aspect"], len(ASPECTS), "an aspect")
     for name in ("healing_rate", "infection_hr"):
         if w[name] is not None:
-            number(f"{key}.{name}", w[name], -HEALING_RATE_BOUND, HEALING_RATE_BOUND, whole=True)
+            number(f"{key}.{name}", w[name], -_HEALING_RATE_BOUND, _HEALING_RATE_BOUND, whole=True)
     number(f"{key}.compounded", w["compounded"], 0, LARGEST, whole=True)
     number(f"{key}.stoppage_bonus", w["stoppage_bonus"], -LARGEST, LARGEST, whole=True)
     number(f"{key}.received", w["received"], 0, LARGEST)
@@ -416,23 +419,23 @@ def _checked_injury(data: Mapping[str, JSON], body: BodyStructure) -> dict[str, 
     if cause is not None:
         assert isinstance(cause, tuple)
         index("Injury.shock_cause#1", cause[0], len(body.locations), "a location of the body")
-        number("Injury.shock_cause#2", cause[1], 0, TOP_LEVEL, whole=True)
+        number("Injury.shock_cause#2", cause[1], 0, _TOP_LEVEL, whole=True)
     for name in ("extended_shock_hr", "coma_hr"):
         if f[name] is not None:
-            number(f"Injury.{name}", f[name], -HEALING_RATE_BOUND, HEALING_RATE_BOUND, whole=True)
+            number(f"Injury.{name}", f[name], -_HEALING_RATE_BOUND, _HEALING_RATE_BOUND, whole=True)
     for name in ("coma_since", "next_course", "next_coma", "care_at", "tending_until"):
         time_or_never(f"Injury.{name}", f[name])
     return f
 
 
-TOP_LEVEL = len(LEVEL_CODES) - 1
+_TOP_LEVEL = len(LEVEL_CODES) - 1
 """The highest injury level (G5)."""
-HEALING_RATE_BOUND = 1000
+_HEALING_RATE_BOUND = 1000
 """The largest Healing Rate a saved wound or course may have, either way (the rules' are 0 to 7, moved by
 course tests)."""
 
 
-def aim_zone(body: BodyStructure, aim: str) -> int:
+def _aim_zone(body: BodyStructure, aim: str) -> int:
     """The zone number an aim names on ``body``.
 
     0 for ``unaimed``, else the first zone number of the named part's zone (document 000 aims by zone number: a location
@@ -448,7 +451,7 @@ def aim_zone(body: BodyStructure, aim: str) -> int:
         raise ModelError(str(exc)) from None
 
 
-def wound_readings(body: BodyStructure, injury: Injury) -> tuple[WoundReading, ...]:
+def _wound_readings(body: BodyStructure, injury: Injury) -> tuple[WoundReading, ...]:
     """Every open wound in names, in the order received."""
     out = []
     for w in injury.wounds:

@@ -45,6 +45,8 @@ from sandbox.systems.dice import Rng, skill_test
 from sandbox.systems.models.anatomy.blow import BlowResult
 from sandbox.systems.models.anatomy.injury import scaled_thresholds
 
+__all__ = ["AttackRecord", "attack_ml", "opposed", "stunned"]
+
 
 class AttackRecord:
     """One attack under the anatomy model, compactly: who, with what, the opposed test, and the blow if it landed.
@@ -253,7 +255,7 @@ def _expand(record: AttackRecord) -> Iterator[Event]:
         yield MishapTested(t, time, d, "stumble", blow.stumble, test, blow.stumble_outcome)
 
 
-def drop_levels(result: TestResult, levels: int) -> TestResult:
+def _drop_levels(result: TestResult, levels: int) -> TestResult:
     """Drop a test result by ``levels`` success levels (CS -> MS -> MF -> CF)."""
     return TestResult(max(int(result) - levels, 0)) if levels else result
 
@@ -271,13 +273,13 @@ def opposed(attack_ml: int | None, defence_ml: int | None, defends: bool, rng: R
         attack_drop: Success levels the attacker's result drops (stunned).
         defence_drop: Success levels the defender's result drops (stunned).
     """
-    attack = drop_levels(skill_test(attack_ml, rng, tests), attack_drop)
+    attack = _drop_levels(skill_test(attack_ml, rng, tests), attack_drop)
     if not attack.success:
-        defence = drop_levels(skill_test(defence_ml, rng, tests), defence_drop) if defends else None
+        defence = _drop_levels(skill_test(defence_ml, rng, tests), defence_drop) if defends else None
         return attack, defence, False
     if not defends:
         return attack, None, True
-    defence = drop_levels(skill_test(defence_ml, rng, tests), defence_drop)
+    defence = _drop_levels(skill_test(defence_ml, rng, tests), defence_drop)
     return attack, defence, defence < attack
 
 

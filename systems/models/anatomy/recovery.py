@@ -14,6 +14,8 @@ from sandbox.components.rules import AnatomyRules, ShockState
 from sandbox.systems.context import TickContext
 from sandbox.systems.models.anatomy.aftercare import retest
 
+__all__ = ["RecoveryProcessor"]
+
 
 class RecoveryProcessor(esper.Processor):
     """RECOVERY phase: every creature whose Shock re-test is due makes it."""

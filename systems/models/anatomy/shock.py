@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from sandbox.components.rules import AnatomyRules, ShockState, TestResult
 
+__all__ = ["adjusted_index", "needs_test", "opening_index", "resolve_opening", "state_for_index", "worsen"]
+
 
 def opening_index(shock_value: int, level: int, glancing: bool, rules: AnatomyRules) -> int:
     """The opening Shock Index: Shock Value + injury level (+1 if the blow glanced).

@@ -11,6 +11,8 @@ from typing import NamedTuple, cast
 from sandbox.components.models.anatomy import Injury, Shock
 from sandbox.systems.creatures import Creature
 
+__all__ = ["AnatomyState", "anatomy_state"]
+
 
 class AnatomyState(NamedTuple):
     """A creature's state under the anatomy model, as its ``Creature`` record carries it.

@@ -10,6 +10,8 @@ from sandbox.config.loader import Catalog
 from sandbox.models.tables import Loaded
 from sandbox.systems.models.anatomy.model import AnatomyModel
 
+__all__ = ["NAME", "load_tables"]
+
 NAME = "anatomy"
 
 

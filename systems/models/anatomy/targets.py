@@ -16,6 +16,8 @@ from sandbox.systems.models.anatomy.blow import TargetProfile, compile_target, w
 from sandbox.systems.models.anatomy.mastery import effective_ml
 from sandbox.systems.models.anatomy.mishaps import keep_control_ml
 
+__all__ = ["CompiledTargets", "target_profile"]
+
 CompiledTargets = dict[tuple[str, tuple[str, ...]], TargetProfile]
 """Compiled (body, armour) tables, by body id and armour ids: shared by every creature of that body and gear."""
 

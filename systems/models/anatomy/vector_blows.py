@@ -33,6 +33,8 @@ from sandbox.systems.models.anatomy.vector_target import (
 )
 from sandbox.systems.strike import strength_impact_modifier
 
+__all__ = ["BlowArrays", "BlowRules", "resolve_blow_batch", "resolve_blows", "roll_dice_array", "roll_impacts"]
+
 
 @dataclass(frozen=True, slots=True)
 class BlowArrays:
@@ -75,7 +77,7 @@ class BlowArrays:
         return BlowArrays(*(getattr(self, f.name)[sel] for f in fields(self)))
 
 
-def compounds(level: IntArray, missed: BoolArray, location: IntArray, totals: IntArray, owner: IntArray
+def _compounds(level: IntArray, missed: BoolArray, location: IntArray, totals: IntArray, owner: IntArray
               ) -> BoolArray:
     """``sandbox.systems.models.anatomy.injury.compounds`` per blow.
 
@@ -294,7 +296,7 @@ def resolve_blow_batch(tables: TargetTables, kind: IntArray, impacts: IntArray, 
     glancing = (numbers.glancing_aspect[aspect] & tables.rigid[row] & (level > 0)
                 & (level <= rules.glancing_max_level))
     level[glancing] = 0
-    compound = compounds(level, missed, loc, *existing) if existing is not None else np.zeros(n, dtype=np.bool_)
+    compound = _compounds(level, missed, loc, *existing) if existing is not None else np.zeros(n, dtype=np.bool_)
     cell = row * tables.levels + level
     bleeder = ((tables.bleeds.reshape(-1)[cell] >> aspect) & 1).astype(np.bool_)
 

@@ -23,8 +23,12 @@ from sandbox.systems.dice import read_test
 from sandbox.systems.hit_location import MISS, HitTable
 from sandbox.systems.models.anatomy.blow import TargetProfile
 
+__all__ = ["CACHE_SIZE", "DISPOSITIONS", "FUMBLE_OUTCOMES", "NO_ML", "NO_TEST", "STUMBLE_OUTCOMES", "BoolArray",
+           "FloatArray", "IntArray", "TargetTables", "VectorTarget", "build_target_tables", "joint_location_table",
+           "ml_code", "vector_target"]
+
 IntArray = npt.NDArray[np.int64]
-SmallArray = npt.NDArray[np.int8]
+_SmallArray = npt.NDArray[np.int8]
 BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float64]
 DISPOSITIONS: tuple[str, ...] = ("none", "roll", "auto")
@@ -138,7 +142,7 @@ def _test_lut(rules: AnatomyRules) -> IntArray:
     return np.asarray(rows, dtype=np.int64).reshape(-1)
 
 
-def build_vector_target(target: TargetProfile) -> VectorTarget:
+def _build_vector_target(target: TargetProfile) -> VectorTarget:
     """Turn a compiled target's tables into arrays (each with a sentinel ``MISS`` row at the end)."""
     body = target.body
     rules = target.rules
@@ -181,7 +185,7 @@ def vector_target(target: TargetProfile) -> VectorTarget:
         return cached
     if len(_CACHE) >= CACHE_SIZE:
         _CACHE.pop(next(iter(_CACHE)))
-    built = build_vector_target(target)
+    built = _build_vector_target(target)
     _CACHE[id(target)] = built
     return built
 

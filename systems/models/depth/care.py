@@ -155,6 +155,7 @@ def advance_care(tables: DepthTables, ctx: TickContext, seconds: float, care: Ca
         return (st.care_at if due.kind == "care" else st.dies_at) == due.time
 
     rng = ctx.streams["healing"]
+
     def run(due: Due) -> None:
         e = due.entity
         c = creatures[e]

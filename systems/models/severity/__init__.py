@@ -6,3 +6,5 @@ turn processor and the out-of-combat advance on the shared due queue), ``model``
 which registers the model), ``state`` (what a saved state may hold) and ``tables`` (its TOML reader). Its
 components are in ``sandbox.components.models.severity``.
 """
+
+__all__: list[str] = []

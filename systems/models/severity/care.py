@@ -8,7 +8,7 @@ difficulty. Rest is interrupted by combat and by every check of difficulty 7 or 
 
 In a fight the ``SeverityTurnProcessor`` (INTENT phase) spends stun turns, interrupts rest and brings round the
 recovered. Out of combat ``advance_severity`` runs the due rules (``KINDS``) on the shared due queue
-(``sandbox.systems.schedule``); ``aid_circle`` says who tends whom by the care policy (``sandbox.systems.care``).
+(``sandbox.systems.schedule``); ``_aid_circle`` says who tends whom by the care policy (``sandbox.systems.care``).
 The checks themselves are pure rules (``sandbox.systems.models.severity.rules``).
 """
 
@@ -39,13 +39,12 @@ from sandbox.systems.models.severity.rules import (
 )
 from sandbox.systems.schedule import Due, DueQueue, run_due
 
-__all__ = ["KINDS", "SeverityTurnProcessor", "advance_severity", "aid_circle", "come_round", "give_first_aid",
-           "needs_aid"]
+__all__ = ["KINDS", "SeverityTurnProcessor", "advance_severity", "give_first_aid", "needs_aid"]
 
 # ---------------------------------------------------------------------------- coming round, first aid, the turn
 
 
-def come_round(creature: Creature, ctx: TickContext) -> None:
+def _come_round(creature: Creature, ctx: TickContext) -> None:
     """A downed creature gets up (its Threshold is above 0 again and its incapacitation has passed)."""
     state = severity_state(creature)
     cond = creature.condition
@@ -140,7 +139,7 @@ class SeverityTurnProcessor(esper.Processor):
                 if state.stun == 0:
                     _changed(ctx, c.entity, "stun", "stun 1", "stun 0")
             if state.down == "incapacitated" and now >= state.down_since + rules.recovery and threshold(state) > 0:
-                come_round(c, ctx)
+                _come_round(c, ctx)
 
 
 # ------------------------------------------------------------------------------------------------ out of combat
@@ -150,7 +149,7 @@ KINDS = ("stun", "aid", "rest", "recover", "exposed")
 """The due rules out of combat, in the order they run when due at the same time."""
 
 
-def aid_circle(creatures: Mapping[int, Creature], care: CarePolicy) -> CareCircle:
+def _aid_circle(creatures: Mapping[int, Creature], care: CarePolicy) -> CareCircle:
     """Who gives whom first aid, by the care policy.
 
     The team-mate able to act with the best first-aid bonus (ties: the lower entity; only the policy's healers,
@@ -182,7 +181,7 @@ def advance_severity(ctx: TickContext, seconds: float, care: CarePolicy, rules: 
     aid_delay = rules.aid_delay if care.first_aid_delay is None else float(care.first_aid_delay)
     creatures = ctx.creatures()
     queue = DueQueue(KINDS)
-    circle = aid_circle(creatures, care)
+    circle = _aid_circle(creatures, care)
 
     def schedule(c: Creature) -> None:
         """Set the due times the creature's state calls for now, and queue them."""
@@ -227,6 +226,7 @@ def advance_severity(ctx: TickContext, seconds: float, care: CarePolicy, rules: 
 
     for c in creatures.values():
         schedule(c)
+
     def run(due: Due) -> None:
         e, kind = due.entity, due.kind
         c = creatures[e]
@@ -254,7 +254,7 @@ def advance_severity(ctx: TickContext, seconds: float, care: CarePolicy, rules: 
             if reduced is not None:
                 _changed(ctx, e, "rest", before, effects_text(state))
         elif kind == "recover":
-            come_round(c, ctx)
+            _come_round(c, ctx)
             structural = True
         elif kind == "exposed":
             state.exposed_at = -1.0

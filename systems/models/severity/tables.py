@@ -40,8 +40,14 @@ from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, mod
 from sandbox.systems.dice import parse_dice
 from sandbox.systems.models.severity.model import SeverityModel
 
+__all__ = ["NAME", "SCHEMA", "AntiArmor", "ArmorEntryModel", "AspectName", "AttackModel", "AttributeName",
+           "CognitionModel", "CreatureBlockModel", "DeriveArmor", "DeriveCreatures", "DeriveFirstAid", "DeriveModel",
+           "DeriveWeapons", "DownModel", "EffectName", "EffectsModel", "FirstAidModel", "Id", "ItemEntryModel",
+           "LimitsModel", "RestModel", "SeverityModelFile", "SeverityRollModel", "WeaponModeModel", "load",
+           "load_tables"]
+
 NAME = "severity"
-FILE = "models/severity.toml"
+_FILE = "models/severity.toml"
 
 EffectName = Literal["weaken", "stagger", "daze", "slow", "stun", "bloody"]
 AttributeName = Literal["brawn", "poise", "wit", "speed", ""]
@@ -295,7 +301,7 @@ def _check(t: Tables[SeverityModelFile], catalog: Catalog) -> None:
                   suggest(item_id, list(catalog.items)))
 
 
-def build_rules(m: SeverityModelFile, catalog: Catalog) -> SeverityRules:
+def _build_rules(m: SeverityModelFile, catalog: Catalog) -> SeverityRules:
     """The frozen tables of a checked file."""
     hours = 3600.0
     return SeverityRules(
@@ -326,7 +332,7 @@ def load_tables(catalog: Catalog, root: Path) -> Loaded:
         ConfigError: Every problem of the files.
     """
     tables = load_checked(NAME, catalog, root, SeverityModelFile, _derive, _check)
-    return Loaded(SeverityModel(build_rules(tables.model, catalog)), tables.derived)
+    return Loaded(SeverityModel(_build_rules(tables.model, catalog)), tables.derived)
 
 
 def load(catalog: Catalog, root: Path) -> SeverityModel:

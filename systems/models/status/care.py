@@ -169,6 +169,7 @@ def advance(tables: StatusTables, ctx: TickContext, seconds: float, care: CarePo
 
     for c in living:
         push(c)
+
     def run(due: Due) -> None:
         c = creatures[due.entity]
         _due_item(c, due.kind, circle, creatures, tables, ctx)

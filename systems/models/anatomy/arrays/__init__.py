@@ -5,3 +5,5 @@ initiative order compiled in ``landing``); shock changes, deaths and dropped wea
 (``consequences``); the damage phase (``settle``), bleeding and shock re-tests (``over_time``), and the per-event
 records a creature reads as (``records``); ``model`` plugs them into the array engine's model interface.
 """
+
+__all__: list[str] = []

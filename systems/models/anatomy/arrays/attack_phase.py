@@ -38,6 +38,8 @@ from sandbox.systems.models.anatomy.vector_blows import BlowArrays
 if TYPE_CHECKING:
     from sandbox.systems.models.anatomy.arrays.model import AnatomyArrayModel
 
+__all__ = ["read_tests", "resolve"]
+
 
 def read_tests(model: AnatomyArrayModel, ml: IntArray, rolls: IntArray) -> IntArray:
     """d100 results (``TestResult`` codes) of ``rolls`` (0..99, a roll of 1..100 less one) against ``ml``
@@ -46,10 +48,10 @@ def read_tests(model: AnatomyArrayModel, ml: IntArray, rolls: IntArray) -> IntAr
     tests = model.rules.tests
     lut = model.engine.tables.test_lut
     row = np.clip(ml, tests.ml_min, tests.ml_max) - tests.ml_min
-    return np.where(ml > NO_ML // 2, lut[row * 100 + rolls], CF)
+    return np.where(ml > NO_ML // 2, lut[row * 100 + rolls], _CF)
 
 
-CF, MS = int(TestResult.CF), int(TestResult.MS)
+_CF, _MS = int(TestResult.CF), int(TestResult.MS)
 
 
 def resolve(model: AnatomyArrayModel, attacks: Attacks) -> None:
@@ -62,10 +64,10 @@ def resolve(model: AnatomyArrayModel, attacks: Attacks) -> None:
     fights = cr.fight[attacks.attacker]
     rolls = engine.streams.integer_rounds("attack", fights, 0, 100, 2)
     tests = model.rules.tests
-    skills = np.asarray([model.skill[s] for s in TEST_SKILLS], dtype=np.int64)
+    skills = np.asarray([model.skill[s] for s in _TEST_SKILLS], dtype=np.int64)
     found = np.empty(n, dtype=np.int64)
     attack_ml, result, defence_raw = (np.empty(n, dtype=np.int64) for _ in range(3))
-    target_mls = np.empty((n, len(fields(TestMLs))), dtype=np.int64)
+    target_mls = np.empty((n, len(fields(_TestMLs))), dtype=np.int64)
     count = _opposed_tests(attacks.attacker, attacks.target, attacks.mode, attacks.parts, rolls[0], rolls[1],
                            engine.modes.skill, engine.modes.attack_modifier, cr.mls, st.penalty, st.fatigue,
                            st.role_penalty, skills, engine.skills.roles[np.maximum(skills, 0)],
@@ -75,20 +77,20 @@ def resolve(model: AnatomyArrayModel, attacks: Attacks) -> None:
         return
     attacks = attacks.take(found[:count])
     attack_ml, result, defence_raw = attack_ml[:count], result[:count], defence_raw[:count]
-    mls = TestMLs(*target_mls[:count].T)
+    mls = _TestMLs(*target_mls[:count].T)
     blows = _blows(model, attacks, mls)  # every blow that might land, as it would (see the module docstring)
-    landed = walk(model, attacks, blows, result, defence_raw)
+    landed = _walk(model, attacks, blows, result, defence_raw)
     if not landed.blows.size:
         return
     k = landed.blows
     hits = attacks.take(k)
     blows = replace(blows.take(k), compound=landed.compound[k])
     engine.tracer.count(hits, blows)
-    follows = follow(model, hits, blows, landed)
+    follows = _follow(model, hits, blows, landed)
     log_blows(engine.tracer, hits, blows, attack_ml[k], result[k], landed.defence[k], mls.defence[k], follows)
 
 
-def walk(model: AnatomyArrayModel, attacks: Attacks, blows: BlowArrays, result: IntArray, defence_roll: IntArray
+def _walk(model: AnatomyArrayModel, attacks: Attacks, blows: BlowArrays, result: IntArray, defence_roll: IntArray
          ) -> Landed:
     """Walk ``attacks`` (each with its blow and its attacker's result) in order.
 
@@ -122,7 +124,7 @@ def walk(model: AnatomyArrayModel, attacks: Attacks, blows: BlowArrays, result: 
                   drops[:count_drops])
 
 
-def follow(model: AnatomyArrayModel, hits: Attacks, blows: BlowArrays, landed: Landed) -> dict[int, list[Event]]:
+def _follow(model: AnatomyArrayModel, hits: Attacks, blows: BlowArrays, landed: Landed) -> dict[int, list[Event]]:
     """What the walk left to Python, in its order.
 
     The hands that let go of their items (each creature's ``Equipment``), the causes of deaths, and per landed blow of a
@@ -177,7 +179,7 @@ def follow(model: AnatomyArrayModel, hits: Attacks, blows: BlowArrays, landed: L
 
 
 @dataclass(frozen=True, slots=True)
-class TestMLs:
+class _TestMLs:
     """The MLs of the tests a blow makes of its target, per attack, read as the attack phase begins
     (``_opposed_tests``): nothing in the phase changes an ML (impairment and fatigue settle after it).
 
@@ -196,9 +198,9 @@ class TestMLs:
     stumble: IntArray
 
 
-TEST_SKILLS = ("defence", "shock", "strength", "dexterity", "legerdemain", "agility", "acrobatics")
+_TEST_SKILLS = ("defence", "shock", "strength", "dexterity", "legerdemain", "agility", "acrobatics")
 """The skills of a target's tests (``AnatomyArrayModel.skill`` names): the last four in pairs, the better of each
-pair counting (``TestMLs``)."""
+pair counting (``_TestMLs``)."""
 
 
 @compiled
@@ -211,7 +213,7 @@ def _opposed_tests(attacker: IntArray, target: IntArray, mode: IntArray, parts: 
     """The attacks whose attacker's own test succeeds (the others cannot land and change nothing), in order,
     written to ``found``; returns how many. Per such attack: the attacker's ML (``anatomy_attack.attack_ml``: skill
     + the mode's modifier + the worst impairment of the wielding parts - fatigue) and result (less the stunned
-    drop, not below CF), its target's test MLs (``TestMLs``'s fields, from ``test_skill``'s skills:
+    drop, not below CF), its target's test MLs (``_TestMLs``'s fields, from ``test_skill``'s skills:
     ``AnatomyArrays.effective_ml``) and the target's defence result.
     """
     count = 0
@@ -228,7 +230,7 @@ def _opposed_tests(attacker: IntArray, target: IntArray, mode: IntArray, parts: 
                 p += 1
             ml = mls[a, s] + mode_modifier[m] + worst - fatigue[a]
         raw = d100_test(ml, attack_roll[k], lut, ml_min, ml_max)
-        if raw < MS:
+        if raw < _MS:
             continue
         found[count], attack_ml[count] = k, ml
         result[count] = max(raw - (stunned_drop if shock[a] == stunned else 0), 0)
@@ -253,7 +255,7 @@ def _opposed_tests(attacker: IntArray, target: IntArray, mode: IntArray, parts: 
     return count
 
 
-def _blows(model: AnatomyArrayModel, hits: Attacks, mls: TestMLs) -> BlowArrays:
+def _blows(model: AnatomyArrayModel, hits: Attacks, mls: _TestMLs) -> BlowArrays:
     """Resolve ``hits`` as blows that land (``mls``: their targets' test MLs), each against its own target as
     the attack phase began; compounding, which reads the wounds already there, is left to the walk (it reads them
     as each blow lands).

@@ -20,6 +20,8 @@ from sandbox.systems.hit_location import MISS
 from sandbox.systems.models.anatomy.vector_blows import BlowArrays, BlowRules
 from sandbox.systems.models.anatomy.vector_target import NO_ML, NO_TEST, TargetTables
 
+__all__ = ["d100_test", "resolve_landed"]
+
 _FLUNG, _DROPPED, _KEPT = 3, 2, 1
 """Keep-grip outcome codes (``FUMBLE_OUTCOMES``)."""
 _PRONE = 2

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from sandbox.systems.arrays.engine import ArrayEngine
     from sandbox.systems.models.anatomy.arrays.model import AnatomyArrayModel
 
+__all__ = ["DEAD", "INCAPACITATED", "STUNNED", "UNCONSCIOUS", "drop_held", "location_name", "part_name", "set_shock"]
+
 STUNNED, INCAPACITATED, UNCONSCIOUS, DEAD = (int(s) for s in (ShockState.STUNNED, ShockState.INCAPACITATED,
                                                                   ShockState.UNCONSCIOUS, ShockState.DEAD))
 

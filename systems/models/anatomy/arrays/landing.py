@@ -31,12 +31,15 @@ from sandbox.components.rules import InjuryLevel, ShockState, TestResult
 from sandbox.systems.arrays.compiled import compiled
 from sandbox.systems.arrays.tables import BoolArray, FloatArray, IntArray
 
-STUNNED = int(ShockState.STUNNED)
-INCAPACITATED = int(ShockState.INCAPACITATED)
-UNCONSCIOUS = int(ShockState.UNCONSCIOUS)
-DEAD = int(ShockState.DEAD)
-WORST_LEVEL = int(InjuryLevel.G5)
-SUCCESS = int(TestResult.MS)
+__all__ = ["FELL_SHOCKED", "FELL_STUMBLING", "KILLED_BY_BLOW", "KILLED_BY_SHOCK", "Landed", "enter_shock",
+           "enter_shocks", "walk_attacks"]
+
+_STUNNED = int(ShockState.STUNNED)
+_INCAPACITATED = int(ShockState.INCAPACITATED)
+_UNCONSCIOUS = int(ShockState.UNCONSCIOUS)
+_DEAD = int(ShockState.DEAD)
+_WORST_LEVEL = int(InjuryLevel.G5)
+_SUCCESS = int(TestResult.MS)
 
 FELL_STUMBLING = 1
 """``Landed.fell`` bit: the blow's stumble put its target down."""
@@ -87,21 +90,21 @@ def enter_shock(i: int, new: int, tick: int, now: float, tick_seconds: float, un
     """
     shock[i] = new
     since[i] = tick
-    out[i] = new >= INCAPACITATED
-    if new in (STUNNED, INCAPACITATED):
+    out[i] = new >= _INCAPACITATED
+    if new in (_STUNNED, _INCAPACITATED):
         retest_at[i] = now + tick_seconds
-    elif new == UNCONSCIOUS:
+    elif new == _UNCONSCIOUS:
         retest_at[i] = now + unconscious_after
     else:
         retest_at[i] = -1.0
     reeling[i] = True
-    if new == DEAD:
+    if new == _DEAD:
         if dead[i]:
             return 0
         dead[i] = True
         prone[i] = True
         return KILLED_BY_SHOCK
-    if new >= INCAPACITATED and not prone[i]:
+    if new >= _INCAPACITATED and not prone[i]:
         prone[i] = True
         return FELL_SHOCKED
     return 0
@@ -151,8 +154,8 @@ def walk_attacks(attacker: IntArray, target: IntArray, natural: BoolArray, resul
             continue
         defends = not out[t] or helpless_defence
         if defends:
-            defence[j] = max(defence_roll[j] - (stunned_drop if shock[t] == STUNNED else 0), 0)
-        if result[j] < SUCCESS or (defends and defence[j] >= result[j]):
+            defence[j] = max(defence_roll[j] - (stunned_drop if shock[t] == _STUNNED else 0), 0)
+        if result[j] < _SUCCESS or (defends and defence[j] >= result[j]):
             continue
         landed[n_landed] = j
         n_landed += 1
@@ -169,7 +172,7 @@ def walk_attacks(attacker: IntArray, target: IntArray, natural: BoolArray, resul
         # 1. Compounding, then the new wound.
         if compound[j]:
             w = worst[t, loc]
-            if w >= 0 and w_level[w] < WORST_LEVEL:
+            if w >= 0 and w_level[w] < _WORST_LEVEL:
                 w_level[w] += 1
                 w_compounded[w] += 1
                 totals[t, loc] += 1
@@ -226,7 +229,7 @@ def walk_attacks(attacker: IntArray, target: IntArray, natural: BoolArray, resul
         before = shock[t]
         after = before
         if offered[j] != 0:
-            if offered[j] == before and (before in (STUNNED, INCAPACITATED)):
+            if offered[j] == before and (before in (_STUNNED, _INCAPACITATED)):
                 after = before + 1
             else:
                 after = max(offered[j], before)

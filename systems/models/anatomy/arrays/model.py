@@ -24,7 +24,9 @@ from sandbox.systems.models.anatomy.vector_blows import BlowRules
 if TYPE_CHECKING:
     from sandbox.systems.arrays.engine import ArrayEngine
 
-SKILLS = ("shock", "strength", "dexterity", "legerdemain", "agility", "acrobatics")
+__all__ = ["AnatomyArrayModel"]
+
+_SKILLS = ("shock", "strength", "dexterity", "legerdemain", "agility", "acrobatics")
 """The skills the anatomy rules test besides attack and defence."""
 
 
@@ -70,7 +72,7 @@ class AnatomyArrayModel(ArrayModel):
         self.rules: AnatomyRules = per_event.rules
         self.blow_rules = BlowRules.of(self.rules)
         index = engine.skills.index
-        self.skill = {s: index.get(s, -1) for s in SKILLS} | {"defence": index.get(engine.combat.defence_skill, -1)}
+        self.skill = {s: index.get(s, -1) for s in _SKILLS} | {"defence": index.get(engine.combat.defence_skill, -1)}
         health = per_object(engine.builds, lambda b: b.state[0].health)  # type: ignore[attr-defined]
         self.state = AnatomyArrays.spawn(engine.creatures.body, health, engine.bodies)
         self.ceilings = settle.ceiling_table(self, engine.bodies.parts)

@@ -24,6 +24,8 @@ from sandbox.systems.models.anatomy.arrays.settle import _health
 if TYPE_CHECKING:
     from sandbox.systems.models.anatomy.arrays.model import AnatomyArrayModel
 
+__all__ = ["bleed", "retest"]
+
 
 @compiled
 def _due_to_bleed(bleeder: BoolArray, next_bleed: FloatArray, owner: IntArray, dead: BoolArray, now: float,

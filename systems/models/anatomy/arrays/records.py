@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from sandbox.systems.arrays.trace import Tracer
     from sandbox.systems.models.anatomy.arrays.model import AnatomyArrayModel
 
+__all__ = ["creature_record", "impairments", "log_blows"]
+
 
 def impairments(model: AnatomyArrayModel, i: int) -> tuple[Impairment, ...]:
     """Creature ``i``'s part impairments."""
@@ -72,7 +74,7 @@ def creature_record(model: AnatomyArrayModel, i: int) -> Creature:
                     Position(float(cr.x[i]), float(cr.y[i])), equipment, AnatomyState(injury, shock))
 
 
-def blow_result(blows: BlowArrays, k: int, aspect: int) -> BlowResult:
+def _blow_result(blows: BlowArrays, k: int, aspect: int) -> BlowResult:
     """Blow ``k`` of ``blows`` (of damage aspect ``aspect``) as the per-event ``BlowResult``."""
 
     def test(code: int) -> TestResult | None:
@@ -102,7 +104,7 @@ def log_blows(tracer: Tracer, hits: Attacks, blows: BlowArrays, attack_ml: IntAr
         zone = int(hits.aim_zone[k])
         aim = cr.aim_names[int(cr.aim_name[a])] if cr.aim_name[a] >= 0 else "random"
         defends = int(defence[k]) >= 0
-        blow = blow_result(blows, k, int(modes.aspect[int(hits.mode[k])]))
+        blow = _blow_result(blows, k, int(modes.aspect[int(hits.mode[k])]))
         tracer.log.append(AttackRecord(
             engine.tick, engine.clock_time, a + 1, t + 1, modes.modes[int(hits.mode[k])],
             aim if zone else "unaimed", zone, None if attack_ml[k] <= NO_ML // 2 else int(attack_ml[k]),

@@ -21,7 +21,9 @@ from sandbox.systems.models.anatomy.health import band
 if TYPE_CHECKING:
     from sandbox.systems.models.anatomy.arrays.model import AnatomyArrayModel
 
-TIERS: tuple[ImpairmentTier, ...] = (ImpairmentTier.MINOR, ImpairmentTier.SERIOUS, ImpairmentTier.GRIEVOUS,
+__all__ = ["ceiling_table", "settle"]
+
+_TIERS: tuple[ImpairmentTier, ...] = (ImpairmentTier.MINOR, ImpairmentTier.SERIOUS, ImpairmentTier.GRIEVOUS,
                                      ImpairmentTier.UNUSABLE)
 
 
@@ -31,9 +33,9 @@ def ceiling_table(model: AnatomyArrayModel, parts: int) -> IntArray:
     The health ceiling of ``count`` parts in that bucket (``health_ceiling``; count 0 reads 100).
     """
     rules = model.rules
-    table = np.full((2, len(TIERS), parts + 1), 100, dtype=np.int64)
+    table = np.full((2, len(_TIERS), parts + 1), 100, dtype=np.int64)
     for c, columns in enumerate((rules.health_limb, rules.health_critical)):
-        for k, tier in enumerate(TIERS):
+        for k, tier in enumerate(_TIERS):
             column = columns[tier]
             for count in range(1, parts + 1):
                 table[c, k, count] = column[min(count, len(column)) - 1]
@@ -164,7 +166,7 @@ def _healths(idx: IntArray, body: IntArray, dead: BoolArray, penalty: IntArray, 
 
     Its parts counted by (critical, tier), the lowest ceiling over the buckets, at least ``floor`` alive and 0 dead.
     """
-    counts = np.zeros((2, len(TIERS)), dtype=np.int64)
+    counts = np.zeros((2, len(_TIERS)), dtype=np.int64)
     for r in range(idx.shape[0]):
         i = idx[r]
         b = body[i]
@@ -178,6 +180,6 @@ def _healths(idx: IntArray, body: IntArray, dead: BoolArray, penalty: IntArray, 
                 counts[1 if critical[b, p] else 0, tier] += 1
         ceiling = 100
         for c in range(2):
-            for k in range(len(TIERS)):
+            for k in range(len(_TIERS)):
                 ceiling = min(ceiling, ceilings[c, k, counts[c, k]])
         out[r] = 0 if dead[i] else max(ceiling, floor)

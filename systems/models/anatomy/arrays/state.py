@@ -18,6 +18,8 @@ from sandbox.systems.arrays.compiled import compiled
 from sandbox.systems.arrays.state import NO_ML, renumbered
 from sandbox.systems.arrays.tables import BodyTables, BoolArray, FloatArray, IntArray, SkillTables
 
+__all__ = ["UNUSABLE_PENALTY", "AnatomyArrays", "Wounds"]
+
 UNUSABLE_PENALTY = NO_ML
 """The role penalty of a role one of whose parts is unusable (a test naming it critically fails)."""
 
