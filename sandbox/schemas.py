@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sandbox.config.schema import FILE_KINDS
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 
 def schema_documents() -> dict[str, str]:
     """File name -> JSON text of the schema of each config kind, and of each damage model's tables
-    (``<model>_model.schema.json``, from the ``SCHEMA`` of its loader in ``sandbox/models/``)."""
-    import importlib
+    (``<model>_model.schema.json``, from the ``SCHEMA`` of its package's ``tables`` module)."""
+    from sandbox.models import table_schemas
 
-    from sandbox.models import loaders
-
-    kinds = dict(FILE_KINDS)
-    for name, load in loaders().items():
-        schema = getattr(importlib.import_module(load.__module__), "SCHEMA", None)
-        if schema is not None:
-            kinds[f"{name}_model"] = schema
+    kinds: dict[str, type[BaseModel]] = dict(FILE_KINDS)
+    for name, schema in table_schemas().items():
+        kinds[f"{name}_model"] = schema
     docs = {}
     for kind, model in kinds.items():
         document = model.model_json_schema()

@@ -426,12 +426,9 @@ def _point_models() -> list[str]:
 
 def _schema(kind: str) -> type[Any] | None:
     if kind.endswith("_model"):
-        import importlib
+        from sandbox.models import table_schemas
 
-        from sandbox.models import loaders
-
-        load = loaders().get(kind.removesuffix("_model"))
-        return getattr(importlib.import_module(load.__module__), "SCHEMA", None) if load else None
+        return table_schemas().get(kind.removesuffix("_model"))
     from sandbox.config import schema as s
 
     return s.FILE_KINDS.get(kind)

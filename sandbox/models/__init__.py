@@ -16,6 +16,9 @@ import pkgutil
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
+
+from pydantic import BaseModel
 
 from sandbox.config.errors import ConfigError, Problem
 from sandbox.config.loader import Catalog, config_root
@@ -26,23 +29,33 @@ Loader = Callable[[Catalog, Path], Loaded]
 
 
 @lru_cache(maxsize=1)
-def loaders() -> dict[str, Loader]:
-    """Model name -> loader, from the ``tables`` module of each model package."""
+def _table_modules() -> dict[str, ModuleType]:
+    """Model name -> the ``tables`` module of its package (the models that have one)."""
     import sandbox.systems.models as packages
 
-    found: dict[str, Loader] = {}
+    found: dict[str, ModuleType] = {}
     for info in pkgutil.iter_modules(packages.__path__):
         if not info.ispkg or info.name.startswith("_"):
-            continue  # the shared machinery (base, d20), or a model still being written
+            continue  # a model still being written
         home = f"{packages.__name__}.{info.name}.tables"
         if importlib.util.find_spec(home) is None:
             continue  # a model package with no tables
         module = importlib.import_module(home)
         name = getattr(module, "NAME", None)
-        load = getattr(module, "load_tables", None)
-        if isinstance(name, str) and callable(load):
-            found[name] = load
+        if isinstance(name, str) and callable(getattr(module, "load_tables", None)):
+            found[name] = module
     return found
+
+
+def loaders() -> dict[str, Loader]:
+    """Model name -> loader, from the ``tables`` module of each model package."""
+    return {name: module.load_tables for name, module in _table_modules().items()}
+
+
+def table_schemas() -> dict[str, type[BaseModel]]:
+    """Model name -> the pydantic schema of its tables file (the models whose tables are a file of their own)."""
+    return {name: module.SCHEMA for name, module in _table_modules().items()
+            if isinstance(getattr(module, "SCHEMA", None), type)}
 
 
 def available_models() -> tuple[str, ...]:
@@ -82,10 +95,7 @@ def structural_problems(content: Sequence[Path], root: Path | None = None) -> li
     from sandbox.models.tables import read_tables
 
     problems: list[Problem] = []
-    for name, load in loaders().items():
-        schema = getattr(importlib.import_module(load.__module__), "SCHEMA", None)
-        if schema is None:
-            continue
+    for name, schema in table_schemas().items():
         try:
             read_tables(name, content, root or config_root(), schema)
         except ConfigError as exc:

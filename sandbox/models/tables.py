@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from sandbox.config.checks import dice_problem
 from sandbox.config.errors import ConfigError, Problem, dotted, suggest
@@ -179,3 +179,51 @@ def model_of(loaded: Loaded, kind: type[D]) -> D:
     """The model of ``loaded``, typed as the loader's own model class."""
     assert isinstance(loaded.model, kind)
     return loaded.model
+
+
+class StrictTable(BaseModel):
+    """The base of every model's TOML schema: strict types, unknown keys refused, no infinity or NaN."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
+
+
+Built = TypeVar("Built", bound=DamageModel)
+
+
+@dataclass(frozen=True, slots=True)
+class TablesLoader(Generic[M, Built]):
+    """How a point model's TOML reader loads its tables: read and validate, derive, check, build the model.
+
+    Its package's ``tables`` module holds one (``LOADER``) and names its ``load_tables`` and ``load``.
+
+    Attributes:
+        name: The model (its file is ``models/<name>.toml``).
+        schema: The file's pydantic schema (exported as ``<name>_model.schema.json``).
+        derive: Fills in what the file does not cover from the anatomy data (``sandbox.models.derive``).
+        check: The semantic checks against the catalog.
+        build: The model from its validated file and the catalog.
+    """
+
+    name: str
+    schema: type[M]
+    derive: Callable[[Tables[M], Catalog], None]
+    check: Callable[[Tables[M], Catalog], None]
+    build: Callable[[M, Catalog], Built]
+
+    def load_tables(self, catalog: Catalog, root: Path) -> Loaded:
+        """The model with its tables from ``root`` and the catalog's content trees, and what was derived.
+
+        Raises:
+            ConfigError: Every problem of the files.
+        """
+        tables = load_checked(self.name, catalog, root, self.schema, self.derive, self.check)
+        return Loaded(self.build(tables.model, catalog), tables.derived)
+
+    def load(self, catalog: Catalog, root: Path) -> Built:
+        """The model with its tables (``load_tables`` without what was derived).
+
+        Raises:
+            ConfigError: Every problem of the files.
+        """
+        return self.build(load_checked(self.name, catalog, root, self.schema, self.derive, self.check).model, catalog)
+

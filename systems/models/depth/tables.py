@@ -8,10 +8,9 @@ something the content defines.
 from __future__ import annotations
 
 from itertools import pairwise
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sandbox.components.models.depth import (
     CELLS,
@@ -36,8 +35,43 @@ from sandbox.models.derive import (
     natural_protection,
     weapon_features,
 )
-from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
+from sandbox.models.tables import StrictTable, Tables, TablesLoader, derive_each
 from sandbox.systems.models.depth.model import DepthModel
+
+__all__ = [
+    "FAMILY_ASPECT",
+    "LOADER",
+    "NAME",
+    "SCHEMA",
+    "ArmorEntry",
+    "AspectName",
+    "AttackModel",
+    "CareModel",
+    "CollapseModel",
+    "CreatureEntry",
+    "DefenseModel",
+    "DepthFile",
+    "DepthTiersModel",
+    "DeriveArmor",
+    "DeriveCreatures",
+    "DeriveModel",
+    "DeriveWeapons",
+    "Family",
+    "FamilyRow",
+    "Id",
+    "InjuryCell",
+    "InjuryModel",
+    "InjuryTable",
+    "MishapEffect",
+    "MishapModel",
+    "MishapsModel",
+    "Reduction",
+    "WeaponEntry",
+    "build",
+    "check",
+    "load",
+    "load_tables",
+]
 
 NAME = "depth"
 
@@ -46,11 +80,8 @@ AspectName = Literal["blunt", "edged", "piercing", "fire"]
 Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_NAME)]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
 
-
-class AttackModel(_Strict):
+class AttackModel(StrictTable):
     """The attack roll: d20 + ability modifier (+ modifiers) against Defense."""
 
     melee_ability: Id = Field(default="strength", description="Attribute whose modifier melee attacks add.")
@@ -64,7 +95,7 @@ class AttackModel(_Strict):
 MishapEffect = Literal["drop", "notch", "next_roll", "open_guard"]
 
 
-class MishapModel(_Strict):
+class MishapModel(StrictTable):
     """One mishap of a natural 1 and the faces of the mishap die that pick it."""
 
     name: Annotated[str, Field(min_length=1, description="What happens, in words.")]
@@ -79,21 +110,21 @@ class MishapModel(_Strict):
                                                                     "fumbler's next roll instead.")] = 0
 
 
-class MishapsModel(_Strict):
+class MishapsModel(StrictTable):
     """Document 002's mishaps of a natural 1, one picked by a die."""
 
     die: Annotated[int, Field(ge=1, le=100, description="Faces of the mishap die.")]
     table: list[MishapModel] = Field(min_length=1, description="Each mishap; their faces cover the die once.")
 
 
-class DefenseModel(_Strict):
+class DefenseModel(StrictTable):
     """Defense = base + ability modifier + armour ratings (or a creature's fixed Defense + armour)."""
 
     base: Annotated[int, Field(ge=0, le=40)] = 10
     ability: Id = "dexterity"
 
 
-class DepthTiersModel(_Strict):
+class DepthTiersModel(StrictTable):
     """The lowest depth margin of each tier (rising strictly)."""
 
     skin: Annotated[int, Field(ge=1, le=100)] = 1
@@ -102,14 +133,14 @@ class DepthTiersModel(_Strict):
     organ: Annotated[int, Field(ge=1, le=100)] = 12
 
 
-class CollapseModel(_Strict):
+class CollapseModel(StrictTable):
     """Blood loss: the untreated-wound penalty that puts a creature down (sandbox rule)."""
 
     at_penalty: Annotated[int, Field(ge=0, le=1000, description="Down when the penalty reaches -at_penalty (0: "
                                                                 "never).")] = 5
 
 
-class CareModel(_Strict):
+class CareModel(StrictTable):
     """Treatment out of combat: d20 + skill ML // divisor (+ modifiers) against the injury's DC."""
 
     skill: Id = "physician"
@@ -119,7 +150,7 @@ class CareModel(_Strict):
     attempt_minutes: RepeatMinutes = 1.0
 
 
-class InjuryModel(_Strict):
+class InjuryModel(StrictTable):
     """What a wound does."""
 
     name: Name
@@ -138,7 +169,7 @@ class InjuryCell(InjuryModel):
     worst: InjuryModel | None = None
 
 
-class FamilyRow(_Strict):
+class FamilyRow(StrictTable):
     """A depth row: one cell per damage type."""
 
     blunt: InjuryCell
@@ -147,7 +178,7 @@ class FamilyRow(_Strict):
     fire: InjuryCell
 
 
-class InjuryTable(_Strict):
+class InjuryTable(StrictTable):
     """The injury of each depth x damage type; organ wounds split by Vital/Core part or limb."""
 
     skin: FamilyRow
@@ -157,20 +188,20 @@ class InjuryTable(_Strict):
     organ_limb: FamilyRow
 
 
-class WeaponEntry(_Strict):
+class WeaponEntry(StrictTable):
     """A strike mode: its damage-type family and depth bonus."""
 
     type: Family
     depth_bonus: Annotated[int, Field(ge=-10, le=20)] = 0
 
 
-class ArmorEntry(_Strict):
+class ArmorEntry(StrictTable):
     """An armour piece: its rating, added to Defense."""
 
     rating: Annotated[int, Field(ge=0, le=10)]
 
 
-class Reduction(_Strict):
+class Reduction(StrictTable):
     """Depth reduction per damage type (what a hide, scales or bulk turn)."""
 
     blunt: Annotated[int, Field(ge=0, le=30)] = 0
@@ -179,7 +210,7 @@ class Reduction(_Strict):
     fire: Annotated[int, Field(ge=0, le=30)] = 0
 
 
-class CreatureEntry(_Strict):
+class CreatureEntry(StrictTable):
     """A creature kind: fixed Defense (hostiles), modifier overrides, its anatomy note."""
 
     defense: Annotated[int, Field(ge=0, le=40)] | None = Field(
@@ -190,20 +221,20 @@ class CreatureEntry(_Strict):
     note: Text = ""
 
 
-class DeriveWeapons(_Strict):
+class DeriveWeapons(StrictTable):
     """How a strike mode's entry follows from its anatomy data."""
 
     type: dict[AspectName, Family] = Field(description="The damage-type family of each aspect (all four).")
     depth_bonus: WeaponFormula
 
 
-class DeriveArmor(_Strict):
+class DeriveArmor(StrictTable):
     """How an armour piece's rating follows from its protection and coverage."""
 
     rating: ArmorFormula
 
 
-class DeriveCreatures(_Strict):
+class DeriveCreatures(StrictTable):
     """How a creature's entry follows from its anatomy data."""
 
     attribute_default: Score = Field(description="The score of an attribute the creature's file leaves out.")
@@ -218,7 +249,7 @@ class DeriveCreatures(_Strict):
     note: Text = ""
 
 
-class DeriveModel(_Strict):
+class DeriveModel(StrictTable):
     """The conversions that derive an entry the file does not have (``docs/models/depth.md``)."""
 
     weapons: DeriveWeapons
@@ -226,7 +257,7 @@ class DeriveModel(_Strict):
     creatures: DeriveCreatures
 
 
-class DepthFile(_Strict):
+class DepthFile(StrictTable):
     """``configs/models/depth.toml``: the wound-depth model (document 002)."""
 
     attack: AttackModel = Field(default_factory=AttackModel)
@@ -359,20 +390,8 @@ def build(m: DepthFile) -> DepthTables:
     )
 
 
-def load_tables(catalog: Catalog, root: Path) -> Loaded:
-    """Read, validate, derive and check ``models/depth.toml`` of ``root`` and the catalog's content trees.
-
-    Raises:
-        ConfigError: Every problem of the files.
-    """
-    tables = load_checked(NAME, catalog, root, DepthFile, _derive, check)
-    return Loaded(DepthModel(build(tables.model)), tables.derived)
-
-
-def load(catalog: Catalog, root: Path) -> DepthModel:
-    """Read, validate and check ``root/models/depth.toml``; the model with its tables.
-
-    Raises:
-        ConfigError: Every problem of the file.
-    """
-    return model_of(load_tables(catalog, root), DepthModel)
+LOADER: TablesLoader[DepthFile, DepthModel] = TablesLoader(NAME, DepthFile, _derive, check,
+                                                  lambda m, catalog: DepthModel(build(m)))
+"""How the model's tables load (``sandbox.models.tables.TablesLoader``)."""
+load_tables = LOADER.load_tables
+load = LOADER.load

@@ -9,10 +9,9 @@ scenario runs under this model unchanged. What has no entry is derived from its 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sandbox.components.models.severity import (
     ATTRIBUTES,
@@ -36,11 +35,11 @@ from sandbox.models.derive import (
     derived_dice,
     round_half_up,
 )
-from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
+from sandbox.models.tables import StrictTable, Tables, TablesLoader, derive_each
 from sandbox.systems.dice import parse_dice
 from sandbox.systems.models.severity.model import SeverityModel
 
-__all__ = ["NAME", "SCHEMA", "AntiArmor", "ArmorEntryModel", "AspectName", "AttackModel", "AttributeName",
+__all__ = ["LOADER", "NAME", "SCHEMA", "AntiArmor", "ArmorEntryModel", "AspectName", "AttackModel", "AttributeName",
            "CognitionModel", "CreatureBlockModel", "DeriveArmor", "DeriveCreatures", "DeriveFirstAid", "DeriveModel",
            "DeriveWeapons", "DownModel", "EffectName", "EffectsModel", "FirstAidModel", "Id", "ItemEntryModel",
            "LimitsModel", "RestModel", "SeverityModelFile", "SeverityRollModel", "WeaponModeModel", "load",
@@ -56,11 +55,8 @@ AntiArmor = Literal["none", "halve", "negate"]
 Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_NAME)]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
 
-
-class SeverityRollModel(_Strict):
+class SeverityRollModel(StrictTable):
     """How damage becomes Severity, and what Severity does against Threshold."""
 
     die: Annotated[int, Field(ge=2, le=MAX_SIDES, description="Faces of the die rolled per point of damage (a d3).")]
@@ -68,21 +64,21 @@ class SeverityRollModel(_Strict):
     lethal_multiple: Annotated[int, Field(ge=1, le=100, description="Severity above this x Threshold kills (2).")]
 
 
-class EffectsModel(_Strict):
+class EffectsModel(StrictTable):
     """The wound-effect table."""
 
     die: Annotated[int, Field(ge=1, le=MAX_SIDES, description="Faces of the effect die (a d6).")]
     table: list[EffectName] = Field(description="The effect of each face, face 1 first.")
 
 
-class LimitsModel(_Strict):
+class LimitsModel(StrictTable):
     """The natural limits."""
 
     attribute_floor: Modifier = Field(description="Attributes never fall below this (-1); more damage is overflow.")
     speed_floor: Annotated[int, Field(ge=0, le=MAX_POINTS, description="Speed never falls below this (0).")]
 
 
-class AttackModel(_Strict):
+class AttackModel(StrictTable):
     """The attack roll (document 002's d20 + attack bonus vs Defense, decisions.md) as this model reads it."""
 
     attribute: dict[Literal["melee", "thrown", "missile"], AttributeName] = Field(
@@ -91,14 +87,14 @@ class AttackModel(_Strict):
     helpless_hits: bool = Field(description="An attack on a creature that cannot defend always lands.")
 
 
-class CognitionModel(_Strict):
+class CognitionModel(StrictTable):
     """Cognition Points = base ** (Wit + offset)."""
 
     base: Annotated[int, Field(ge=1, le=10)]
     offset: Annotated[int, Field(ge=-100, le=100)]
 
 
-class FirstAidModel(_Strict):
+class FirstAidModel(StrictTable):
     """First aid: d20 + skill vs the difficulty, with disadvantage on oneself."""
 
     die: Faces
@@ -110,7 +106,7 @@ class FirstAidModel(_Strict):
                                                             "team-mate first aid (an adjacent ally).")] = 1.5
 
 
-class RestModel(_Strict):
+class RestModel(StrictTable):
     """Rest: one effect point healed per period, faster with a doctor."""
 
     period_hours: RepeatHours
@@ -121,7 +117,7 @@ class RestModel(_Strict):
                                                                        "interrupts the roller's rest.")] = 7
 
 
-class ItemEntryModel(_Strict):
+class ItemEntryModel(StrictTable):
     """Medicine or equipment for first aid (document 001: "Proper equipment and medicine can reduce the difficulty
     of the check")."""
 
@@ -129,7 +125,7 @@ class ItemEntryModel(_Strict):
                                                                "carries it (the best one it carries counts).")]
 
 
-class DownModel(_Strict):
+class DownModel(StrictTable):
     """Incapacitation and fainting."""
 
     recovery_hours: DelayHours = Field(description="How long an incapacitation lasts (Threshold > 0).")
@@ -137,7 +133,7 @@ class DownModel(_Strict):
                                                         "(0: never).")
 
 
-class CreatureBlockModel(_Strict):
+class CreatureBlockModel(StrictTable):
     """A creature's numbers under this model."""
 
     threshold: Modifier = Field(description="Racial base Threshold (Human 3).")
@@ -151,7 +147,7 @@ class CreatureBlockModel(_Strict):
     first_aid: Modifier | None = Field(default=None, description="First-aid bonus; absent: cannot give first aid.")
 
 
-class WeaponModeModel(_Strict):
+class WeaponModeModel(StrictTable):
     """A strike mode's numbers under this model."""
 
     damage: Annotated[str, Field(max_length=MAX_NAME, description="Damage dice, NdX+M, or a flat value.")]
@@ -159,14 +155,14 @@ class WeaponModeModel(_Strict):
     indirect: bool = False
 
 
-class ArmorEntryModel(_Strict):
+class ArmorEntryModel(StrictTable):
     """An armour piece's numbers under this model."""
 
     armor_value: Points = Field(description="Armor Value; a creature's adds its natural armour and every piece it "
                                             "wears.")
 
 
-class DeriveWeapons(_Strict):
+class DeriveWeapons(StrictTable):
     """How a strike mode's numbers follow from its anatomy data."""
 
     damage: WeaponFormula = Field(description="The mean damage; the derived dice are the mode's impact dice with "
@@ -176,20 +172,20 @@ class DeriveWeapons(_Strict):
     indirect: list[AspectName] = Field(default_factory=list, description="Aspects whose damage is indirect.")
 
 
-class DeriveArmor(_Strict):
+class DeriveArmor(StrictTable):
     """How an armour piece's Armor Value follows from its protection and coverage."""
 
     armor_value: ArmorFormula
 
 
-class DeriveFirstAid(_Strict):
+class DeriveFirstAid(StrictTable):
     """First aid: a creature with some ML in ``skill`` gets a bonus of that ML x ``per_ml``; others give none."""
 
     skill: Id
     per_ml: Annotated[float, Field(ge=0, le=1000)]
 
 
-class DeriveCreatures(_Strict):
+class DeriveCreatures(StrictTable):
     """How a creature's block follows from its anatomy data."""
 
     attribute_default: Score = Field(description="The score of an attribute the creature's file leaves out.")
@@ -204,7 +200,7 @@ class DeriveCreatures(_Strict):
     first_aid: DeriveFirstAid
 
 
-class DeriveModel(_Strict):
+class DeriveModel(StrictTable):
     """The conversions that derive an entry the file does not have (``docs/models/severity.md``)."""
 
     weapons: DeriveWeapons
@@ -212,7 +208,7 @@ class DeriveModel(_Strict):
     creatures: DeriveCreatures
 
 
-class SeverityModelFile(_Strict):
+class SeverityModelFile(StrictTable):
     """``configs/models/severity.toml``: every table of document 001 and the model's numbers of the gear."""
 
     severity: SeverityRollModel
@@ -325,20 +321,8 @@ def _build_rules(m: SeverityModelFile, catalog: Catalog) -> SeverityRules:
     )
 
 
-def load_tables(catalog: Catalog, root: Path) -> Loaded:
-    """Read, validate, derive and check ``models/severity.toml`` of ``root`` and the catalog's content trees.
-
-    Raises:
-        ConfigError: Every problem of the files.
-    """
-    tables = load_checked(NAME, catalog, root, SeverityModelFile, _derive, _check)
-    return Loaded(SeverityModel(_build_rules(tables.model, catalog)), tables.derived)
-
-
-def load(catalog: Catalog, root: Path) -> SeverityModel:
-    """The severity model with its tables (``models/severity.toml`` under ``root``).
-
-    Raises:
-        ConfigError: The file is missing or invalid (every problem listed).
-    """
-    return model_of(load_tables(catalog, root), SeverityModel)
+LOADER: TablesLoader[SeverityModelFile, SeverityModel] = TablesLoader(NAME, SeverityModelFile, _derive, _check,
+                                                  lambda m, catalog: SeverityModel(_build_rules(m, catalog)))
+"""How the model's tables load (``sandbox.models.tables.TablesLoader``)."""
+load_tables = LOADER.load_tables
+load = LOADER.load

@@ -8,10 +8,9 @@ and the penalty ladder must worsen rung by rung. Every problem is collected into
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from sandbox.components.models.status import StatusCreature, StatusTables, StatusWeapon
 from sandbox.config.bounds import Modifier, Penalty, Points, RepeatDays, RepeatHours, RepeatSeconds, Score
@@ -26,23 +25,20 @@ from sandbox.models.derive import (
     derived_dice,
     weapon_features,
 )
-from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
+from sandbox.models.tables import StrictTable, Tables, TablesLoader, derive_each
 from sandbox.systems.dice import parse_dice
 from sandbox.systems.models.status.model import StatusModel
 from sandbox.systems.models.status.rules import DAY, HOUR
 
-__all__ = ["NAME", "SCHEMA", "ArmorEntry", "CreatureEntry", "DeriveArmor", "DeriveCreatures", "DeriveModel",
+__all__ = ["LOADER", "NAME", "SCHEMA", "ArmorEntry", "CreatureEntry", "DeriveArmor", "DeriveCreatures", "DeriveModel",
            "DeriveWeapons", "Healing", "PassingOut", "PenaltyReduction", "Speed", "StatusModelFile", "WeaponEntry",
            "load", "load_tables"]
 
 NAME = "status"
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
 
-
-class PassingOut(_Strict):
+class PassingOut(StrictTable):
     """Passing out and coming round (sandbox rules: decisions.md, document 004)."""
 
     die: Annotated[int, Field(ge=2, le=MAX_SIDES, description="Die of the passing-out test: the creature passes "
@@ -53,7 +49,7 @@ class PassingOut(_Strict):
     come_round_seconds: RepeatSeconds = Field(description="Game seconds between coming-round tests.")
 
 
-class Speed(_Strict):
+class Speed(StrictTable):
     """How the status penalty slows a creature."""
 
     loss_per_penalty_point: Annotated[float, Field(ge=0, le=1, description="Fraction of walking speed lost per "
@@ -61,7 +57,7 @@ class Speed(_Strict):
     min_factor: Annotated[float, Field(ge=0, le=1, description="Walking speed never falls below this fraction.")]
 
 
-class Healing(_Strict):
+class Healing(StrictTable):
     """Rest out of combat (``Sandbox.advance``)."""
 
     minor_hours: RepeatHours = Field(description="Rest that clears the minor-injury tally.")
@@ -73,20 +69,20 @@ class Healing(_Strict):
                                                            "after the wound.")
 
 
-class WeaponEntry(_Strict):
+class WeaponEntry(StrictTable):
     """A strike mode's damage under this model."""
 
     damage: Annotated[str, Field(min_length=1, max_length=MAX_NAME, description="Damage dice in HP (NdX+M).")]
     attack_bonus: Modifier = Field(default=0, description="Added to the attack roll with this mode.")
 
 
-class ArmorEntry(_Strict):
+class ArmorEntry(StrictTable):
     """An armour piece's value, subtracted from every wound's damage."""
 
     value: Points = Field(description="HP subtracted from each wound while worn.")
 
 
-class CreatureEntry(_Strict):
+class CreatureEntry(StrictTable):
     """A creature kind's numbers."""
 
     constitution: Annotated[int, Field(ge=0, le=100, description="Tested against the passing-out die.")]
@@ -100,7 +96,7 @@ class CreatureEntry(_Strict):
                                                                      "[penalty_reduction].")] | None = None
 
 
-class PenaltyReduction(_Strict):
+class PenaltyReduction(StrictTable):
     """How Constitution lessens the damage penalties (document 004: "characters of strong will or fitness
     (Constitution), who either feel their wounds less or can overcome them by willpower"): one point of penalty off
     for every ``per`` points of Constitution above ``above``, never below half the table value."""
@@ -110,7 +106,7 @@ class PenaltyReduction(_Strict):
                                                         "removed.")]
 
 
-class DeriveWeapons(_Strict):
+class DeriveWeapons(StrictTable):
     """How a strike mode's numbers follow from its anatomy data."""
 
     damage: WeaponFormula = Field(description="The mean damage in HP; the derived dice are the mode's impact dice "
@@ -118,13 +114,13 @@ class DeriveWeapons(_Strict):
     attack_bonus: WeaponFormula
 
 
-class DeriveArmor(_Strict):
+class DeriveArmor(StrictTable):
     """How an armour piece's value follows from its protection and coverage."""
 
     value: ArmorFormula
 
 
-class DeriveCreatures(_Strict):
+class DeriveCreatures(StrictTable):
     """How a creature's numbers follow from its anatomy data."""
 
     attribute_default: Score = Field(description="The score of an attribute the creature's file leaves out.")
@@ -135,7 +131,7 @@ class DeriveCreatures(_Strict):
     armor: CreatureFormula
 
 
-class DeriveModel(_Strict):
+class DeriveModel(StrictTable):
     """The conversions that derive an entry the file does not have (``docs/models/status.md``)."""
 
     weapons: DeriveWeapons
@@ -143,7 +139,7 @@ class DeriveModel(_Strict):
     creatures: DeriveCreatures
 
 
-class StatusModelFile(_Strict):
+class StatusModelFile(StrictTable):
     """``configs/models/status.toml``: the status ladder (document 004)."""
 
     penalties: Annotated[list[Penalty], Field(
@@ -198,16 +194,10 @@ def _check(t: Tables[StatusModelFile], catalog: Catalog) -> None:
         t.dice(("weapons", key, "damage"), key, entry.damage)
 
 
-def load_tables(catalog: Catalog, root: Path) -> Loaded:
-    """Read, validate, derive and check ``models/status.toml`` of ``root`` and the catalog's content trees.
-
-    Raises:
-        ConfigError: Every problem of the files.
-    """
-    checked = load_checked(NAME, catalog, root, StatusModelFile, _derive, _check)
-    model = checked.model
+def build_tables(model: StatusModelFile) -> StatusTables:
+    """The model's ``StatusTables`` from its validated file."""
     healing, passing, speed = model.healing, model.passing_out, model.speed
-    tables = StatusTables(
+    return StatusTables(
         penalties=tuple(model.penalties),
         penalty_to_damage=model.penalty_to_damage,
         reduction_above=model.penalty_reduction.above,
@@ -225,13 +215,10 @@ def load_tables(catalog: Catalog, root: Path) -> Loaded:
         creatures={k: StatusCreature(c.constitution, c.endurance, c.attack_bonus, c.defense, c.armor,
                                      c.penalty_reduction) for k, c in model.creatures.items()},
     )
-    return Loaded(StatusModel(tables), checked.derived)
 
 
-def load(catalog: Catalog, root: Path) -> StatusModel:
-    """The status model with its tables from ``root / models / status.toml``, checked against ``catalog``.
-
-    Raises:
-        ConfigError: Every problem of the file.
-    """
-    return model_of(load_tables(catalog, root), StatusModel)
+LOADER: TablesLoader[StatusModelFile, StatusModel] = TablesLoader(NAME, StatusModelFile, _derive, _check,
+                                                  lambda m, catalog: StatusModel(build_tables(m)))
+"""How the model's tables load (``sandbox.models.tables.TablesLoader``)."""
+load_tables = LOADER.load_tables
+load = LOADER.load

@@ -12,10 +12,9 @@ it), and the tables read the same.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AliasChoices, ConfigDict, Field, model_validator
 
 from sandbox.components.models.strength import (
     ABILITIES,
@@ -41,14 +40,15 @@ from sandbox.models.derive import (
     mean_of,
     weapon_features,
 )
-from sandbox.models.tables import Loaded, Tables, derive_each, load_checked, model_of
+from sandbox.models.tables import StrictTable, Tables, TablesLoader, derive_each
 from sandbox.systems.dice import parse_dice
 from sandbox.systems.models.strength.model import StrengthModel
 
-__all__ = ["NAME", "SCHEMA", "Ability", "AbilityRules", "ArmorModel", "AspectName", "AttackRules", "ConditionModel",
-           "ConditionsModel", "Count", "CreatureModel", "DeriveArmor", "DeriveCreatures", "DeriveModel",
-           "DeriveShields", "DeriveWeapons", "DiceRules", "HealthRules", "Id", "ItemModel", "ItemUseModel", "RestRules",
-           "ShieldModel", "StrengthFile", "WeaponModel", "check", "load", "load_tables", "nearest_die", "tables_from"]
+__all__ = ["LOADER", "NAME", "SCHEMA", "Ability", "AbilityRules", "ArmorModel", "AspectName", "AttackRules",
+           "ConditionModel", "ConditionsModel", "Count", "CreatureModel", "DeriveArmor", "DeriveCreatures",
+           "DeriveModel", "DeriveShields", "DeriveWeapons", "DiceRules", "HealthRules", "Id", "ItemModel",
+           "ItemUseModel", "RestRules", "ShieldModel", "StrengthFile", "WeaponModel", "check", "load", "load_tables",
+           "nearest_die", "tables_from"]
 
 NAME = "strength"
 
@@ -57,9 +57,6 @@ Ability = Annotated[int, Field(ge=1, le=MAX_SCORE)]
 AspectName = Literal["blunt", "edged", "piercing", "fire"]
 Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=MAX_NAME)]
 
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid", allow_inf_nan=False)
 
 
 _OLD_ARMOR = "armour"
@@ -84,7 +81,7 @@ def _either_spelling(schema: dict[str, Any]) -> None:
         schema["not"] = {"required": ["armor", _OLD_ARMOR]}
 
 
-class _Armored(_Strict):
+class _Armored(StrictTable):
     """A table with an ``armor`` key, which a file may spell ``armour`` (the old spelling). Where both reach one
     table (a content tree's ``armor`` laid over the shipped file's ``armour``), ``armor`` wins."""
 
@@ -98,7 +95,7 @@ class _Armored(_Strict):
         return data
 
 
-class HealthRules(_Strict):
+class HealthRules(StrictTable):
     """Health, critical damage, the stretch and dying."""
 
     critical_ratio: Annotated[float, Field(gt=0, le=1, description="Share of the health remaining whose loss at "
@@ -110,14 +107,14 @@ class HealthRules(_Strict):
     damage_while_dying_kills: bool = Field(description="Damage to a dying creature kills it.")
 
 
-class DiceRules(_Strict):
+class DiceRules(StrictTable):
     """The damage dice."""
 
     sizes: Annotated[list[Faces], Field(min_length=1, max_length=100, description="Allowed damage dice.")]
     explode: bool = Field(description="On its maximum a die is rolled again and adds the new roll minus 1.")
 
 
-class AbilityRules(_Strict):
+class AbilityRules(StrictTable):
     """STR, WIT and AGI."""
 
     max: Ability = Field(description="The highest an ability can be.")
@@ -129,7 +126,7 @@ class AbilityRules(_Strict):
                                           "the same difference.")
 
 
-class AttackRules(_Strict):
+class AttackRules(StrictTable):
     """The attack roll (document 002's d20 roll, decisions.md)."""
 
     defenceless_defense: Modifier = Field(description="Defense of a creature that cannot act.")
@@ -138,14 +135,14 @@ class AttackRules(_Strict):
     natural_20_enhanced: Count = Field(description="Enhancements of a natural 20's damage (0: none).")
 
 
-class RestRules(_Strict):
+class RestRules(StrictTable):
     """Rest out of combat."""
 
     full_rest_hours: RepeatHours = Field(description="Hours out of combat that make a full rest.")
     heals: Literal["all"] | Points = Field(description='Health a full rest restores ("all" or points).')
 
 
-class ConditionModel(_Strict):
+class ConditionModel(StrictTable):
     """What a condition does in a fight."""
 
     attack: Modifier = 0
@@ -155,7 +152,7 @@ class ConditionModel(_Strict):
                                                           "injury: the arm of its side).")
 
 
-class ConditionsModel(_Strict):
+class ConditionsModel(StrictTable):
     """Every condition the Injuries table leaves."""
 
     hobbled: ConditionModel
@@ -165,7 +162,7 @@ class ConditionsModel(_Strict):
     blind: ConditionModel
 
 
-class WeaponModel(_Strict):
+class WeaponModel(StrictTable):
     """A strike mode's damage."""
 
     die: Faces = Field(description="Damage die size (one of dice.sizes).")
@@ -190,7 +187,7 @@ class ShieldModel(_Armored):
                                             "hand of a creature able to act.")]
 
 
-class ItemModel(_Strict):
+class ItemModel(StrictTable):
     """A healing item's effect.
 
     Document 003: "Lost health can be recovered by resting (see Rest) or using healing items".
@@ -199,7 +196,7 @@ class ItemModel(_Strict):
     heals: str = Field(description="Health restored: dice NdX+M or a flat value (at least 1 point).")
 
 
-class ItemUseModel(_Strict):
+class ItemUseModel(StrictTable):
     """When the AI has a creature use a healing item in a fight (sandbox rules)."""
 
     reach: Annotated[float, Field(gt=0, le=100, description="Metres within which a dying team-mate can be given "
@@ -222,7 +219,7 @@ class CreatureModel(_Armored):
     human: bool = Field(default=False, description="Abilities cap at abilities.max_human.")
 
 
-class DeriveWeapons(_Strict):
+class DeriveWeapons(StrictTable):
     """How a strike mode's damage follows from its anatomy data."""
 
     die: WeaponFormula = Field(description="The die size aimed at; the allowed size nearest to it is taken (a tie: "
@@ -260,7 +257,7 @@ class DeriveShields(_Armored):
     armor: Annotated[int, Field(ge=0, le=20, validation_alias=_ARMOR)]
 
 
-class DeriveModel(_Strict):
+class DeriveModel(StrictTable):
     """The conversions that derive an entry the file does not have (``docs/models/strength.md``)."""
 
     weapons: DeriveWeapons
@@ -269,7 +266,7 @@ class DeriveModel(_Strict):
     shields: DeriveShields
 
 
-class StrengthFile(_Strict):
+class StrengthFile(StrictTable):
     """``configs/models/strength.toml``: the strength-health model (document 003)."""
 
     health: HealthRules
@@ -397,20 +394,8 @@ def tables_from(data: StrengthFile, catalog: Catalog) -> StrengthTables:
     )
 
 
-def load_tables(catalog: Catalog, root: Path) -> Loaded:
-    """Read, validate, derive and check ``models/strength.toml`` of ``root`` and the catalog's content trees.
-
-    Raises:
-        ConfigError: Every problem of the files.
-    """
-    tables = load_checked(NAME, catalog, root, StrengthFile, _derive, check)
-    return Loaded(StrengthModel(tables_from(tables.model, catalog)), tables.derived)
-
-
-def load(catalog: Catalog, root: Path) -> StrengthModel:
-    """Read, validate and check ``root/models/strength.toml`` against ``catalog``; build the model.
-
-    Raises:
-        ConfigError: Every problem of the file.
-    """
-    return model_of(load_tables(catalog, root), StrengthModel)
+LOADER: TablesLoader[StrengthFile, StrengthModel] = TablesLoader(NAME, StrengthFile, _derive, check,
+                                                  lambda m, catalog: StrengthModel(tables_from(m, catalog)))
+"""How the model's tables load (``sandbox.models.tables.TablesLoader``)."""
+load_tables = LOADER.load_tables
+load = LOADER.load
