@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sandbox.components.log import LogEntry
 from sandbox.components.readout import WoundReading
 from sandbox.components.rules import LEVEL_CODES
+from sandbox.config.content import ScenarioRef
 from sandbox.glossary import BLEEDING_MARK, codes_in, key_line, spell_out
 from sandbox.report import output_width, table, wrapped
 from sandbox.world import Outcome, Sandbox
@@ -190,7 +192,7 @@ class ModelRun:
     out_after: dict[str, int | None]
 
 
-def run_model(scenario: str, seed: int, model: str, max_ticks: int | None = None) -> ModelRun:
+def run_model(scenario: str | Path | ScenarioRef, seed: int, model: str, max_ticks: int | None = None) -> ModelRun:
     """Run ``scenario`` under ``model`` tick by tick, counting the landed blows each creature takes and how many
     it had taken when it was first out of the fight."""
     from sandbox.components.events import BlowLanded, DamageDealt

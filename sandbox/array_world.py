@@ -23,6 +23,7 @@ from sandbox.components.log import LogEntry
 from sandbox.components.readout import Readout, Standing
 from sandbox.components.rules import LEVEL_CODES
 from sandbox.config import Catalog
+from sandbox.config.content import ScenarioRef
 from sandbox.config.scenarios import resolve_scenario
 from sandbox.eventlog import expand_log
 from sandbox.scenario_def import ScenarioDef
@@ -97,15 +98,17 @@ class ArrayWorld:
         self._expanded_upto = 0
 
     @classmethod
-    def from_scenario(cls, scenario: str | Path, seed: int = 0, model: str | None = None, *, run: int = 0,
-                      catalog: Catalog | None = None, trace: Sequence[str] | str = ()) -> ArrayWorld:
-        """The array world of a scenario: a shipped id or a path to a scenario TOML file.
+    def from_scenario(cls, scenario: str | Path | ScenarioRef, seed: int = 0, model: str | None = None, *,
+                      run: int = 0, catalog: Catalog | None = None, trace: Sequence[str] | str = (),
+                      content: Sequence[str | Path] = ()) -> ArrayWorld:
+        """The array world of a scenario: an id (of the shipped content or of ``content``'s trees), a path to a
+        scenario TOML file (one inside a content tree brings its tree) or a ``ScenarioRef`` resolved already.
 
         Raises:
             ConfigError: The scenario file is invalid or unknown.
             SandboxError: What the array engine cannot run.
         """
-        catalog, spec = resolve_scenario(scenario, catalog)
+        catalog, spec = resolve_scenario(scenario, catalog, content)
         return cls(spec, catalog, seed, model, run=run, trace=trace)
 
     def limit_ticks(self, ticks: int) -> None:

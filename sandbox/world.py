@@ -28,6 +28,7 @@ from sandbox.components.log import LogEntry
 from sandbox.components.readout import AftermathRow, Readout, Standing
 from sandbox.components.state import Identity
 from sandbox.config import Catalog, default_catalog
+from sandbox.config.content import ScenarioRef, scenario_ref
 from sandbox.config.scenarios import load_scenario as load_scenario  # its old home: `from sandbox.world import ...`
 from sandbox.config.scenarios import resolve_scenario
 from sandbox.eventlog import expand_log
@@ -131,8 +132,8 @@ class Sandbox:
         check_invariants: Check the world's invariants (``sandbox.systems.invariants``) after every tick and every
             ``advance``, raising ``InvariantError`` on a breach. Default: on when the environment variable
             ``SANDBOX_INVARIANTS`` is ``1`` at construction, else off (and then it costs nothing).
-        content: Content trees extending the shipped content, when no ``catalog`` is given (default: those of
-            ``SANDBOX_CONTENT``).
+        content: Content trees extending the shipped content, when no ``catalog`` is given (default: none; the
+            ``SANDBOX_CONTENT`` variable is the command line's default, never read here).
 
     Raises:
         SandboxError: Unknown model.
@@ -143,7 +144,7 @@ class Sandbox:
 
     def __init__(self, seed: int = 0, model: str | None = None, *, run: int = 0,
                  catalog: Catalog | None = None, check_invariants: bool | None = None,
-                 content: Sequence[str | Path] | None = None) -> None:
+                 content: Sequence[str | Path] = ()) -> None:
         from sandbox.models import available_models, build_model
 
         model = model or DEFAULT_MODEL
@@ -152,7 +153,7 @@ class Sandbox:
         self.seed = seed
         self.run_index = run
         self.model = model
-        self.catalog = catalog or default_catalog(None if content is None else [Path(c) for c in content])
+        self.catalog = catalog or default_catalog(content)
         self.scenario: ScenarioDef | None = None
         self.care = CarePolicy()
         """Who tends the wounded out of combat (``advance``); a scenario sets its own."""
@@ -224,35 +225,43 @@ class Sandbox:
 
     @overload
     @classmethod
-    def from_scenario(cls, scenario: str | Path, seed: int = ..., model: str | None = ..., *, run: int = ...,
-                      catalog: Catalog | None = ..., check_invariants: bool | None = ...,
-                      engine: Literal["esper"] = ..., trace: Sequence[str] | str = ...) -> Sandbox: ...
+    def from_scenario(cls, scenario: str | Path | ScenarioRef, seed: int = ..., model: str | None = ..., *,
+                      run: int = ..., catalog: Catalog | None = ..., check_invariants: bool | None = ...,
+                      engine: Literal["esper"] = ..., trace: Sequence[str] | str = ...,
+                      content: Sequence[str | Path] = ...) -> Sandbox: ...
 
     @overload
     @classmethod
-    def from_scenario(cls, scenario: str | Path, seed: int = ..., model: str | None = ..., *, run: int = ...,
-                      catalog: Catalog | None = ..., check_invariants: bool | None = ..., engine: str,
-                      trace: Sequence[str] | str = ...) -> Sandbox | ArrayWorld: ...
+    def from_scenario(cls, scenario: str | Path | ScenarioRef, seed: int = ..., model: str | None = ..., *,
+                      run: int = ..., catalog: Catalog | None = ..., check_invariants: bool | None = ..., engine: str,
+                      trace: Sequence[str] | str = ..., content: Sequence[str | Path] = ...) -> Sandbox | ArrayWorld:
+        ...
 
     @classmethod
-    def from_scenario(cls, scenario: str | Path, seed: int = 0, model: str | None = None, *, run: int = 0,
-                      catalog: Catalog | None = None, check_invariants: bool | None = None, engine: str = "esper",
-                      trace: Sequence[str] | str = ()) -> Sandbox | ArrayWorld:
-        """Build a world from a scenario: a shipped id (``duel``) or a path to a scenario TOML file.
+    def from_scenario(cls, scenario: str | Path | ScenarioRef, seed: int = 0, model: str | None = None, *,
+                      run: int = 0, catalog: Catalog | None = None, check_invariants: bool | None = None,
+                      engine: str = "esper", trace: Sequence[str] | str = (),
+                      content: Sequence[str | Path] = ()) -> Sandbox | ArrayWorld:
+        """Build a world from a scenario: an id (``duel``, or one of ``content``'s), a path to a scenario TOML file
+        (one inside a content tree brings its tree), or a ``ScenarioRef`` resolved already (it carries its content).
 
         ``engine="array"`` builds it on the array engine instead (``sandbox.array_world.ArrayWorld``: ``step``,
         ``run``, ``readout``, ``events``; ``trace`` names the creatures whose blows it logs in full).
+
+        Args:
+            content: Content trees extending the shipped content, when no ``catalog`` is given.
 
         Raises:
             ConfigError: The scenario file is invalid (every problem listed) or unknown.
             SandboxError: Unknown model or engine, or what the array engine cannot run.
         """
+        ref = scenario_ref(scenario, content)
         if engine != "esper":
             from sandbox.array_world import ArrayWorld, check_engine
 
             check_engine(engine)
-            return ArrayWorld.from_scenario(scenario, seed, model, run=run, catalog=catalog, trace=trace)
-        catalog, spec = resolve_scenario(scenario, catalog)  # a scenario file inside a content tree uses that tree
+            return ArrayWorld.from_scenario(ref, seed, model, run=run, catalog=catalog, trace=trace)
+        catalog, spec = resolve_scenario(ref, catalog)
         return cls.from_spec(spec, seed, model, run=run, catalog=catalog, check_invariants=check_invariants)
 
     @classmethod
@@ -614,12 +623,13 @@ class Sandbox:
         save_world(self, Path(path))
 
     @classmethod
-    def load(cls, path: str | Path, catalog: Catalog | None = None) -> Sandbox:
-        """Restore a world saved by ``save``.
+    def load(cls, path: str | Path, catalog: Catalog | None = None, content: Sequence[str | Path] = ()) -> Sandbox:
+        """Restore a world saved by ``save``, over ``catalog`` (default: the shipped content extended by ``content``,
+        the trees it was made with).
 
         Raises:
             SaveError: A corrupt, truncated or wrong-version file (nothing is half-loaded).
         """
         from sandbox.persistence import load_world
 
-        return load_world(Path(path), catalog or default_catalog(), cls)
+        return load_world(Path(path), catalog or default_catalog(content), cls)

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sandbox.config.content import ScenarioRef, scenario_ref
+
 from .errors import LabError
 from .executors import check_jobs, make_executor
 from .folder import LabFolder
@@ -94,14 +96,16 @@ def _variants(variants: VariantsArg) -> tuple[Variant, ...]:
     return listed if listed and not listed[0].patches else (Variant(BASELINE), *listed)
 
 
-def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = None, variants: VariantsArg = None,
-        jobs: int = 1, executor: Executor | None = None, seed: int = 0, scale: str | Sequence[str] | None = None,
-        solve: tuple[str, float, float, str] | None = None, target_error: float | None = None, chunk: int | None = None,
-        out: str | Path | None = None, odds_blows: int = 0, engine: str = "esper") -> LabResult:
+def run(scenario: str | Path | ScenarioRef, *, runs: int = 100, models: str | Sequence[str] | None = None,
+        variants: VariantsArg = None, jobs: int = 1, executor: Executor | None = None, seed: int = 0,
+        scale: str | Sequence[str] | None = None, solve: tuple[str, float, float, str] | None = None,
+        target_error: float | None = None, chunk: int | None = None, out: str | Path | None = None,
+        odds_blows: int = 0, engine: str = "esper", content: Sequence[str | Path] = ()) -> LabResult:
     """Run a lab and return its result.
 
     Args:
-        scenario: A scenario id or a scenario file.
+        scenario: A scenario id (of the shipped content or of ``content``'s trees) or a scenario file (one inside a
+            content tree brings its tree).
         runs: Runs per variant and model (the solver: the most per probe).
         models: Damage models (a list, or ``"all"``); default: the scenario's, or all of them for a lab with no
             variants, scale factors or solve.
@@ -119,6 +123,8 @@ def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = 
         odds_blows: Blows per odds card (0: none).
         engine: ``esper``, or ``array``: each chunk one array world of independent fights (the anatomy model;
             default models: the scenario's).
+        content: Content trees extending the shipped content; they travel with the work to every worker, on any
+            executor (``SANDBOX_CONTENT`` is not read).
 
     Raises:
         LabError: Bad input (unknown model, bad variant key or value, a target out of reach ...).
@@ -126,6 +132,7 @@ def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = 
     """
     from sandbox.config.scenarios import resolve_scenario
 
+    scenario = scenario_ref(scenario, content)  # resolved once: what every worker is sent
     chosen = _variants(variants)
     for variant in chosen:
         check_patches(variant, scenario)
@@ -164,7 +171,7 @@ def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = 
     return LabResult(folder.out, session.summary(final=session.lab.complete), session, keep)
 
 
-def _scenario_model(scenario: str) -> str:
+def _scenario_model(scenario: ScenarioRef) -> str:
     from sandbox.config.scenarios import resolve_scenario
 
     return resolve_scenario(scenario)[1].model

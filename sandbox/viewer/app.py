@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeAlias, TypeGuard
 
 import pygame
 
+from sandbox.config.content import ScenarioRef, scenario_ref
 from sandbox.viewer.budget import Budget
 from sandbox.viewer.camera import Camera
 from sandbox.viewer.entries import Attack
@@ -55,7 +56,8 @@ MAX_TICKS_A_FRAME = 8
 KEYS = ("Space pause  ←/→ tick  Home/End  drag the timeline  wheel zoom/scroll  drag pan  C fit  F follow  "
         "N names  Tab creature  A or right-click: attacker  +/- speed  R restart  M model  S shot  Esc quit")
 
-Source: TypeAlias = "Sandbox | ArrayWorld | WorldFactory | str | Feed"  # text: ArrayWorld is loaded only when used
+Source: TypeAlias = "Sandbox | ArrayWorld | WorldFactory | str | Path | ScenarioRef | Feed"  # text: ArrayWorld is
+# loaded only when used
 
 
 def _is_feed(source: object) -> bool:
@@ -75,7 +77,8 @@ class Viewer:
     Args:
         source: What to watch: a ``Sandbox`` or an ``ArrayWorld`` you built (watched and ticked as it is), a
             function of ``(seed, model)`` that builds one (then R restarts with a new seed and M changes the
-            model), a scenario id or path, or a feed (``Viewer.saved``, ``Viewer.replay``).
+            model), a scenario (an id or path, loaded over ``content``; or a ``ScenarioRef`` resolved already), or
+            a feed (``Viewer.saved``, ``Viewer.replay``).
         seed: The root seed a function or a scenario builds with.
         models: The damage models side by side (one pane each, at most five; a function or a scenario only).
             Default: one pane, the world's own model.
@@ -90,6 +93,8 @@ class Viewer:
             array engine's ``ArrayWorld``, every creature traced, so the log explains each landed blow; R builds
             an array world again with the next seed, M goes through the models the array engine runs). A world,
             function or feed handed in brings its own engine.
+        content: The content trees a scenario id or path is loaded over (default: the shipped content alone; a
+            scenario file inside a tree brings its tree). A world, function or feed brings its own content.
 
     Raises:
         ValueError: Too many models, models for a world handed in, an engine for anything but a scenario, or a
@@ -99,11 +104,17 @@ class Viewer:
 
     def __init__(self, source: Source, *, seed: int = 0, models: Sequence[str | None] | None = None,
                  size: tuple[int, int] | None = None, title: str | None = None, threaded: bool = False,
-                 speed: float = 2.0, echo: Callable[[str], None] | None = None, engine: str = "esper") -> None:
+                 speed: float = 2.0, echo: Callable[[str], None] | None = None, engine: str = "esper",
+                 content: Sequence[str | Path] = ()) -> None:
         if not MIN_SPEED <= speed <= MAX_SPEED:
             raise ValueError(f"speed must be {MIN_SPEED:g} to {MAX_SPEED:g} ticks per second, not {speed:g}")
+        if content and not isinstance(source, str | Path):
+            raise ValueError("content= goes with a scenario id or path; a world, function, feed or resolved scenario "
+                             "brings its own content")
+        if isinstance(source, str | Path):
+            source = scenario_ref(source, content)  # resolved once: every restart and model builds from it
         if engine != "esper":
-            if not isinstance(source, str | Path):
+            if not isinstance(source, ScenarioRef):
                 raise ValueError(f"engine={engine!r} builds a scenario; a world, function or feed handed in brings "
                                  "its own engine")
             from sandbox.array_world import check_engine
@@ -159,7 +170,7 @@ class Viewer:
                                  "see models side by side")
             self.engine = source.engine_name
             return [LiveFeed(source, title=title, quiet=self.worker.quiet)]
-        if isinstance(source, str | Path):
+        if isinstance(source, ScenarioRef):
             factory: WorldFactory = scenario_factory(source, self.engine)
         else:
             factory = source  # type: ignore[assignment]
@@ -176,21 +187,24 @@ class Viewer:
         return feeds
 
     @classmethod
-    def saved(cls, path: str | Path, **options: object) -> Viewer:
-        """Watch a saved world from its tick on (``Sandbox.load``), with the ``Viewer`` options.
+    def saved(cls, path: str | Path, content: Sequence[str | Path] = (), **options: object) -> Viewer:
+        """Watch a saved world from its tick on (``Sandbox.load``, over the shipped content extended by ``content``:
+        the trees it was made with), with the ``Viewer`` options.
 
         Raises:
             SaveError: The file is not a save this sandbox reads.
         """
-        world = Sandbox.load(path)
+        world = Sandbox.load(path, content=content)
         title = options.pop("title", None) or (world.scenario.name if world.scenario else Path(path).stem)
         feed = LiveFeed(world, title=f"{title} (from {Path(path).name})", owned=True)
         return cls(feed, **options)  # type: ignore[arg-type]
 
     @classmethod
-    def replay(cls, path: str | Path, scenario: str | None = None, **options: object) -> Viewer:
+    def replay(cls, path: str | Path, scenario: str | Path | ScenarioRef | None = None,
+               content: Sequence[str | Path] = (), **options: object) -> Viewer:
         """Replay a ``sandbox run --log`` file (no simulation), with the ``Viewer`` options. The creatures' bodies,
-        teams and places come from ``scenario``, else from the content's scenario that has the log's creatures.
+        teams and places come from ``scenario``, else from the scenario of the content (the shipped content
+        extended by ``content``) that has the log's creatures.
 
         Raises:
             ReplayError: The file is not a log, or its creatures are not the scenario's.
@@ -201,18 +215,19 @@ class Viewer:
 
         log = Path(path)
         cast: Sandbox | None = None
-        if scenario is None:
+        ref = scenario_ref(scenario, content) if scenario is not None else None
+        if ref is None:
             try:
-                spec = find_cast(default_catalog(), log_names(log).values())
+                spec = find_cast(default_catalog(content), log_names(log).values())
             except (OSError, ValueError):
                 spec = None  # ReplayFeed says what is wrong with the file
-            scenario = spec.id if spec is not None else None
-        if scenario is not None:
+            ref = scenario_ref(spec.id, content) if spec is not None else None
+        if ref is not None:
             try:
                 model = log_model(read_jsonl(log))
             except (OSError, ValueError):
                 model = None
-            cast = Sandbox.from_scenario(scenario, model=model)
+            cast = Sandbox.from_scenario(ref, model=model)
         try:
             feed = ReplayFeed(log, cast)
         finally:
@@ -815,7 +830,7 @@ def run_headless(source: Source | Viewer, seed: int = 0, model: str | Sequence[s
                  frames: int = 120, screenshot: str | Path | None = None, size: tuple[int, int] | None = None,
                  speed: float | None = None, select: str | None = None,
                  events: Iterable[pygame.event.Event] | None = None, attacker: str | None = None,
-                 engine: str = "esper") -> Viewer:
+                 engine: str = "esper", content: Sequence[str | Path] = ()) -> Viewer:
     """Render ``frames`` frames at a fixed 1/60 s each, with no window (the dummy video driver), and save the last.
 
     Args:
@@ -831,6 +846,7 @@ def run_headless(source: Source | Viewer, seed: int = 0, model: str | Sequence[s
             on screen).
         attacker: Name of the attacker whose odds the location card shows.
         engine: The engine a scenario is built on (see ``Viewer``).
+        content: The content trees a scenario is loaded over (see ``Viewer``).
 
     Raises:
         ValueError: An unknown creature, a speed out of range, too many models.
@@ -845,7 +861,7 @@ def run_headless(source: Source | Viewer, seed: int = 0, model: str | Sequence[s
     else:
         models = [model] if isinstance(model, str) or model is None else list(model)
         viewer = Viewer(source, seed=seed, models=models if models != [None] else None, size=size,
-                        speed=speed if speed is not None else 2.0, engine=engine)
+                        speed=speed if speed is not None else 2.0, engine=engine, content=content)
     try:
         if select is not None:
             viewer.select(select)

@@ -15,6 +15,7 @@ from sandbox.components.events import Event
 from sandbox.components.log import LogEntry
 from sandbox.components.readout import Readout
 from sandbox.config import Catalog
+from sandbox.config.content import ScenarioRef
 from sandbox.scenario_def import ScenarioDef
 from sandbox.systems.creatures import Creature
 
@@ -97,7 +98,8 @@ class WatchedWorld(Protocol):
         ...
 
 
-def scenario_world(scenario: str | Path, seed: int, model: str | None, engine: str = "esper") -> Sandbox | ArrayWorld:
+def scenario_world(scenario: str | Path | ScenarioRef, seed: int, model: str | None,
+                   engine: str = "esper") -> Sandbox | ArrayWorld:
     """The world of ``scenario`` on ``engine``: an array world traces every creature, so the log panel explains each
     of its landed blows as the esper engine's log would (the anatomy model's own ``AttackRecord``).
 
@@ -114,7 +116,8 @@ def scenario_world(scenario: str | Path, seed: int, model: str | None, engine: s
     return Sandbox.from_scenario(scenario, seed=seed, model=model, engine=engine, trace=TRACE_ALL)
 
 
-def scenario_factory(scenario: str | Path, engine: str = "esper") -> Callable[[int, str | None], WatchedWorld]:
+def scenario_factory(scenario: str | Path | ScenarioRef,
+                     engine: str = "esper") -> Callable[[int, str | None], WatchedWorld]:
     """A function of ``(seed, model)`` that builds the world of ``scenario`` on ``engine`` (``scenario_world``)."""
 
     def build(seed: int, model: str | None) -> WatchedWorld:
