@@ -21,7 +21,7 @@ from sandbox.report import output_width, table, wrapped
 from sandbox.world import Outcome, Sandbox
 
 if TYPE_CHECKING:
-    from sandbox.array_world import ArrayWorld
+    from sandbox.world_protocol import World
 
 
 def blow_lines(log: Iterable[LogEntry], names: Mapping[int, str], plain: bool = False) -> Iterator[str]:
@@ -57,7 +57,7 @@ def _finish(current: str, follows: list[str], plain: bool = False) -> str:
     return wrapped(spell_out(line) if plain else line, indent=len("tick 123  "))
 
 
-def closing_table(world: Sandbox | ArrayWorld, plain: bool = False, *, every: bool = False) -> str:
+def closing_table(world: World, plain: bool = False, *, every: bool = False) -> str:
     """Per creature: team, alive, health and band, shock state, wounds by location, conditions (``plain``: in
     words).
 
@@ -98,7 +98,7 @@ ROWS_MOST = 60
 of thousands is unreadable, and would take longer to print than the battle takes to run)."""
 
 
-def team_table(world: Sandbox | ArrayWorld, plain: bool = False) -> str:
+def team_table(world: World, plain: bool = False) -> str:
     """Per team and state (the readout's label: "fair", "incapacitated", "dead"): how many creatures, of which
     kinds; the teams in order of first appearance, each team's states most common first."""
     count: Counter[tuple[str, str]] = Counter()

@@ -29,7 +29,6 @@ from sandbox.config.limits import MAX_SCORE, MAX_SPREAD, MAX_TICKS
 from sandbox.setup_error import SetupError
 
 if TYPE_CHECKING:
-    from sandbox.array_world import ArrayWorld
     from sandbox.config.content import ScenarioRef
     from sandbox.files import Target
 
@@ -274,17 +273,16 @@ def _import_before_interrupts(engine: str = "esper") -> None:
 
     The heavy modules are imported here, when the command starts, not with the CLI, so a Ctrl-C can land in these
     imports: it stops the command as any interrupt does (exit 130, no traceback), as far as CPython lets it.
-    ``engine`` other than ``esper``: the array engine (numpy, numba) too.
+    ``engine``: what that engine runs on too (the array engine: numpy, numba; an unknown name is refused later).
     """
     try:
-        if engine != "esper":
-            import sandbox.array_world  # noqa: F401 (the array engine and numba)
-
         import numpy.random  # noqa: F401 (numpy loads it lazily, on the first seed)
 
+        from sandbox.engines import ENGINES  # the esper world and the systems come with it
         from sandbox.models import available_models
-        from sandbox.world import Sandbox  # noqa: F401 (imported for its side effect: the systems are loaded)
 
+        if engine in ENGINES:
+            ENGINES[engine].load()
         available_models()
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
@@ -296,6 +294,7 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
          every_creature: bool = False, content: list[Path] | None = None) -> None:
     """The body of ``sandbox run``: the account, then (unless ``plain``) a key to the codes it used."""
     from sandbox.account import account_key, blow_lines, closing_table, outcome_line
+    from sandbox.engines import DEFAULT_ENGINE, ENGINES, TRACE_ALL, World, engine_named, open_world
     from sandbox.eventlog import write_jsonl
     from sandbox.files import atomic_text
     from sandbox.models import available_models
@@ -317,8 +316,9 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
 
     _check_engine(engine, [model] if model != "all" else [], [
         (model == "all", "--model all (it compares every model)"), (aftermath is not None, "--aftermath")])
-    if engine == "esper" and trace:
-        raise SetupError("--trace goes with --engine array (the esper engine accounts for every creature)")
+    if trace and not engine_named(engine).traces:
+        tracing = " or ".join(name for name, known in ENGINES.items() if known.traces)
+        raise SetupError(f"--trace goes with --engine {tracing} (the {engine} engine accounts for every creature)")
     if model == "all":
         from sandbox.account import comparison_table, run_model
 
@@ -331,26 +331,22 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
         _say(f"{scenario} under every damage model, seed {seed} (the same attack and location draws in each)")
         _echo_account([comparison_table(runs, plain)], plain)
         return
-    world: Sandbox | ArrayWorld
+    world: World
+    lasting: Sandbox | None = None  # a world carried on past its fight (the aftermath: _check_engine allowed it)
     try:
-        if engine == "esper":
-            world = Sandbox.from_scenario(ref, seed=seed, model=model)
+        if aftermath is not None:
+            world = lasting = Sandbox.from_scenario(ref, seed=seed, model=model)
         else:
-            from sandbox.array_world import TRACE_ALL, ArrayWorld
-
-            world = ArrayWorld.from_scenario(ref, seed=seed, model=model,
-                                             trace=trace or ([] if quiet else TRACE_ALL))
-            if ticks is not None:
-                world.limit_ticks(ticks)
+            world = open_world(ref, engine, seed=seed, model=model, trace=trace or ([] if quiet else TRACE_ALL))
+        spec = world.scenario
+        assert spec is not None
+        outcome = world.run(ticks)  # a limit past what the engine runs is refused before the first tick
     except SandboxError as exc:
         raise SetupError(str(exc)) from None
-    spec = world.scenario
-    assert spec is not None
-    outcome = world.run(ticks)
     names = world.names
     printed: list[str] = []
     if not quiet:
-        on = f", engine {engine}" if engine != "esper" else ""
+        on = f", engine {engine}" if engine != DEFAULT_ENGINE else ""
         echo(f"{spec.name}: {spec.description} (model {world.model}{on}, seed {seed})", wrap=True)
         for line in blow_lines(world.log, names, plain):
             echo(line)
@@ -359,13 +355,13 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
     echo(outcome_line(outcome), wrap=True)
     printed.append(closing_table(world, plain, every=every_creature))
     echo(printed[-1])
-    if aftermath is not None and isinstance(world, Sandbox):
+    if aftermath is not None and lasting is not None:
         from sandbox.account import aftermath_table
 
-        start = world.ctx.clock.time
-        world.advance(days=aftermath)
+        start = lasting.time
+        lasting.advance(days=aftermath)
         echo(f"\nAftermath: {aftermath:g} days of first aid, treatment and healing", wrap=True)
-        printed.append(aftermath_table(world, start, plain))
+        printed.append(aftermath_table(lasting, start, plain))
         echo(printed[-1])
     if not plain and (key := account_key(printed)):
         echo("\n" + key, wrap=True, indent=len("Key: "))
@@ -377,8 +373,7 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
             raise  # the log's reader stopped reading (sandbox run --log - | head): nothing failed
         except OSError as exc:
             raise SetupError(f"cannot write the log {log}: {exc.strerror or exc}") from None
-        if isinstance(world, Sandbox):
-            world.close()  # before the last line: a signal after it finds no finalizer left to interrupt
+        world.close()  # before the last line: a signal after it finds no finalizer left to interrupt
         typer.echo(f"{count} events written to {log}", err=to_stdout)
 
 
@@ -395,22 +390,11 @@ def _check_engine(engine: str, models: Iterable[str | None], esper_only: Iterabl
     Raises:
         SetupError: The first of those (the message says which).
     """
-    if engine == "esper":
-        return
-    from sandbox.array_world import check_array_model, check_engine
+    from sandbox.engines import engine_named
     from sandbox.world import SandboxError
 
     try:
-        check_engine(engine)
-    except SandboxError as exc:
-        raise SetupError(str(exc)) from None
-    for given, what in esper_only:
-        if given:
-            raise SetupError(f"{what} runs on the esper engine only, not with --engine {engine}")
-    try:
-        for model in models:
-            if model is not None:
-                check_array_model(model)
+        engine_named(engine).refuse(models, esper_only)
     except SandboxError as exc:
         raise SetupError(str(exc)) from None
 
@@ -521,6 +505,7 @@ def _lab(scenario: ScenarioRef, runs: int, models: str | None, seed: int, jobs: 
         LabPlan,
         check_engine,
         default_chunk,
+        default_models,
         read_variants,
         scale_keys,
         solve_spec,
@@ -549,9 +534,7 @@ def _lab(scenario: ScenarioRef, runs: int, models: str | None, seed: int, jobs: 
         cast = cast_of(scenario)
         asks = len(chosen) > 1 or scale is not None or solve is not None
         if models is None:
-            from sandbox.config.scenarios import resolve_scenario
-
-            models = resolve_scenario(scenario)[1].model if asks or engine != "esper" else "all"
+            models = default_models(engine, scenario, asks)
         keys = scale_keys(scale, scenario, chosen[0]) if scale is not None else ()
         spec = (solve_spec(solve, between, target, cast.team_order, target_error, scenario, chosen[0])
                 if solve is not None and between is not None and target is not None else None)

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, TypeVar
 
 import esper
 
@@ -28,7 +28,7 @@ from sandbox.components.log import LogEntry
 from sandbox.components.readout import AftermathRow, Readout, Standing
 from sandbox.components.state import Identity
 from sandbox.config import Catalog, default_catalog
-from sandbox.config.content import ScenarioRef, scenario_ref
+from sandbox.config.content import ScenarioRef
 from sandbox.config.scenarios import load_scenario as load_scenario  # its old home: `from sandbox.world import ...`
 from sandbox.config.scenarios import resolve_scenario
 from sandbox.eventlog import expand_log
@@ -41,7 +41,7 @@ from sandbox.systems.phases import priority
 from sandbox.systems.spawning import SpawnError, creature_components
 
 if TYPE_CHECKING:
-    from sandbox.array_world import ArrayWorld
+    from sandbox.persistence import FrozenSandbox
 
 _world_ids = itertools.count(1)
 
@@ -141,6 +141,8 @@ class Sandbox:
     """
 
     engine_name = "esper"
+    log_note = ""
+    """Nothing is left out of its log: every attack of every creature."""
 
     def __init__(self, seed: int = 0, model: str | None = None, *, run: int = 0,
                  catalog: Catalog | None = None, check_invariants: bool | None = None,
@@ -223,45 +225,23 @@ class Sandbox:
 
     # ------------------------------------------------------------------ building a world
 
-    @overload
-    @classmethod
-    def from_scenario(cls, scenario: str | Path | ScenarioRef, seed: int = ..., model: str | None = ..., *,
-                      run: int = ..., catalog: Catalog | None = ..., check_invariants: bool | None = ...,
-                      engine: Literal["esper"] = ..., trace: Sequence[str] | str = ...,
-                      content: Sequence[str | Path] = ...) -> Sandbox: ...
-
-    @overload
-    @classmethod
-    def from_scenario(cls, scenario: str | Path | ScenarioRef, seed: int = ..., model: str | None = ..., *,
-                      run: int = ..., catalog: Catalog | None = ..., check_invariants: bool | None = ..., engine: str,
-                      trace: Sequence[str] | str = ..., content: Sequence[str | Path] = ...) -> Sandbox | ArrayWorld:
-        ...
-
     @classmethod
     def from_scenario(cls, scenario: str | Path | ScenarioRef, seed: int = 0, model: str | None = None, *,
                       run: int = 0, catalog: Catalog | None = None, check_invariants: bool | None = None,
-                      engine: str = "esper", trace: Sequence[str] | str = (),
-                      content: Sequence[str | Path] = ()) -> Sandbox | ArrayWorld:
+                      content: Sequence[str | Path] = ()) -> Sandbox:
         """Build a world from a scenario: an id (``duel``, or one of ``content``'s), a path to a scenario TOML file
         (one inside a content tree brings its tree), or a ``ScenarioRef`` resolved already (it carries its content).
 
-        ``engine="array"`` builds it on the array engine instead (``sandbox.array_world.ArrayWorld``: ``step``,
-        ``run``, ``readout``, ``events``; ``trace`` names the creatures whose blows it logs in full).
+        The same scenario on another engine: ``sandbox.engines.open_world(scenario, engine)``.
 
         Args:
             content: Content trees extending the shipped content, when no ``catalog`` is given.
 
         Raises:
             ConfigError: The scenario file is invalid (every problem listed) or unknown.
-            SandboxError: Unknown model or engine, or what the array engine cannot run.
+            SandboxError: Unknown model, or a combatant the world cannot spawn.
         """
-        ref = scenario_ref(scenario, content)
-        if engine != "esper":
-            from sandbox.array_world import ArrayWorld, check_engine
-
-            check_engine(engine)
-            return ArrayWorld.from_scenario(ref, seed, model, run=run, catalog=catalog, trace=trace)
-        catalog, spec = resolve_scenario(ref, catalog)
+        catalog, spec = resolve_scenario(scenario, catalog, content)
         return cls.from_spec(spec, seed, model, run=run, catalog=catalog, check_invariants=check_invariants)
 
     @classmethod
@@ -615,6 +595,20 @@ class Sandbox:
             self.damage_model.settle(c, self.ctx)
 
     # ------------------------------------------------------------------ persistence
+
+    def freeze(self) -> FrozenSandbox:
+        """The world as it is now, as a save holds it (its document as text, without the log: a restore reads
+        exactly what a load reads), to make copies from (``FrozenSandbox.copy``); the viewer's snapshots are these."""
+        from sandbox.persistence import FrozenSandbox
+
+        return FrozenSandbox.of(self)
+
+    def copy(self, log: Sequence[LogEntry] | None = None) -> Sandbox:
+        """An independent copy of the world as it is now (through its save document: entities, clock, streams,
+        care), with its scenario and invariant checks, whose log is ``log`` (the entries themselves shared; default:
+        this world's log). Ticking the copy gives exactly the events ticking this world gives (saves are bit-exact);
+        the copy takes this world's entities (it is loaded from it)."""
+        return self.freeze().copy(self.log if log is None else log)
 
     def save(self, path: str | Path) -> None:
         """Write the whole world (entities, components, clock, generator states, log) as versioned JSON, atomically."""

@@ -23,7 +23,7 @@ from sandbox.config.content import ScenarioRef, scenario_ref
 from .errors import LabError
 from .executors import check_jobs, make_executor
 from .folder import LabFolder
-from .plan import LabPlan, check_engine, default_chunk, read_variants, scale_keys, solve_spec
+from .plan import LabPlan, check_engine, default_chunk, default_models, read_variants, scale_keys, solve_spec
 from .records import BLOWS_FILE, COMBATANTS_FILE, RUNS_FILE
 from .report import report_html
 from .runner import cast_of, parse_models
@@ -139,8 +139,7 @@ def run(scenario: str | Path | ScenarioRef, *, runs: int = 100, models: str | Se
     cast = cast_of(scenario)
     asks = len(chosen) > 1 or scale or solve
     if models is None:
-        spec_model = _scenario_model(scenario)
-        model_text = spec_model if asks or engine != "esper" else "all"
+        model_text = default_models(engine, scenario, bool(asks))
     else:
         model_text = models if isinstance(models, str) else ",".join(models)
     keys = scale_keys(scale if isinstance(scale, str) else ",".join(scale), scenario, chosen[0]) if scale else ()
@@ -169,10 +168,3 @@ def run(scenario: str | Path | ScenarioRef, *, runs: int = 100, models: str | Se
         if own:
             pool.shutdown(cancel_futures=True)
     return LabResult(folder.out, session.summary(final=session.lab.complete), session, keep)
-
-
-def _scenario_model(scenario: ScenarioRef) -> str:
-    from sandbox.config.scenarios import resolve_scenario
-
-    return resolve_scenario(scenario)[1].model
-

@@ -47,10 +47,28 @@ coarser (a lab of one point and model on two jobs shares its runs only when they
 
 def default_chunk(engine: str, creatures: int) -> int:
     """The chunk a lab on ``engine`` gets when none is asked for, for a scenario of ``creatures`` (at least one)
-    combatants."""
-    if engine != "array":
+    combatants: ``ESPER_CHUNK`` runs of a world each, or on an engine whose world runs a batch of fights, a world of
+    about ``ARRAY_WORLD`` creatures (an unknown engine is refused later, by ``check_engine``)."""
+    from sandbox.engines import ENGINES
+
+    known = ENGINES.get(engine)
+    if known is None or not known.batches:
         return ESPER_CHUNK
     return max(1, ARRAY_WORLD // creatures)
+
+
+def default_models(engine: str, scenario: str | Path | ScenarioRef, asks: bool) -> str:
+    """The models a lab runs when none are asked for: ``all`` for a lab that asks nothing of variants, scale
+    factors or a solve on an engine that runs every model, else the scenario's own (an unknown engine is refused
+    later, by ``check_engine``)."""
+    from sandbox.engines import ENGINES
+
+    known = ENGINES.get(engine)
+    if not asks and known is not None and known.every_model:
+        return "all"
+    from sandbox.config.scenarios import resolve_scenario
+
+    return resolve_scenario(scenario)[1].model
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,20 +303,19 @@ def check_engine(plan: LabPlan) -> None:
     Raises:
         LabError: An unknown engine, or a model or scenario feature the array engine does not run (it says which).
     """
-    if plan.engine == "esper":
-        return  # nothing to import: the array engine and numba stay unloaded
-    from sandbox.array_world import ArrayWorld
-    from sandbox.array_world import check_engine as known_engine
+    from sandbox.engines import engine_named
     from sandbox.world import SandboxError
 
     from .variants import variant_content
 
     try:
-        known_engine(plan.engine)
+        engine = engine_named(plan.engine)
+        if engine.every_model:
+            return  # nothing to check (and on the esper engine, the array engine and numba stay unloaded)
         for point in plan.points:
             content = variant_content(point, plan.scenario)
             for model in plan.models:
-                ArrayWorld(content.scenario, content.catalog, model=model)
+                engine.check(content.scenario, content.catalog, model)
     except SandboxError as exc:
         raise LabError(f"--engine {plan.engine}: {exc}") from None
 

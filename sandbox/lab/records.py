@@ -21,10 +21,12 @@ import numpy as np
 from sandbox.components.events import DamageDealt
 from sandbox.components.readout import Standing
 from sandbox.config.content import ScenarioRef, scenario_ref
+from sandbox.engines import DEFAULT_ENGINE, engine_named
 from sandbox.world import Outcome, Sandbox
 
 if TYPE_CHECKING:
-    from sandbox.array_world import ArrayWorld, FightEndings
+    from sandbox.array_world import FightEndings
+    from sandbox.world_protocol import World
 
 from .variants import Variant, variant_content
 
@@ -196,27 +198,24 @@ def endings_records(variant: str, model: str, seed: int, ends: FightEndings) -> 
 
 
 def run_chunk(scenario: str | Path | ScenarioRef, seed: int, model: str, runs: Iterable[int], variant: Variant,
-              engine: str = "esper") -> list[RunRecord]:
+              engine: str = DEFAULT_ENGINE) -> list[RunRecord]:
     """Run a chunk of run indices of one variant under one model on ``engine`` (what a worker is sent: the scenario
-    travels resolved, with its content trees, so the worker builds the content the lab was given)."""
-    if engine == "array":
+    travels resolved, with its content trees, so the worker builds the content the lab was given): one world of the
+    chunk's fights on an engine that runs batches, else a world per run."""
+    if engine_named(engine).batches:
         return array_chunk(scenario, seed, model, list(runs), variant)
     return [run_one(scenario, seed, model, i, variant) for i in runs]
 
 
 def world_of(scenario: str | Path | ScenarioRef, seed: int, model: str, run: int,
-             patches: Iterable[tuple[str, Any]] = (), name: str = "variant", engine: str = "esper",
-             content: Sequence[str | Path] = ()) -> Sandbox | ArrayWorld:
+             patches: Iterable[tuple[str, Any]] = (), name: str = "variant", engine: str = DEFAULT_ENGINE,
+             content: Sequence[str | Path] = ()) -> World:
     """The world of one run of a lab, to replay or inspect it: run ``run`` of the variant with ``patches`` (from
     ``summary.json``'s ``variants``) under ``model`` on ``engine`` (the lab's ``plan.engine``), over the content
     trees the lab was given (``content``), before its first tick. ``world.run()`` then gives the run's records (an
     array lab's run is the same fight alone as in its chunk).
     """
+    chosen = engine_named(engine)
     ref = scenario_ref(scenario, content)
     built = variant_content(Variant(name, tuple((k, v) for k, v in patches)), ref)
-    if engine == "esper":
-        return Sandbox.from_spec(built.scenario, seed, model, run=run, catalog=built.catalog)
-    from sandbox.array_world import ArrayWorld, check_engine
-
-    check_engine(engine)
-    return ArrayWorld(built.scenario, built.catalog, seed, model, run=run)
+    return chosen.world(built.scenario, built.catalog, seed, model, run=run)
