@@ -9,17 +9,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sandbox.components.log import LogEntry
 from sandbox.components.readout import WoundReading
 from sandbox.components.rules import LEVEL_CODES
+from sandbox.config.content import ScenarioRef
 from sandbox.glossary import BLEEDING_MARK, codes_in, key_line, spell_out
 from sandbox.report import output_width, table, wrapped
 from sandbox.world import Outcome, Sandbox
 
 if TYPE_CHECKING:
-    from sandbox.array_world import ArrayWorld
+    from sandbox.world_protocol import World
 
 
 def blow_lines(log: Iterable[LogEntry], names: Mapping[int, str], plain: bool = False) -> Iterator[str]:
@@ -55,7 +57,7 @@ def _finish(current: str, follows: list[str], plain: bool = False) -> str:
     return wrapped(spell_out(line) if plain else line, indent=len("tick 123  "))
 
 
-def closing_table(world: Sandbox | ArrayWorld, plain: bool = False, *, every: bool = False) -> str:
+def closing_table(world: World, plain: bool = False, *, every: bool = False) -> str:
     """Per creature: team, alive, health and band, shock state, wounds by location, conditions (``plain``: in
     words).
 
@@ -96,7 +98,7 @@ ROWS_MOST = 60
 of thousands is unreadable, and would take longer to print than the battle takes to run)."""
 
 
-def team_table(world: Sandbox | ArrayWorld, plain: bool = False) -> str:
+def team_table(world: World, plain: bool = False) -> str:
     """Per team and state (the readout's label: "fair", "incapacitated", "dead"): how many creatures, of which
     kinds; the teams in order of first appearance, each team's states most common first."""
     count: Counter[tuple[str, str]] = Counter()
@@ -190,7 +192,7 @@ class ModelRun:
     out_after: dict[str, int | None]
 
 
-def run_model(scenario: str, seed: int, model: str, max_ticks: int | None = None) -> ModelRun:
+def run_model(scenario: str | Path | ScenarioRef, seed: int, model: str, max_ticks: int | None = None) -> ModelRun:
     """Run ``scenario`` under ``model`` tick by tick, counting the landed blows each creature takes and how many
     it had taken when it was first out of the fight."""
     from sandbox.components.events import BlowLanded, DamageDealt

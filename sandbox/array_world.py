@@ -1,11 +1,12 @@
-"""``ArrayWorld``: a scenario on the array engine (``sandbox.systems.arrays``) behind the ``Sandbox`` methods a run
-needs:
-``step``, ``run``, ``readout``, ``events``, ``log``, ``names``, ``creatures``; and ``run_fights``: many runs of a
-scenario as one array world of independent fights (the lab's batch), each run's fight its own.
+"""``ArrayWorld``: a scenario on the array engine (``sandbox.systems.arrays``), a ``sandbox.world_protocol.World`` as
+a ``Sandbox`` is one (``step``, ``run``, ``readout``, ``standing``, ``events``, ``log``, ``names``, ``creatures``,
+``copy``, ``freeze``); and ``run_fights``: many runs of a scenario as one array world of independent fights (the
+lab's batch), each run's fight its own.
 
-``Sandbox.from_scenario(path, engine="array")`` builds one. What the engine cannot run is refused before any
-work, as a ``SandboxError`` naming it: a damage model with no array implementation (and the engines that run it),
-a scenario feature it does not run (parts held fast), a fight longer than it runs, an unknown creature to trace.
+``sandbox.engines.open_world(path, "array")`` (or ``ArrayWorld.from_scenario``) builds one. What the engine cannot
+run is refused before any work, as a ``SandboxError`` naming it: a damage model with no array implementation (and
+the engines that run it), a scenario feature it does not run (parts held fast), a fight longer than it runs, an
+unknown creature to trace.
 """
 
 from __future__ import annotations
@@ -23,25 +24,18 @@ from sandbox.components.log import LogEntry
 from sandbox.components.readout import Readout, Standing
 from sandbox.components.rules import LEVEL_CODES
 from sandbox.config import Catalog
+from sandbox.config.content import ScenarioRef
 from sandbox.config.scenarios import resolve_scenario
 from sandbox.eventlog import expand_log
 from sandbox.scenario_def import ScenarioDef
-from sandbox.systems.arrays import ENGINES, ArrayEngine, EngineError
+from sandbox.systems.arrays import ArrayEngine, EngineError
 from sandbox.systems.arrays.state import picked
 from sandbox.systems.arrays.tables import BoolArray, IntArray
 from sandbox.systems.creatures import Creature
 from sandbox.systems.damage_model import DamageModel
 from sandbox.systems.models import DEFAULT_MODEL
 from sandbox.world import Outcome, SandboxError, verdict
-
-TRACE_ALL = "all"
-"""``trace=TRACE_ALL`` traces every creature."""
-
-
-def check_engine(engine: str) -> None:
-    """Raise ``SandboxError`` for an engine name that is not one of ``ENGINES``."""
-    if engine not in ENGINES:
-        raise SandboxError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+from sandbox.world_protocol import TRACE_ALL as TRACE_ALL  # its old home: `from sandbox.array_world import ...`
 
 
 def check_array_model(model: str) -> None:
@@ -71,6 +65,8 @@ class ArrayWorld:
     """
 
     engine_name = "array"
+    log_note = "the array engine: the log lists the blows that landed"
+    """Its log holds the traced creatures' landed blows only (its misses cost nothing to keep quiet)."""
 
     def __init__(self, spec: ScenarioDef, catalog: Catalog, seed: int = 0, model: str | None = None, *,
                  run: int = 0, trace: Sequence[str] | str = ()) -> None:
@@ -97,15 +93,17 @@ class ArrayWorld:
         self._expanded_upto = 0
 
     @classmethod
-    def from_scenario(cls, scenario: str | Path, seed: int = 0, model: str | None = None, *, run: int = 0,
-                      catalog: Catalog | None = None, trace: Sequence[str] | str = ()) -> ArrayWorld:
-        """The array world of a scenario: a shipped id or a path to a scenario TOML file.
+    def from_scenario(cls, scenario: str | Path | ScenarioRef, seed: int = 0, model: str | None = None, *,
+                      run: int = 0, catalog: Catalog | None = None, trace: Sequence[str] | str = (),
+                      content: Sequence[str | Path] = ()) -> ArrayWorld:
+        """The array world of a scenario: an id (of the shipped content or of ``content``'s trees), a path to a
+        scenario TOML file (one inside a content tree brings its tree) or a ``ScenarioRef`` resolved already.
 
         Raises:
             ConfigError: The scenario file is invalid or unknown.
             SandboxError: What the array engine cannot run.
         """
-        catalog, spec = resolve_scenario(scenario, catalog)
+        catalog, spec = resolve_scenario(scenario, catalog, content)
         return cls(spec, catalog, seed, model, run=run, trace=trace)
 
     def limit_ticks(self, ticks: int) -> None:
@@ -223,6 +221,11 @@ class ArrayWorld:
         twin._names = dict(self._names)
         twin._expanded, twin._expanded_upto = [], 0
         return twin
+
+    def freeze(self) -> ArrayWorld:
+        """The world as it is now, to make copies from (``copy``): a copy of it with an empty log, that nothing
+        ticks (the array engine has no save format; the viewer's snapshots are these)."""
+        return self.copy(log=())
 
     def close(self) -> None:
         """Nothing to release (the arrays go with the object); for symmetry with ``Sandbox``."""

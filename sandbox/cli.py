@@ -1,8 +1,10 @@
 """The ``sandbox`` command line.
 
 Every command turns a bad config or bad option into a clear message on stderr and exit code 2, never a
-traceback. Every command that reads content takes ``--content DIR`` (default: the ``SANDBOX_CONTENT`` variable), and
-a scenario or body file inside a content tree brings its tree along.
+traceback. Every command that reads content takes ``--content DIR`` (default: the ``SANDBOX_CONTENT`` variable, read
+here and nowhere else: ``content_default``), and a scenario or body file inside a content tree brings its tree
+along. The trees are handed on as arguments (a scenario resolved once, as a ``ScenarioRef`` that carries them), never
+through the environment.
 
 The heavy modules (pydantic and the config schemas, numpy, the systems, matplotlib, pygame) are imported inside the
 commands that need them, never here: ``sandbox --help`` and a ``sandbox validate`` of content that validated before
@@ -11,6 +13,7 @@ start in a fraction of the time (``benchmarks/startup.py``).
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -26,7 +29,7 @@ from sandbox.config.limits import MAX_SCORE, MAX_SPREAD, MAX_TICKS
 from sandbox.setup_error import SetupError
 
 if TYPE_CHECKING:
-    from sandbox.array_world import ArrayWorld
+    from sandbox.config.content import ScenarioRef
     from sandbox.files import Target
 
 MAX_BLOWS = 10_000_000
@@ -50,9 +53,23 @@ app = typer.Typer(
     rich_markup_mode=None,  # plain help: rendering it with rich would import rich's markdown, a tenth of a second
 )
 
+CONTENT_ENV = "SANDBOX_CONTENT"
+"""The environment variable that names the content trees a command uses when it is given no ``--content`` (several:
+separated by ``os.pathsep``). The command line's default only: the library (``load_catalog``, ``Sandbox``) never reads
+it."""
+
+
+def content_default() -> list[Path]:
+    """``--content``'s default: the trees ``SANDBOX_CONTENT`` names (empty entries skipped). The one place the
+    variable is read; everything below the command line is handed the trees."""
+    value = os.environ.get(CONTENT_ENV, "")
+    return [Path(part) for part in value.split(os.pathsep) if part.strip()]
+
+
 ContentOption = Annotated[list[Path] | None, typer.Option(
     "--content", help="A content tree (a folder with a content.toml) extending the shipped content; repeat it for "
-                      "several. Default: the trees in $SANDBOX_CONTENT.", show_default=False)]
+                      f"several. Default: the trees in ${CONTENT_ENV}.", show_default=False)]
+"""``--content``: ``None`` when not given, for ``content_default`` (``_named``)."""
 SCENARIO_HELP = "A scenario id (duel, skirmish, or one of your content's) or a scenario TOML file."
 
 
@@ -82,17 +99,32 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
-@contextmanager
-def _friendly(content: list[Path] | None = None, near: Iterable[str | Path] = ()) -> Iterator[tuple[Path, ...]]:
-    """Turn the errors a user can cause into a message and exit code 2. Inside the block the command's content is
-    active: ``--content`` (else ``SANDBOX_CONTENT``) plus the tree of each file it was given by path, for this process
-    and the processes it starts (the lab's workers); the block gets the trees."""
-    from sandbox.config.content import is_scenario_path, resolve_content, using_content
+def _named(content: list[Path] | None) -> list[Path]:
+    """The trees ``--content`` named, else its default (``content_default``)."""
+    return content_default() if content is None else content
 
+
+def _trees(content: list[Path] | None, near: Iterable[str | Path] = ()) -> tuple[Path, ...]:
+    """The content trees of a command: ``--content`` (else ``SANDBOX_CONTENT``) plus the tree of each file it was
+    given by path (a body file)."""
+    from sandbox.config.content import is_scenario_path, resolve_content
+
+    return resolve_content(_named(content), near=[Path(p) for p in near if is_scenario_path(p)])
+
+
+def _scenario(scenario: str, content: list[Path] | None) -> ScenarioRef:
+    """The command's scenario, resolved once (an id, or a file and the tree it lies in) with the trees of
+    ``--content`` (else ``SANDBOX_CONTENT``): what the world, the lab and its workers, or the viewer are handed."""
+    from sandbox.config.content import scenario_ref
+
+    return scenario_ref(scenario, _named(content))
+
+
+@contextmanager
+def _friendly() -> Iterator[None]:
+    """Turn the errors a user can cause into a message and exit code 2."""
     try:
-        trees = resolve_content(content, near=[Path(p) for p in near if is_scenario_path(p)])
-        with using_content(trees):
-            yield trees
+        yield
     except ConfigError as exc:
         _fail(str(exc))
     except SetupError as exc:
@@ -115,8 +147,8 @@ def body(
     from sandbox.config.loader import load_body
     from sandbox.report import body_json, body_report
 
-    with _friendly(content, [name]):
-        structure = load_body(name)
+    with _friendly():
+        structure = load_body(name, _trees(content, [name]))
         if as_json:
             typer.echo(json.dumps(body_json(structure), indent=2))
         else:
@@ -161,9 +193,10 @@ def blows(
     from sandbox.report import odds_report
     from sandbox.vector_odds import VECTOR_FROM, exact_odds, exact_report, vector_odds
 
-    with _friendly(content, [body]):
-        catalog = default_catalog()
-        target_body = load_body(body)
+    with _friendly():
+        trees = _trees(content, [body])
+        catalog = default_catalog(trees)
+        target_body = load_body(body, trees)
         setup = BlowSetup.build(
             catalog, body=target_body, mode=mode, impact=impact, aspect=aspect,
             armor=[a.strip() for a in armor.split(",") if a.strip()], aim=aim, spread=spread, location=location,
@@ -221,8 +254,9 @@ def run(
 
     _import_before_interrupts(engine)
     try:
-        with _friendly(content, [scenario]), sigterm_as_interrupt():
-            _run(scenario, model, seed, ticks, log, quiet, aftermath, plain, engine, trace or [], every_creature)
+        with _friendly(), sigterm_as_interrupt():
+            _run(scenario, model, seed, ticks, log, quiet, aftermath, plain, engine, trace or [], every_creature,
+                 content)
     except KeyboardInterrupt:
         # Ctrl-C or SIGTERM: the log is whole or absent (written last, through a temporary file).
         typer.echo("interrupted" + (f"; the log {log} is whole or absent" if log is not None else ""), err=True)
@@ -239,17 +273,16 @@ def _import_before_interrupts(engine: str = "esper") -> None:
 
     The heavy modules are imported here, when the command starts, not with the CLI, so a Ctrl-C can land in these
     imports: it stops the command as any interrupt does (exit 130, no traceback), as far as CPython lets it.
-    ``engine`` other than ``esper``: the array engine (numpy, numba) too.
+    ``engine``: what that engine runs on too (the array engine: numpy, numba; an unknown name is refused later).
     """
     try:
-        if engine != "esper":
-            import sandbox.array_world  # noqa: F401 (the array engine and numba)
-
         import numpy.random  # noqa: F401 (numpy loads it lazily, on the first seed)
 
+        from sandbox.engines import ENGINES  # the esper world and the systems come with it
         from sandbox.models import available_models
-        from sandbox.world import Sandbox  # noqa: F401 (imported for its side effect: the systems are loaded)
 
+        if engine in ENGINES:
+            ENGINES[engine].load()
         available_models()
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
@@ -258,9 +291,10 @@ def _import_before_interrupts(engine: str = "esper") -> None:
 
 def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Path | None, quiet: bool,
          aftermath: float | None, plain: bool = False, engine: str = "esper", trace: list[str] | None = None,
-         every_creature: bool = False) -> None:
+         every_creature: bool = False, content: list[Path] | None = None) -> None:
     """The body of ``sandbox run``: the account, then (unless ``plain``) a key to the codes it used."""
     from sandbox.account import account_key, blow_lines, closing_table, outcome_line
+    from sandbox.engines import DEFAULT_ENGINE, ENGINES, TRACE_ALL, World, engine_named, open_world
     from sandbox.eventlog import write_jsonl
     from sandbox.files import atomic_text
     from sandbox.models import available_models
@@ -270,6 +304,7 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
         raise SetupError(f"--model: expected one of {', '.join(available_models())} or all, found {model!r}")
     if not scenario.strip():
         raise SetupError("expected a scenario id (duel, skirmish ...) or a scenario file, found an empty name")
+    ref = _scenario(scenario, content)
     where = _check_writable(log) if log is not None else None  # before the fight, not after it ran for minutes
     to_stdout = where is not None and where.kind == "fd" and where.fd == 1  # a printed log keeps stdout to itself
 
@@ -281,40 +316,37 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
 
     _check_engine(engine, [model] if model != "all" else [], [
         (model == "all", "--model all (it compares every model)"), (aftermath is not None, "--aftermath")])
-    if engine == "esper" and trace:
-        raise SetupError("--trace goes with --engine array (the esper engine accounts for every creature)")
+    if trace and not engine_named(engine).traces:
+        tracing = " or ".join(name for name, known in ENGINES.items() if known.traces)
+        raise SetupError(f"--trace goes with --engine {tracing} (the {engine} engine accounts for every creature)")
     if model == "all":
         from sandbox.account import comparison_table, run_model
 
         if log is not None:
             raise SetupError("--log goes with one model (--model all compares the models, it keeps no log)")
         try:
-            runs = [run_model(scenario, seed, name, ticks) for name in available_models()]
+            runs = [run_model(ref, seed, name, ticks) for name in available_models()]
         except SandboxError as exc:  # a model that cannot hold the scenario (an item it has no use for)
             raise SetupError(str(exc)) from None
         _say(f"{scenario} under every damage model, seed {seed} (the same attack and location draws in each)")
         _echo_account([comparison_table(runs, plain)], plain)
         return
-    world: Sandbox | ArrayWorld
+    world: World
+    lasting: Sandbox | None = None  # a world carried on past its fight (the aftermath: _check_engine allowed it)
     try:
-        if engine == "esper":
-            world = Sandbox.from_scenario(scenario, seed=seed, model=model)
+        if aftermath is not None:
+            world = lasting = Sandbox.from_scenario(ref, seed=seed, model=model)
         else:
-            from sandbox.array_world import TRACE_ALL, ArrayWorld
-
-            world = ArrayWorld.from_scenario(scenario, seed=seed, model=model,
-                                             trace=trace or ([] if quiet else TRACE_ALL))
-            if ticks is not None:
-                world.limit_ticks(ticks)
+            world = open_world(ref, engine, seed=seed, model=model, trace=trace or ([] if quiet else TRACE_ALL))
+        spec = world.scenario
+        assert spec is not None
+        outcome = world.run(ticks)  # a limit past what the engine runs is refused before the first tick
     except SandboxError as exc:
         raise SetupError(str(exc)) from None
-    spec = world.scenario
-    assert spec is not None
-    outcome = world.run(ticks)
     names = world.names
     printed: list[str] = []
     if not quiet:
-        on = f", engine {engine}" if engine != "esper" else ""
+        on = f", engine {engine}" if engine != DEFAULT_ENGINE else ""
         echo(f"{spec.name}: {spec.description} (model {world.model}{on}, seed {seed})", wrap=True)
         for line in blow_lines(world.log, names, plain):
             echo(line)
@@ -323,13 +355,13 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
     echo(outcome_line(outcome), wrap=True)
     printed.append(closing_table(world, plain, every=every_creature))
     echo(printed[-1])
-    if aftermath is not None and isinstance(world, Sandbox):
+    if aftermath is not None and lasting is not None:
         from sandbox.account import aftermath_table
 
-        start = world.ctx.clock.time
-        world.advance(days=aftermath)
+        start = lasting.time
+        lasting.advance(days=aftermath)
         echo(f"\nAftermath: {aftermath:g} days of first aid, treatment and healing", wrap=True)
-        printed.append(aftermath_table(world, start, plain))
+        printed.append(aftermath_table(lasting, start, plain))
         echo(printed[-1])
     if not plain and (key := account_key(printed)):
         echo("\n" + key, wrap=True, indent=len("Key: "))
@@ -341,8 +373,7 @@ def _run(scenario: str, model: str | None, seed: int, ticks: int | None, log: Pa
             raise  # the log's reader stopped reading (sandbox run --log - | head): nothing failed
         except OSError as exc:
             raise SetupError(f"cannot write the log {log}: {exc.strerror or exc}") from None
-        if isinstance(world, Sandbox):
-            world.close()  # before the last line: a signal after it finds no finalizer left to interrupt
+        world.close()  # before the last line: a signal after it finds no finalizer left to interrupt
         typer.echo(f"{count} events written to {log}", err=to_stdout)
 
 
@@ -359,22 +390,11 @@ def _check_engine(engine: str, models: Iterable[str | None], esper_only: Iterabl
     Raises:
         SetupError: The first of those (the message says which).
     """
-    if engine == "esper":
-        return
-    from sandbox.array_world import check_array_model, check_engine
+    from sandbox.engines import engine_named
     from sandbox.world import SandboxError
 
     try:
-        check_engine(engine)
-    except SandboxError as exc:
-        raise SetupError(str(exc)) from None
-    for given, what in esper_only:
-        if given:
-            raise SetupError(f"{what} runs on the esper engine only, not with --engine {engine}")
-    try:
-        for model in models:
-            if model is not None:
-                check_array_model(model)
+        engine_named(engine).refuse(models, esper_only)
     except SandboxError as exc:
         raise SetupError(str(exc)) from None
 
@@ -464,17 +484,17 @@ def lab(
     from sandbox.interrupts import sigterm_as_interrupt
 
     _import_before_interrupts(engine)
-    with _friendly(content, [scenario]), sigterm_as_interrupt():  # the workers inherit the content
-        _lab(scenario, runs, models, seed, jobs, out, resume, force, variants, vary or [], scale, solve, between,
-             target, target_error, chunk, scheduler, worker_timeout, odds_blows, engine)
+    with _friendly(), sigterm_as_interrupt():
+        _lab(_scenario(scenario, content), runs, models, seed, jobs, out, resume, force, variants, vary or [], scale,
+             solve, between, target, target_error, chunk, scheduler, worker_timeout, odds_blows, engine)
 
 
-def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | None, out: Path, resume: bool,
+def _lab(scenario: ScenarioRef, runs: int, models: str | None, seed: int, jobs: int | None, out: Path, resume: bool,
          force: bool, variants: Path | None, vary: list[str], scale: str | None, solve: str | None,
          between: tuple[float, float] | None, target: str | None, target_error: float | None, chunk: int | None,
          scheduler: str | None, worker_timeout: float, odds_blows: int, engine: str = "esper") -> None:
-    """The body of ``sandbox lab``."""
-    import os
+    """The body of ``sandbox lab``: every part of it (the checks, the plan, the workers of the pool or the Dask
+    cluster) is handed ``scenario``, which carries the content trees."""
     import signal
 
     from sandbox.config.loader import default_catalog
@@ -485,6 +505,7 @@ def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | No
         LabPlan,
         check_engine,
         default_chunk,
+        default_models,
         read_variants,
         scale_keys,
         solve_spec,
@@ -513,9 +534,7 @@ def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | No
         cast = cast_of(scenario)
         asks = len(chosen) > 1 or scale is not None or solve is not None
         if models is None:
-            from sandbox.config.scenarios import resolve_scenario
-
-            models = resolve_scenario(scenario)[1].model if asks or engine != "esper" else "all"
+            models = default_models(engine, scenario, asks)
         keys = scale_keys(scale, scenario, chosen[0]) if scale is not None else ()
         spec = (solve_spec(solve, between, target, cast.team_order, target_error, scenario, chosen[0])
                 if solve is not None and between is not None and target is not None else None)
@@ -527,7 +546,7 @@ def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | No
         folder.check(plan.as_json())
     except LabError as exc:
         raise SetupError(str(exc)) from None
-    bodies = dict(default_catalog().bodies)
+    bodies = dict(default_catalog(scenario.content).bodies)
     progress = None
     bar = None
     if sys.stderr.isatty():
@@ -537,7 +556,7 @@ def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | No
         total = runs * len(plan.points) * len(plan.models)
         bar = Progress(console=Console(stderr=True), transient=True)
         bar.start()
-        task = bar.add_task(f"{scenario}: {len(plan.points)} variant(s) x {len(plan.models)} model(s)",
+        task = bar.add_task(f"{scenario.name}: {len(plan.points)} variant(s) x {len(plan.models)} model(s)",
                             total=None if spec else total)
 
         def progress(done: int) -> None:
@@ -568,7 +587,7 @@ def _lab(scenario: str, runs: int, models: str | None, seed: int, jobs: int | No
         # From here on a signal is ignored: summary.json already says how the lab ended.
         lab_run = session.lab
         data = session.summary(final=lab_run.complete)
-        _say(f"{scenario}: {lab_run.runs_done} runs ({len(plan.points)} variant(s) x "
+        _say(f"{scenario.name}: {lab_run.runs_done} runs ({len(plan.points)} variant(s) x "
              f"{', '.join(plan.models)}), seed {seed}, {workers} worker(s), {lab_run.elapsed:.1f} s"
              + (" - target error met, stopped early" if lab_run.stopped_early else ""))
         if data["by_variant"]:
@@ -638,7 +657,7 @@ def view(
     from sandbox.persistence import SaveError
     from sandbox.world import SandboxError
 
-    with _friendly(content, [scenario] if scenario and replay is None else []):
+    with _friendly():
         if screenshot is not None and frames is None:
             raise SetupError("--screenshot goes with --frames (in a window, press S)")
         if (scenario is None or replay is not None) and load is None and replay is None:
@@ -664,12 +683,14 @@ def view(
             say = _echo_line if echo else None
             options = {"size": window, "threaded": frames is None, "speed": speed, "echo": say}
             if load is not None:
-                viewer = Viewer.saved(load, **options)
+                viewer = Viewer.saved(load, _trees(content), **options)
             elif replay is not None:
-                viewer = Viewer.replay(replay, scenario, **options)
+                viewer = Viewer.replay(replay, None if scenario is None else _scenario(scenario, content),
+                                       _trees(content) if scenario is None else (), **options)
             else:
                 assert scenario is not None
-                viewer = Viewer(scenario, seed=seed or 0, models=models, engine=engine, **options)  # type: ignore[arg-type]
+                viewer = Viewer(_scenario(scenario, content), seed=seed or 0, models=models, engine=engine,
+                                **options)  # type: ignore[arg-type]
             try:
                 if select is not None:
                     viewer.select(select)
@@ -752,7 +773,7 @@ def validate(
 
     with _friendly():
         root, extra, near = _validation_targets(paths or [])
-    with _friendly(content, near) as trees:
+        trees = _trees(content, near)
         key = fingerprint(["validate", str(explain)], root, trees, extra)
         report = cached_report(key)
         if report is None:
@@ -794,7 +815,7 @@ def _validation_targets(paths: list[Path]) -> tuple[Path, list[Path], list[Path]
 
 
 def _cached_bare_validate() -> bool:
-    """Answer a bare ``sandbox validate`` (the shipped content and the ``SANDBOX_CONTENT`` trees) from the
+    """Answer a bare ``sandbox validate`` (the shipped content and the trees of ``content_default``) from the
     validated-content cache, before typer parses anything; ``False`` when the cache has no answer.
 
     typer 0.29 coerces every parameter through a pydantic ``TypeAdapter``, which imports pydantic: a tenth of a
@@ -806,7 +827,8 @@ def _cached_bare_validate() -> bool:
     from sandbox.config.content import resolve_content, shipped_root
 
     try:
-        report = cached_report(fingerprint(["validate", str(False)], shipped_root(), resolve_content(None), []))
+        report = cached_report(fingerprint(["validate", str(False)], shipped_root(), resolve_content(content_default()),
+                                           []))
     except (OSError, SetupError):
         return False
     if report is None:

@@ -12,7 +12,7 @@ import json
 import random
 import stat
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +20,7 @@ from sandbox.components.body import BodyStructure
 from sandbox.components.care import CarePolicy
 from sandbox.components.creature import CreatureDef
 from sandbox.components.events import EVENT_TYPES
+from sandbox.components.log import LogEntry
 from sandbox.components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
 from sandbox.config import Catalog
 from sandbox.config.bounds import unprintable
@@ -42,6 +43,7 @@ from sandbox.systems.models import DamageModel, ModelError
 from sandbox.systems.saved import LARGEST, LONGEST, StateError, choice, index, is_int, need, number, shown, typed_fields
 
 if TYPE_CHECKING:
+    from sandbox.scenario_def import ScenarioDef
     from sandbox.world import Sandbox
 
 FORMAT = "combat-sandbox-save"
@@ -112,6 +114,42 @@ def world_document(world: Sandbox, *, events: bool = True) -> dict[str, Any]:
         "events": [e.to_dict() for e in expand_log(world.ctx.log)] if events else [],
     }
     return doc
+
+
+@dataclass(frozen=True, slots=True)
+class FrozenSandbox:
+    """A ``Sandbox`` as it was at one tick (``Sandbox.freeze``): its save document without the log, as JSON text (text,
+    not live objects a world made from it could change), and what a save does not hold: the content, the world's
+    class, its scenario and invariant checks. Nothing ticks it; ``copy`` makes worlds from it.
+
+    Attributes:
+        document: The save document (``world_document(world, events=False)``), as JSON text.
+        catalog: The world's content.
+        world_type: The world's class.
+        scenario: The scenario it was built from (``None``: built by hand).
+        check_invariants: Whether it checks its invariants.
+    """
+
+    document: str
+    catalog: Catalog
+    world_type: type[Sandbox]
+    scenario: ScenarioDef | None
+    check_invariants: bool
+
+    @classmethod
+    def of(cls, world: Sandbox) -> FrozenSandbox:
+        """``world`` as it is now."""
+        text = json.dumps(world_document(world, events=False), separators=(",", ":"))
+        return cls(text, world.catalog, type(world), world.scenario, world.check_invariants)
+
+    def copy(self, log: Sequence[LogEntry] = ()) -> Sandbox:
+        """A new world as this one was, whose log is ``log`` (the entries themselves shared): restored from the
+        document as a save is loaded (bit-exact: ticked, it gives the events the frozen world gave)."""
+        world = world_from_document(json.loads(self.document), self.catalog, self.world_type)
+        world.scenario = self.scenario
+        world.check_invariants = self.check_invariants
+        world.ctx.log.extend(log)
+        return world
 
 
 MAX_SAVE_BYTES = 64 * 1024 * 1024

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, TypeVar
 
 import esper
 
@@ -28,6 +28,7 @@ from sandbox.components.log import LogEntry
 from sandbox.components.readout import AftermathRow, Readout, Standing
 from sandbox.components.state import Identity
 from sandbox.config import Catalog, default_catalog
+from sandbox.config.content import ScenarioRef
 from sandbox.config.scenarios import load_scenario as load_scenario  # its old home: `from sandbox.world import ...`
 from sandbox.config.scenarios import resolve_scenario
 from sandbox.eventlog import expand_log
@@ -40,7 +41,7 @@ from sandbox.systems.phases import priority
 from sandbox.systems.spawning import SpawnError, creature_components
 
 if TYPE_CHECKING:
-    from sandbox.array_world import ArrayWorld
+    from sandbox.persistence import FrozenSandbox
 
 _world_ids = itertools.count(1)
 
@@ -131,8 +132,8 @@ class Sandbox:
         check_invariants: Check the world's invariants (``sandbox.systems.invariants``) after every tick and every
             ``advance``, raising ``InvariantError`` on a breach. Default: on when the environment variable
             ``SANDBOX_INVARIANTS`` is ``1`` at construction, else off (and then it costs nothing).
-        content: Content trees extending the shipped content, when no ``catalog`` is given (default: those of
-            ``SANDBOX_CONTENT``).
+        content: Content trees extending the shipped content, when no ``catalog`` is given (default: none; the
+            ``SANDBOX_CONTENT`` variable is the command line's default, never read here).
 
     Raises:
         SandboxError: Unknown model.
@@ -140,10 +141,12 @@ class Sandbox:
     """
 
     engine_name = "esper"
+    log_note = ""
+    """Nothing is left out of its log: every attack of every creature."""
 
     def __init__(self, seed: int = 0, model: str | None = None, *, run: int = 0,
                  catalog: Catalog | None = None, check_invariants: bool | None = None,
-                 content: Sequence[str | Path] | None = None) -> None:
+                 content: Sequence[str | Path] = ()) -> None:
         from sandbox.models import available_models, build_model
 
         model = model or DEFAULT_MODEL
@@ -152,7 +155,7 @@ class Sandbox:
         self.seed = seed
         self.run_index = run
         self.model = model
-        self.catalog = catalog or default_catalog(None if content is None else [Path(c) for c in content])
+        self.catalog = catalog or default_catalog(content)
         self.scenario: ScenarioDef | None = None
         self.care = CarePolicy()
         """Who tends the wounded out of combat (``advance``); a scenario sets its own."""
@@ -222,37 +225,23 @@ class Sandbox:
 
     # ------------------------------------------------------------------ building a world
 
-    @overload
     @classmethod
-    def from_scenario(cls, scenario: str | Path, seed: int = ..., model: str | None = ..., *, run: int = ...,
-                      catalog: Catalog | None = ..., check_invariants: bool | None = ...,
-                      engine: Literal["esper"] = ..., trace: Sequence[str] | str = ...) -> Sandbox: ...
+    def from_scenario(cls, scenario: str | Path | ScenarioRef, seed: int = 0, model: str | None = None, *,
+                      run: int = 0, catalog: Catalog | None = None, check_invariants: bool | None = None,
+                      content: Sequence[str | Path] = ()) -> Sandbox:
+        """Build a world from a scenario: an id (``duel``, or one of ``content``'s), a path to a scenario TOML file
+        (one inside a content tree brings its tree), or a ``ScenarioRef`` resolved already (it carries its content).
 
-    @overload
-    @classmethod
-    def from_scenario(cls, scenario: str | Path, seed: int = ..., model: str | None = ..., *, run: int = ...,
-                      catalog: Catalog | None = ..., check_invariants: bool | None = ..., engine: str,
-                      trace: Sequence[str] | str = ...) -> Sandbox | ArrayWorld: ...
+        The same scenario on another engine: ``sandbox.engines.open_world(scenario, engine)``.
 
-    @classmethod
-    def from_scenario(cls, scenario: str | Path, seed: int = 0, model: str | None = None, *, run: int = 0,
-                      catalog: Catalog | None = None, check_invariants: bool | None = None, engine: str = "esper",
-                      trace: Sequence[str] | str = ()) -> Sandbox | ArrayWorld:
-        """Build a world from a scenario: a shipped id (``duel``) or a path to a scenario TOML file.
-
-        ``engine="array"`` builds it on the array engine instead (``sandbox.array_world.ArrayWorld``: ``step``,
-        ``run``, ``readout``, ``events``; ``trace`` names the creatures whose blows it logs in full).
+        Args:
+            content: Content trees extending the shipped content, when no ``catalog`` is given.
 
         Raises:
             ConfigError: The scenario file is invalid (every problem listed) or unknown.
-            SandboxError: Unknown model or engine, or what the array engine cannot run.
+            SandboxError: Unknown model, or a combatant the world cannot spawn.
         """
-        if engine != "esper":
-            from sandbox.array_world import ArrayWorld, check_engine
-
-            check_engine(engine)
-            return ArrayWorld.from_scenario(scenario, seed, model, run=run, catalog=catalog, trace=trace)
-        catalog, spec = resolve_scenario(scenario, catalog)  # a scenario file inside a content tree uses that tree
+        catalog, spec = resolve_scenario(scenario, catalog, content)
         return cls.from_spec(spec, seed, model, run=run, catalog=catalog, check_invariants=check_invariants)
 
     @classmethod
@@ -607,6 +596,20 @@ class Sandbox:
 
     # ------------------------------------------------------------------ persistence
 
+    def freeze(self) -> FrozenSandbox:
+        """The world as it is now, as a save holds it (its document as text, without the log: a restore reads
+        exactly what a load reads), to make copies from (``FrozenSandbox.copy``); the viewer's snapshots are these."""
+        from sandbox.persistence import FrozenSandbox
+
+        return FrozenSandbox.of(self)
+
+    def copy(self, log: Sequence[LogEntry] | None = None) -> Sandbox:
+        """An independent copy of the world as it is now (through its save document: entities, clock, streams,
+        care), with its scenario and invariant checks, whose log is ``log`` (the entries themselves shared; default:
+        this world's log). Ticking the copy gives exactly the events ticking this world gives (saves are bit-exact);
+        the copy takes this world's entities (it is loaded from it)."""
+        return self.freeze().copy(self.log if log is None else log)
+
     def save(self, path: str | Path) -> None:
         """Write the whole world (entities, components, clock, generator states, log) as versioned JSON, atomically."""
         from sandbox.persistence import save_world
@@ -614,12 +617,13 @@ class Sandbox:
         save_world(self, Path(path))
 
     @classmethod
-    def load(cls, path: str | Path, catalog: Catalog | None = None) -> Sandbox:
-        """Restore a world saved by ``save``.
+    def load(cls, path: str | Path, catalog: Catalog | None = None, content: Sequence[str | Path] = ()) -> Sandbox:
+        """Restore a world saved by ``save``, over ``catalog`` (default: the shipped content extended by ``content``,
+        the trees it was made with).
 
         Raises:
             SaveError: A corrupt, truncated or wrong-version file (nothing is half-loaded).
         """
         from sandbox.persistence import load_world
 
-        return load_world(Path(path), catalog or default_catalog(), cls)
+        return load_world(Path(path), catalog or default_catalog(content), cls)

@@ -16,7 +16,7 @@ from sandbox.systems.models.anatomy.blow import compile_target
 from sandbox.systems.models.anatomy.record import AttackRecord
 from sandbox.systems.models.anatomy.vector_blows import resolve_blow_batch, resolve_blows
 from sandbox.systems.models.anatomy.vector_target import NO_ML, build_target_tables
-from sandbox.world import Sandbox, SandboxError
+from sandbox.world import SandboxError
 
 
 def _final(world: ArrayWorld) -> list[tuple[object, ...]]:
@@ -33,8 +33,10 @@ def test_same_seed_same_fight() -> None:
     assert len(runs) > 1  # the run index draws other streams
 
 
-def test_from_scenario_dispatches_to_the_array_engine() -> None:
-    world = Sandbox.from_scenario("duel", seed=1, engine="array", trace="all")
+def test_the_engine_factory_builds_an_array_world() -> None:
+    from sandbox.engines import open_world
+
+    world = open_world("duel", "array", seed=1, trace="all")
     assert isinstance(world, ArrayWorld)
     outcome = world.run()
     assert outcome.winner in ("Red", "Blue", None)
@@ -58,8 +60,10 @@ def test_trace_names_only_the_traced() -> None:
     ({"engine": "array", "trace": ["Nobody"]}, "no creature called 'Nobody'"),
 ])
 def test_bad_requests_are_refused(kwargs: dict[str, object], words: str) -> None:
+    from sandbox.engines import open_world
+
     with pytest.raises(SandboxError, match=words):
-        Sandbox.from_scenario("duel", **kwargs)  # type: ignore[call-overload]
+        open_world("duel", **kwargs)  # type: ignore[arg-type]
 
 
 def test_engines_per_model() -> None:

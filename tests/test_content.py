@@ -1,11 +1,13 @@
 """Content trees (issue 12, point 2): a folder with the shipped layout and a ``content.toml`` extends the shipped
 content: its ids add, a shipped id is replaced (``validate`` says so), its rule files override key by key; every
-command takes ``--content`` and ``SANDBOX_CONTENT``, and a scenario inside a tree brings its tree. Bad input is one
-clear error naming the file (and line, and the closest known id), exit 2, no traceback, nothing written."""
+command takes ``--content`` (default: ``SANDBOX_CONTENT``, the command line's default only: the library takes the
+trees as an argument and never reads it), and a scenario inside a tree brings its tree. Bad input is one clear error
+naming the file (and line, and the closest known id), exit 2, no traceback, nothing written."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -15,11 +17,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sandbox.cli import app
+from sandbox.cli import CONTENT_ENV, app, content_default
 from sandbox.config import ConfigError, config_root, default_catalog, load_catalog
-from sandbox.config.content import CONTENT_ENV, find_tree, resolve_content
+from sandbox.config.content import ScenarioRef, find_tree, resolve_content, scenario_ref
 from sandbox.models import load_model
-from sandbox.world import Sandbox
+from sandbox.world import Sandbox, SandboxError
 
 runner = CliRunner()
 STARTER = Path(__file__).resolve().parents[1] / "sandbox" / "starter"
@@ -172,14 +174,102 @@ def test_content_flag_and_variable_resolve_ids_for_every_command(tree: Path, tmp
     assert os.environ.get(CONTENT_ENV) is None  # a command leaves the caller's environment as it was
 
 
-def test_the_flag_wins_over_the_variable(tree: Path, tmp_path: Path) -> None:
+def test_the_flag_wins_over_the_variable(tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert resolve_content([tree], near=()) == (tree.absolute(),)
-    os.environ[CONTENT_ENV] = str(tmp_path / "elsewhere")
+    monkeypatch.setenv(CONTENT_ENV, os.pathsep.join([str(tmp_path / "elsewhere"), "", str(tree)]))
+    assert content_default() == [tmp_path / "elsewhere", tree]  # the command line's default, empty entries skipped
+    assert resolve_content([tree]) == (tree.absolute(),)  # the library reads only what it is given
+    code, out = cli("body", "kobold", "--content", str(tree))
+    assert code == 0, out
+    code, out = cli("body", "kobold")  # the default: elsewhere does not exist
+    assert code == 2 and "elsewhere: (file): expected a content folder" in out, out
+
+
+def test_the_variable_changes_nothing_for_the_library(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``SANDBOX_CONTENT`` is the CLI's default for ``--content``: a library user passes ``content=``."""
+    monkeypatch.setenv(CONTENT_ENV, str(tree))
+    assert "kobold" not in load_catalog().creatures and "kobold" not in default_catalog().creatures
+    assert load_catalog().content == () and default_catalog().content == ()
+    with Sandbox(seed=1) as world:
+        assert world.catalog.content == ()
+        with pytest.raises(SandboxError, match="kobold"):
+            world.spawn("kobold")
+    with pytest.raises(ConfigError, match="kobold_ambush"):
+        Sandbox.from_scenario("kobold_ambush")
+    with Sandbox.from_scenario("kobold_ambush", content=[tree]) as world:  # what the library is given, it uses
+        assert world.catalog.content == (tree.absolute(),) and "Kobold 1" in world.names.values()
+    assert scenario_ref("kobold_ambush") == ScenarioRef("kobold_ambush")
+    code, out = cli("run", "kobold_ambush", "--quiet")  # and the command line's default does change
+    assert code == 0 and "Kobold 1" in out, out
+
+
+def test_a_scenario_is_resolved_once_with_its_file_tree_and_content(tree: Path, tmp_path: Path) -> None:
+    other = write(tmp_path / "other" / "content.toml", 'name = "other"\nversion = "1"\nextends = "sandbox"\n').parent
+    ref = scenario_ref(tree / AMBUSH, content=[other])
+    assert ref == ScenarioRef(str(tree / AMBUSH), (tree / AMBUSH).absolute(), tree.absolute(),
+                              (other.absolute(), tree.absolute()))
+    assert scenario_ref(ref) is ref  # resolved already: handed on as it is
+    with pytest.raises(ValueError, match="give no content"):
+        scenario_ref(ref, content=[other])
+    by_id = scenario_ref("kobold_ambush", content=[tree, tree])
+    assert by_id == ScenarioRef("kobold_ambush", None, None, (tree.absolute(),))
+    with Sandbox.from_scenario(by_id, seed=2) as a, Sandbox.from_scenario(ref, seed=2) as b:
+        assert a.catalog.content == (tree.absolute(),) and b.catalog.content == (other.absolute(), tree.absolute())
+        assert [e.to_dict() for e in a.step()] == [e.to_dict() for e in b.step()]
+
+
+def test_a_lab_with_content_on_a_process_pool_gives_the_records_of_one_process(tree: Path, tmp_path: Path) -> None:
+    """The trees travel with the work the lab ships (its plan's scenario), not in an environment workers inherit."""
+    args = ["lab", "kobold_ambush", "--runs", "6", "--chunk", "2", "--models", "anatomy,severity", "--odds-blows",
+            "0", "--content", str(tree)]
+    pooled = runner.invoke(app, [*args, "--jobs", "2", "--out", str(tmp_path / "pool")])
+    alone = runner.invoke(app, [*args, "--jobs", "1", "--out", str(tmp_path / "alone")])
+    assert pooled.exit_code == 0 and alone.exit_code == 0, (pooled.output, alone.output)
+    assert os.environ.get(CONTENT_ENV) is None
+    for name in ("runs.csv", "combatants.csv", "blows.csv"):
+        assert (tmp_path / "pool" / name).read_bytes() == (tmp_path / "alone" / name).read_bytes()
+    assert "Kobold 1" in (tmp_path / "alone" / "combatants.csv").read_text(encoding="utf-8")
+
+
+def test_the_viewer_and_a_save_take_the_content_trees(tree: Path, tmp_path: Path) -> None:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from sandbox.viewer import Viewer, run_headless
+
+    viewer = run_headless(Viewer("kobold_ambush", content=[tree], speed=8), frames=30)
     try:
-        assert resolve_content([tree]) == (tree.absolute(),)
-        assert resolve_content(None) == ((tmp_path / "elsewhere").absolute(),)
+        world = viewer.world
+        assert world is not None and world.catalog.content == (tree.absolute(),) and viewer.tick > 0
+        viewer.restart()  # a new seed: built again from the same resolved scenario, over the same content
+        assert viewer.world is not None and viewer.world.catalog.content == (tree.absolute(),)
     finally:
-        del os.environ[CONTENT_ENV]
+        viewer.close()
+    with pytest.raises(ValueError, match="content= goes with a scenario"):
+        Viewer(lambda seed, model: Sandbox.from_scenario("duel", seed), content=[tree])
+    with Sandbox.from_scenario("kobold_ambush", seed=1, content=[tree]) as world:
+        world.run(3)
+        world.save(tmp_path / "save.json")
+    with Sandbox.load(tmp_path / "save.json", content=[tree]) as loaded:
+        assert loaded.tick == 3 and loaded.catalog.content == (tree.absolute(),)
+    saved = Viewer.saved(tmp_path / "save.json", content=[tree])
+    saved.close()
+
+
+def test_only_the_command_line_reads_the_content_variable() -> None:
+    """``SANDBOX_CONTENT`` is read in one place (``sandbox.cli.content_default``) and no code carries content trees
+    in the environment."""
+    root = Path(__file__).resolve().parents[1]
+    readers, writers = [], []
+    for path in sorted({*root.glob("sandbox/**/*.py"), *root.glob("systems/**/*.py"),
+                        *root.glob("components/**/*.py")}):
+        text = path.read_text(encoding="utf-8")
+        rel = str(path.relative_to(root))
+        if re.search(r"[\"']SANDBOX_CONTENT[\"']|\bCONTENT_ENV\b", text):
+            readers.append(rel)
+        if re.search(r"environ\[[^]]*\]\s*=|putenv|environ\.update|environ\.pop", text):
+            writers.append(rel)
+    assert readers == ["sandbox/cli.py"] and writers == []
+    cli_text = (root / "sandbox" / "cli.py").read_text(encoding="utf-8")
+    assert cli_text.count("os.environ") == 1 and "os.environ.get(CONTENT_ENV" in cli_text
 
 
 def test_view_resolves_the_tree_headless(tree: Path, tmp_path: Path) -> None:

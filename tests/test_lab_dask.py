@@ -38,6 +38,23 @@ def test_a_local_dask_cluster_gives_the_same_runs_as_one_process(tmp_path: Path)
     assert len(dask_csv.splitlines()) == 1 + 24
 
 
+def test_a_lab_with_content_on_dask_gives_the_records_of_one_process(tmp_path: Path) -> None:
+    """The Dask workers start before the lab (no environment of the lab's reaches them): the content trees travel
+    with the work."""
+    import shutil
+
+    tree = tmp_path / "mytree"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "sandbox" / "starter", tree)
+    args = ["lab", "kobold_ambush", "--runs", "6", "--models", "anatomy", "--chunk", "2", "--odds-blows", "0",
+            "--content", str(tree)]
+    dask_run, local_run = _on_dask_and_alone(tmp_path, args)
+    assert dask_run.exit_code == 0, dask_run.stderr
+    assert local_run.exit_code == 0, local_run.stderr
+    for name in ("runs.csv", "combatants.csv", "blows.csv"):
+        assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()
+    assert "Kobold 1" in (tmp_path / "local" / "combatants.csv").read_text(encoding="utf-8")
+
+
 def test_an_unreachable_scheduler_exits_2(tmp_path: Path) -> None:
     result = runner.invoke(app, ["lab", "duel", "--runs", "2", "--scheduler", "tcp://127.0.0.1:9",
                                  "--out", str(tmp_path / "x")])

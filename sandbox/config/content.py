@@ -2,24 +2,23 @@
 
 A content tree is a folder with the shipped layout (``bodies/``, ``weapons/``, ``armor/``, ``items/``, ``creatures/``,
 ``scenarios/``, ``models/``, optional ``skills.toml`` and ``sandbox.toml``) and a ``content.toml`` manifest at its
-root. The content a command works on is the shipped content extended by the trees named with ``--content`` (else
-the ``SANDBOX_CONTENT`` variable), plus the tree a scenario file given by path lies in. Loading and merging the
-trees is ``sandbox.config.loader``'s; this module only finds them (standard library only: the CLI calls it first).
+root. The content a world or a command works on is the shipped content extended by the trees it is given (an
+argument: ``content=`` in Python, ``--content`` on the command line), plus the tree a scenario file given by path lies
+in; nothing here reads the environment. A scenario is resolved once (``scenario_ref``) into a ``ScenarioRef``: the
+file, its tree and the content, which is what worlds, labs and the viewer are handed. Loading and merging the trees is
+``sandbox.config.loader``'s; this module only finds them (standard library only: the CLI calls it first).
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from sandbox.config.layout import MANIFEST
 from sandbox.setup_error import SetupError
 
-CONTENT_ENV = "SANDBOX_CONTENT"
-"""Content trees to use when a command names none with ``--content`` (several: separated by ``os.pathsep``)."""
 SHIPPED_PACKAGE = "sandbox.shipped"
 """The package the wheel carries the shipped content in (the repository's top-level ``configs/`` folder)."""
 
@@ -79,23 +78,17 @@ def find_tree(path: Path) -> Path | None:
     return None
 
 
-def trees_from_env() -> tuple[Path, ...]:
-    """The content trees ``SANDBOX_CONTENT`` names (empty entries skipped)."""
-    value = os.environ.get(CONTENT_ENV, "")
-    return tuple(Path(part) for part in value.split(os.pathsep) if part.strip())
-
-
-def resolve_content(named: Sequence[Path] | None, near: Iterable[Path] = ()) -> tuple[Path, ...]:
-    """The content trees a command uses, each once, in order.
+def resolve_content(named: Iterable[str | Path], near: Iterable[Path] = ()) -> tuple[Path, ...]:
+    """The content trees a world or a command uses, each once, in order.
 
     Args:
-        named: The trees given with ``--content``; ``None`` (or empty): those of ``SANDBOX_CONTENT``.
-        near: Files the command was given by path (a scenario): the tree each lies in is used too.
+        named: The trees it was given (``content=``, ``--content``).
+        near: Files it was given by path (a scenario, a body): the tree each lies in is used too, after ``named``.
 
     Returns:
         Absolute folders; the shipped content is never one of them (it is always the base).
     """
-    trees: list[Path] = list(named) if named else list(trees_from_env())
+    trees: list[Path] = [Path(t) for t in named]
     for path in near:
         tree = find_tree(path)
         if tree is not None:
@@ -109,26 +102,47 @@ def resolve_content(named: Sequence[Path] | None, near: Iterable[Path] = ()) -> 
     return tuple(out)
 
 
-@contextmanager
-def using_content(trees: Sequence[Path]) -> Iterator[None]:
-    """Inside the block, ``trees`` are the content of this process and of the processes it starts (the lab's
-    workers); the caller's ``SANDBOX_CONTENT`` is back afterwards.
+@dataclass(frozen=True, slots=True)
+class ScenarioRef:
+    """A scenario resolved once: which scenario, and the content it runs over. Plain data: it travels with a lab's
+    work to its pool and Dask workers, which load the scenario from it as the process that resolved it would.
 
-    ``default_catalog()`` reads ``SANDBOX_CONTENT``, so everything that resolves an id (``body``, ``blows``, ``lab``,
-    ``view``, a world built without a catalog) sees the same content.
+    Attributes:
+        name: The scenario as it was given: an id (``duel``) or a file's path as typed (what messages, a lab's
+            ``summary.json`` and its report call it).
+        file: The scenario's file, absolute (``None``: an id, looked up in the content).
+        tree: The content tree that file lies in (``None``: an id, or a file in no tree).
+        content: The content trees it runs over, in order, each once: those given, then ``tree``.
     """
-    before = os.environ.get(CONTENT_ENV)
-    if trees:
-        os.environ[CONTENT_ENV] = os.pathsep.join(str(t) for t in trees)
-    else:
-        os.environ.pop(CONTENT_ENV, None)
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(CONTENT_ENV, None)
-        else:
-            os.environ[CONTENT_ENV] = before
+
+    name: str
+    file: Path | None = None
+    tree: Path | None = None
+    content: tuple[Path, ...] = ()
+
+
+def scenario_ref(scenario: str | Path | ScenarioRef, content: Iterable[str | Path] = ()) -> ScenarioRef:
+    """Resolve a scenario: an id of the content, or a scenario file (which brings the content tree it lies in).
+
+    Args:
+        scenario: An id (``duel``), a file's path, or a scenario resolved already (returned as it is).
+        content: Content trees extending the shipped content (never with a ``ScenarioRef``: it carries its own).
+
+    Raises:
+        ValueError: ``content`` given with a ``ScenarioRef``.
+        SetupError: The shipped content is not installed as a folder.
+    """
+    if isinstance(scenario, ScenarioRef):
+        if tuple(content):
+            raise ValueError(f"the scenario {scenario.name!r} was resolved with its content already: give no content "
+                             "with it")
+        return scenario
+    text = str(scenario)
+    if not is_scenario_path(scenario):
+        return ScenarioRef(text, content=resolve_content(content))
+    path = Path(text)
+    tree = find_tree(path)
+    return ScenarioRef(text, path.absolute(), tree, resolve_content([*content, *([tree] if tree else [])]))
 
 
 def _same(a: Path, b: Path) -> bool:

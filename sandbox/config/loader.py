@@ -24,7 +24,7 @@ from sandbox.config import schema as s
 from sandbox.config.anatomy_rules import build_rules
 from sandbox.config.builders import build_armor, build_body, build_creature, build_item, build_scenario, build_weapon
 from sandbox.config.checks import CHECKS, Known, check_body, known_from
-from sandbox.config.content import shipped_root, trees_from_env
+from sandbox.config.content import shipped_root
 from sandbox.config.errors import ConfigError, Problem, suggest, unknown
 from sandbox.config.layout import (
     KIND_DIRS,
@@ -348,7 +348,7 @@ def _collect(root: Path, trees: Sequence[Path], extra: Iterable[Path], extra_kin
 
 
 def load_catalog(root: Path | None = None, extra: Iterable[Path] = (), extra_kind: str | None = None,
-                 content: Sequence[Path] = (), exclude: Collection[str] = ()) -> Catalog:
+                 content: Sequence[str | Path] = (), exclude: Collection[str] = ()) -> Catalog:
     """Load and check every config of a base folder (default: the shipped content), the content trees laid over it,
     and named files.
 
@@ -460,26 +460,23 @@ def _cached_catalog(root: str, content: tuple[str, ...]) -> Catalog:
     return load_catalog(Path(root), content=[Path(c) for c in content])
 
 
-def active_content() -> tuple[Path, ...]:
-    """The content trees of this process: those ``SANDBOX_CONTENT`` names (the CLI sets it from ``--content``)."""
-    return tuple(t.absolute() for t in trees_from_env())
-
-
-def default_catalog(content: Sequence[Path] | None = None) -> Catalog:
+def default_catalog(content: Iterable[str | Path] = ()) -> Catalog:
     """The shipped content extended by content trees, loaded once per process for each set of trees.
 
     Args:
-        content: The content trees, in order; default: the active ones (``SANDBOX_CONTENT``).
+        content: The content trees, in order (default: none, the shipped content alone). Nothing is read from the
+            environment: ``SANDBOX_CONTENT`` is the command line's default for ``--content``, not the library's.
 
     Raises:
         ConfigError: Every problem of the content.
     """
-    trees = active_content() if content is None else tuple(Path(t).absolute() for t in content)
+    trees = tuple(Path(t).absolute() for t in content)
     return _cached_catalog(str(config_root()), tuple(str(t) for t in trees))
 
 
-def load_body(name_or_path: str | Path) -> BodyStructure:
-    """Load a body structure by id (``"human"``, or one of the active content trees') or from a TOML file path.
+def load_body(name_or_path: str | Path, content: Iterable[str | Path] = ()) -> BodyStructure:
+    """Load a body structure by id (``"human"``, or one of ``content``'s trees') or from a TOML file path (checked
+    against the shipped content extended by ``content``).
 
     Raises:
         ConfigError: The file is invalid (every problem listed), or no such body exists.
@@ -495,13 +492,14 @@ def load_body(name_or_path: str | Path) -> BodyStructure:
         _read(f, problems)
         _validate(f, problems)
         if f.data is not None:
-            rules_scale = (default_catalog().rules.scale_min, default_catalog().rules.scale_max)
+            rules = default_catalog(content).rules
+            rules_scale = (rules.scale_min, rules.scale_max)
             problems.extend(check_body(f.data, label, Known(scale=rules_scale)))
         if problems:
             raise ConfigError(problems)
         assert isinstance(f.model, s.BodyFile)
         return build_body(f.model, f.id)
-    catalog = default_catalog()
+    catalog = default_catalog(content)
     if text not in catalog.bodies:
         raise ConfigError([Problem("bodies/", "", None, f"a body in bodies/ ({', '.join(sorted(catalog.bodies))})",
                                    repr(text), suggest(text, catalog.bodies))])

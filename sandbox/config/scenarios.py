@@ -1,7 +1,9 @@
-"""Finding a scenario: by id in the content, or by path (a file inside a content tree brings its tree along)."""
+"""Loading a scenario: by id in the content, or from its file (a file inside a content tree brings its tree along:
+``sandbox.config.content.scenario_ref`` resolves it once, into the ``ScenarioRef`` loaded here)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -9,9 +11,9 @@ from pydantic import ValidationError
 from sandbox.config import schema as s
 from sandbox.config.builders import build_scenario
 from sandbox.config.checks import Known, check_scenario
-from sandbox.config.content import is_scenario_path, resolve_content
+from sandbox.config.content import ScenarioRef, is_scenario_path, scenario_ref
 from sandbox.config.errors import ConfigError, Problem, suggest
-from sandbox.config.loader import Catalog, active_content, default_catalog
+from sandbox.config.loader import Catalog, default_catalog
 from sandbox.config.reading import not_a_file, read_toml, validation_problems
 from sandbox.scenario_def import ScenarioDef
 
@@ -31,20 +33,24 @@ def known_from_catalog(catalog: Catalog) -> Known:
         scale=(catalog.rules.scale_min, catalog.rules.scale_max))
 
 
-def load_scenario(scenario: str | Path, catalog: Catalog) -> ScenarioDef:
-    """A scenario by id in ``catalog``, or from a file checked against ``catalog``'s definitions.
+def load_scenario(scenario: str | Path | ScenarioRef, catalog: Catalog) -> ScenarioDef:
+    """A scenario by id in ``catalog``, or from a file checked against ``catalog``'s definitions (a ``ScenarioRef``:
+    its file, or its id; a file's problems name it as it was given).
 
     Raises:
         ConfigError: Unknown id (with the closest known one), or every problem of an invalid file.
     """
-    text = str(scenario)
-    if not is_scenario_path(scenario):
+    if isinstance(scenario, ScenarioRef):
+        text, path = scenario.name, scenario.file
+    else:
+        text = str(scenario)
+        path = Path(text) if is_scenario_path(scenario) else None
+    if path is None:
         if text not in catalog.scenarios:
             known = ", ".join(sorted(catalog.scenarios))
             raise ConfigError([Problem("scenarios/", "", None, f"a scenario in scenarios/ ({known}) or a scenario "
                                        "file", repr(text), suggest(text, catalog.scenarios))])
         return catalog.scenarios[text]
-    path = Path(text)
     problems: list[Problem] = []
     if not path.is_file():
         raise ConfigError([Problem(text, "", None, "an existing scenario file", not_a_file(path))])
@@ -62,23 +68,14 @@ def load_scenario(scenario: str | Path, catalog: Catalog) -> ScenarioDef:
     return build_scenario(model, path.stem)
 
 
-def scenario_catalog(scenario: str | Path) -> Catalog:
-    """The catalog a scenario runs over when none is given: the active content, plus the content tree its file
-    lies in (found by walking up from the file to a ``content.toml``).
-
-    Raises:
-        ConfigError: Every problem of that content.
-    """
-    if not is_scenario_path(scenario):
-        return default_catalog()
-    return default_catalog(resolve_content(active_content(), near=[Path(scenario)]))
-
-
-def resolve_scenario(scenario: str | Path, catalog: Catalog | None = None) -> tuple[Catalog, ScenarioDef]:
-    """The catalog and the scenario a world is built from: ``catalog`` if given, else ``scenario_catalog``.
+def resolve_scenario(scenario: str | Path | ScenarioRef, catalog: Catalog | None = None,
+                     content: Iterable[str | Path] = ()) -> tuple[Catalog, ScenarioDef]:
+    """The catalog and the scenario a world is built from: ``catalog`` if given, else the shipped content extended
+    by the scenario's content (``scenario_ref``: ``content`` and the tree its file lies in).
 
     Raises:
         ConfigError: The scenario is unknown or invalid (every problem listed), or its content is.
     """
-    catalog = catalog or scenario_catalog(scenario)
-    return catalog, load_scenario(scenario, catalog)
+    ref = scenario_ref(scenario, content)
+    catalog = catalog or default_catalog(ref.content)
+    return catalog, load_scenario(ref, catalog)

@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sandbox.config.content import ScenarioRef, scenario_ref
+
 from .errors import LabError
 from .executors import check_jobs, make_executor
 from .folder import LabFolder
-from .plan import LabPlan, check_engine, default_chunk, read_variants, scale_keys, solve_spec
+from .plan import LabPlan, check_engine, default_chunk, default_models, read_variants, scale_keys, solve_spec
 from .records import BLOWS_FILE, COMBATANTS_FILE, RUNS_FILE
 from .report import report_html
 from .runner import cast_of, parse_models
@@ -94,14 +96,16 @@ def _variants(variants: VariantsArg) -> tuple[Variant, ...]:
     return listed if listed and not listed[0].patches else (Variant(BASELINE), *listed)
 
 
-def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = None, variants: VariantsArg = None,
-        jobs: int = 1, executor: Executor | None = None, seed: int = 0, scale: str | Sequence[str] | None = None,
-        solve: tuple[str, float, float, str] | None = None, target_error: float | None = None, chunk: int | None = None,
-        out: str | Path | None = None, odds_blows: int = 0, engine: str = "esper") -> LabResult:
+def run(scenario: str | Path | ScenarioRef, *, runs: int = 100, models: str | Sequence[str] | None = None,
+        variants: VariantsArg = None, jobs: int = 1, executor: Executor | None = None, seed: int = 0,
+        scale: str | Sequence[str] | None = None, solve: tuple[str, float, float, str] | None = None,
+        target_error: float | None = None, chunk: int | None = None, out: str | Path | None = None,
+        odds_blows: int = 0, engine: str = "esper", content: Sequence[str | Path] = ()) -> LabResult:
     """Run a lab and return its result.
 
     Args:
-        scenario: A scenario id or a scenario file.
+        scenario: A scenario id (of the shipped content or of ``content``'s trees) or a scenario file (one inside a
+            content tree brings its tree).
         runs: Runs per variant and model (the solver: the most per probe).
         models: Damage models (a list, or ``"all"``); default: the scenario's, or all of them for a lab with no
             variants, scale factors or solve.
@@ -119,6 +123,8 @@ def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = 
         odds_blows: Blows per odds card (0: none).
         engine: ``esper``, or ``array``: each chunk one array world of independent fights (the anatomy model;
             default models: the scenario's).
+        content: Content trees extending the shipped content; they travel with the work to every worker, on any
+            executor (``SANDBOX_CONTENT`` is not read).
 
     Raises:
         LabError: Bad input (unknown model, bad variant key or value, a target out of reach ...).
@@ -126,14 +132,14 @@ def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = 
     """
     from sandbox.config.scenarios import resolve_scenario
 
+    scenario = scenario_ref(scenario, content)  # resolved once: what every worker is sent
     chosen = _variants(variants)
     for variant in chosen:
         check_patches(variant, scenario)
     cast = cast_of(scenario)
     asks = len(chosen) > 1 or scale or solve
     if models is None:
-        spec_model = _scenario_model(scenario)
-        model_text = spec_model if asks or engine != "esper" else "all"
+        model_text = default_models(engine, scenario, bool(asks))
     else:
         model_text = models if isinstance(models, str) else ",".join(models)
     keys = scale_keys(scale if isinstance(scale, str) else ",".join(scale), scenario, chosen[0]) if scale else ()
@@ -162,10 +168,3 @@ def run(scenario: str, *, runs: int = 100, models: str | Sequence[str] | None = 
         if own:
             pool.shutdown(cancel_futures=True)
     return LabResult(folder.out, session.summary(final=session.lab.complete), session, keep)
-
-
-def _scenario_model(scenario: str) -> str:
-    from sandbox.config.scenarios import resolve_scenario
-
-    return resolve_scenario(scenario)[1].model
-

@@ -14,9 +14,11 @@ import io
 from collections.abc import Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
+from pathlib import Path
 
 from sandbox.blows import BlowSetup, SetupError
 from sandbox.components.rules import LEVEL_CODES, ShockState
+from sandbox.config.content import ScenarioRef, scenario_ref
 from sandbox.systems.ai import choose_mode, mode_options
 from sandbox.systems.creatures import Creature
 from sandbox.vector_odds import vector_odds
@@ -63,7 +65,8 @@ def _mode_of(world: Sandbox, c: Creature) -> str | None:
     return mode.id if mode is not None else None
 
 
-def card_keys(scenario: str, variant: Variant | None = None) -> dict[CardKey, list[tuple[str, str]]]:
+def card_keys(scenario: str | Path | ScenarioRef,
+              variant: Variant | None = None) -> dict[CardKey, list[tuple[str, str]]]:
     """Each distinct card of the scenario and the (attacker, defender) pairs it covers."""
     content = variant_content(variant or Variant("baseline"), scenario)
     world = Sandbox.from_spec(content.scenario, catalog=content.catalog)
@@ -88,7 +91,8 @@ def card_keys(scenario: str, variant: Variant | None = None) -> dict[CardKey, li
     return keys
 
 
-def card(scenario: str, key: CardKey, blows: int, seed: int, variant: Variant | None = None) -> dict[str, object]:
+def card(scenario: str | Path | ScenarioRef, key: CardKey, blows: int, seed: int,
+         variant: Variant | None = None) -> dict[str, object]:
     """One card's shares (``CARD_FIELDS`` less the pairs), or ``{"error": ...}`` when its numbers are out of the
     range the vectorised pipeline computes in (a Strength of 10**21 overflows its integers)."""
     catalog = variant_content(variant or Variant("baseline"), scenario).catalog
@@ -110,14 +114,16 @@ def card(scenario: str, key: CardKey, blows: int, seed: int, variant: Variant | 
     return out
 
 
-def odds_cards(scenario: str, blows: int = 100_000, seed: int = 0, executor: Executor | None = None,
+def odds_cards(scenario: str | Path | ScenarioRef, blows: int = 100_000, seed: int = 0,
+               executor: Executor | None = None,
                variant: Variant | None = None) -> tuple[list[dict[str, object]], list[str]]:
-    """Every distinct card of the scenario (computed on ``executor``, default here), and a line per card that
-    could not be computed.
+    """Every distinct card of the scenario (computed on ``executor``, default here: the resolved scenario, with its
+    content trees, travels with each card's work), and a line per card that could not be computed.
 
     Returns:
         (cards as flat records of ``CARD_FIELDS``, problems).
     """
+    scenario = scenario_ref(scenario)
     keys = card_keys(scenario, variant)
     futures: list[tuple[CardKey, Future[dict[str, object]] | dict[str, object]]] = []
     for key in keys:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sandbox.config.content import ScenarioRef, scenario_ref
+
 from .errors import LabError
 from .variants import (
     BASELINE,
@@ -45,10 +47,28 @@ coarser (a lab of one point and model on two jobs shares its runs only when they
 
 def default_chunk(engine: str, creatures: int) -> int:
     """The chunk a lab on ``engine`` gets when none is asked for, for a scenario of ``creatures`` (at least one)
-    combatants."""
-    if engine != "array":
+    combatants: ``ESPER_CHUNK`` runs of a world each, or on an engine whose world runs a batch of fights, a world of
+    about ``ARRAY_WORLD`` creatures (an unknown engine is refused later, by ``check_engine``)."""
+    from sandbox.engines import ENGINES
+
+    known = ENGINES.get(engine)
+    if known is None or not known.batches:
         return ESPER_CHUNK
     return max(1, ARRAY_WORLD // creatures)
+
+
+def default_models(engine: str, scenario: str | Path | ScenarioRef, asks: bool) -> str:
+    """The models a lab runs when none are asked for: ``all`` for a lab that asks nothing of variants, scale
+    factors or a solve on an engine that runs every model, else the scenario's own (an unknown engine is refused
+    later, by ``check_engine``)."""
+    from sandbox.engines import ENGINES
+
+    known = ENGINES.get(engine)
+    if not asks and known is not None and known.every_model:
+        return "all"
+    from sandbox.config.scenarios import resolve_scenario
+
+    return resolve_scenario(scenario)[1].model
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +107,7 @@ class Numeric:
         return Variant(f"{prefix}{self.key}={shown}", (*kept, (self.key, value)))
 
 
-def numeric(key: str, scenario: str, base: Variant | None = None) -> Numeric:
+def numeric(key: str, scenario: str | Path | ScenarioRef, base: Variant | None = None) -> Numeric:
     """The key's value in the content (as ``base`` patches it), as a number.
 
     Raises:
@@ -97,9 +117,10 @@ def numeric(key: str, scenario: str, base: Variant | None = None) -> Numeric:
 
     from .variants import _point_models, _schema, _source
 
-    catalog, spec = resolve_scenario(scenario)
+    ref = scenario_ref(scenario)
+    catalog, spec = resolve_scenario(ref)
     target = target_of(split_key(key), catalog, _point_models())
-    data = _source(target, catalog, scenario, spec)
+    data = _source(target, catalog, ref, spec)
     found = locate(data, target.inner, _schema(target.kind), key, create=False)
     patched = [v for k, v in (base.patches if base is not None else ()) if split_key(k) == split_key(key)]
     if patched:
@@ -215,7 +236,8 @@ class LabPlan:
     """What to run.
 
     Attributes:
-        scenario: Shipped scenario id or scenario TOML path.
+        scenario: The scenario, resolved: its id or file and the content trees it runs over (an id or a path given
+            is resolved over the shipped content and the tree the file lies in). It travels with every chunk.
         models: Damage models, sorted.
         runs: Runs per model and variant (the solver: the most runs per probe).
         seed: Root seed.
@@ -228,7 +250,7 @@ class LabPlan:
         engine: The engine that runs the fights (``esper``, or ``array``: each chunk one array world).
     """
 
-    scenario: str
+    scenario: ScenarioRef
     models: tuple[str, ...]
     runs: int
     seed: int = 0
@@ -241,6 +263,7 @@ class LabPlan:
     points: tuple[Variant, ...] = field(init=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "scenario", scenario_ref(self.scenario))
         points = {v.name: v for v in self.variants}
         for key in self.scale:
             for point in (key.low, key.high):
@@ -263,7 +286,7 @@ class LabPlan:
     def as_json(self) -> dict[str, Any]:
         """The plan as JSON (what ``--resume`` compares)."""
         return {
-            "scenario": self.scenario, "models": list(self.models), "runs": self.runs, "seed": self.seed,
+            "scenario": self.scenario.name, "models": list(self.models), "runs": self.runs, "seed": self.seed,
             "chunk": self.chunk, "target_error": self.target_error, "engine": self.engine,
             "variants": [{"name": v.name, "patches": [[k, val] for k, val in v.patches]} for v in self.variants],
             "scale": [{"key": s.key, "value": s.value, "step": s.step, "low": s.low.name, "high": s.high.name}
@@ -280,20 +303,19 @@ def check_engine(plan: LabPlan) -> None:
     Raises:
         LabError: An unknown engine, or a model or scenario feature the array engine does not run (it says which).
     """
-    if plan.engine == "esper":
-        return  # nothing to import: the array engine and numba stay unloaded
-    from sandbox.array_world import ArrayWorld
-    from sandbox.array_world import check_engine as known_engine
+    from sandbox.engines import engine_named
     from sandbox.world import SandboxError
 
     from .variants import variant_content
 
     try:
-        known_engine(plan.engine)
+        engine = engine_named(plan.engine)
+        if engine.every_model:
+            return  # nothing to check (and on the esper engine, the array engine and numba stay unloaded)
         for point in plan.points:
             content = variant_content(point, plan.scenario)
             for model in plan.models:
-                ArrayWorld(content.scenario, content.catalog, model=model)
+                engine.check(content.scenario, content.catalog, model)
     except SandboxError as exc:
         raise LabError(f"--engine {plan.engine}: {exc}") from None
 
@@ -395,7 +417,7 @@ def vary_variants(specs: Sequence[str]) -> tuple[Variant, ...]:
 _STEP = re.compile(r"^(.*?):([-+0-9.eE]+)$")
 
 
-def scale_keys(spec: str, scenario: str, base: Variant | None = None) -> tuple[ScaleKey, ...]:
+def scale_keys(spec: str, scenario: str | Path | ScenarioRef, base: Variant | None = None) -> tuple[ScaleKey, ...]:
     """``--scale KEY[:STEP],...``: each key's two points, at its value minus and plus the step (default: one for a
     whole number or a dice modifier, a tenth of the value, else 0.1, for a number), on top of the baseline's
     patches.
@@ -435,7 +457,7 @@ def scale_keys(spec: str, scenario: str, base: Variant | None = None) -> tuple[S
 
 
 def solve_spec(key: str, between: tuple[float, float], target: str, teams: Sequence[str], error: float | None,
-               scenario: str, base: Variant | None = None) -> SolveSpec:
+               scenario: str | Path | ScenarioRef, base: Variant | None = None) -> SolveSpec:
     """``--solve KEY --between LO HI --target T [--target-error E]``.
 
     Raises:

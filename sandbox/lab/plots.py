@@ -85,7 +85,7 @@ def win_rates(lab: LabRun) -> bytes:
     ax.set_ylim(0, 1)
     ax.set_ylabel("share of runs (95% Wilson interval)")
     ax.legend(fontsize=8)
-    ax.set_title(f"{lab.plan.scenario}: who wins", fontsize=10)
+    ax.set_title(f"{lab.plan.scenario.name}: who wins", fontsize=10)
     fig.tight_layout()
     return _png(fig)
 

@@ -13,16 +13,20 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import repeat
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from sandbox.components.events import DamageDealt
 from sandbox.components.readout import Standing
+from sandbox.config.content import ScenarioRef, scenario_ref
+from sandbox.engines import DEFAULT_ENGINE, engine_named
 from sandbox.world import Outcome, Sandbox
 
 if TYPE_CHECKING:
-    from sandbox.array_world import ArrayWorld, FightEndings
+    from sandbox.array_world import FightEndings
+    from sandbox.world_protocol import World
 
 from .variants import Variant, variant_content
 
@@ -87,11 +91,12 @@ def landed_blows(log: Iterable[Any]) -> Counter[tuple[int, str, str]]:
     return found
 
 
-def run_one(scenario: str, seed: int, model: str, run: int, variant: Variant | None = None) -> RunRecord:
+def run_one(scenario: str | Path | ScenarioRef, seed: int, model: str, run: int,
+            variant: Variant | None = None) -> RunRecord:
     """Run one skirmish of a variant to its end and flatten it into its records.
 
     Args:
-        scenario: Scenario id or path.
+        scenario: The scenario, resolved (its content trees with it), or an id or path of the shipped content.
         seed: Root seed.
         model: Damage model.
         run: Run index under the seed.
@@ -132,7 +137,8 @@ def flatten(key: tuple[str, str, int], seed: int, outcome: Outcome, creatures: S
     return RunRecord(row, tuple(combatants), blow_rows)
 
 
-def array_chunk(scenario: str, seed: int, model: str, runs: Sequence[int], variant: Variant) -> list[RunRecord]:
+def array_chunk(scenario: str | Path | ScenarioRef, seed: int, model: str, runs: Sequence[int],
+                variant: Variant) -> list[RunRecord]:
     """A chunk of runs on the array engine: one array world of independent fights (``end_fights``; run ``i`` is
     the same fight in any chunk, so the records are those of any other chunking, worker count or executor)."""
     from sandbox.array_world import end_fights
@@ -191,24 +197,25 @@ def endings_records(variant: str, model: str, seed: int, ends: FightEndings) -> 
             for k, row in enumerate(rows)]
 
 
-def run_chunk(scenario: str, seed: int, model: str, runs: Iterable[int], variant: Variant,
-              engine: str = "esper") -> list[RunRecord]:
-    """Run a chunk of run indices of one variant under one model on ``engine`` (what a worker is sent)."""
-    if engine == "array":
+def run_chunk(scenario: str | Path | ScenarioRef, seed: int, model: str, runs: Iterable[int], variant: Variant,
+              engine: str = DEFAULT_ENGINE) -> list[RunRecord]:
+    """Run a chunk of run indices of one variant under one model on ``engine`` (what a worker is sent: the scenario
+    travels resolved, with its content trees, so the worker builds the content the lab was given): one world of the
+    chunk's fights on an engine that runs batches, else a world per run."""
+    if engine_named(engine).batches:
         return array_chunk(scenario, seed, model, list(runs), variant)
     return [run_one(scenario, seed, model, i, variant) for i in runs]
 
 
-def world_of(scenario: str, seed: int, model: str, run: int, patches: Iterable[tuple[str, Any]] = (),
-             name: str = "variant", engine: str = "esper") -> Sandbox | ArrayWorld:
+def world_of(scenario: str | Path | ScenarioRef, seed: int, model: str, run: int,
+             patches: Iterable[tuple[str, Any]] = (), name: str = "variant", engine: str = DEFAULT_ENGINE,
+             content: Sequence[str | Path] = ()) -> World:
     """The world of one run of a lab, to replay or inspect it: run ``run`` of the variant with ``patches`` (from
-    ``summary.json``'s ``variants``) under ``model`` on ``engine`` (the lab's ``plan.engine``), before its first
-    tick. ``world.run()`` then gives the run's records (an array lab's run is the same fight alone as in its chunk).
+    ``summary.json``'s ``variants``) under ``model`` on ``engine`` (the lab's ``plan.engine``), over the content
+    trees the lab was given (``content``), before its first tick. ``world.run()`` then gives the run's records (an
+    array lab's run is the same fight alone as in its chunk).
     """
-    content = variant_content(Variant(name, tuple((k, v) for k, v in patches)), scenario)
-    if engine == "esper":
-        return Sandbox.from_spec(content.scenario, seed, model, run=run, catalog=content.catalog)
-    from sandbox.array_world import ArrayWorld, check_engine
-
-    check_engine(engine)
-    return ArrayWorld(content.scenario, content.catalog, seed, model, run=run)
+    chosen = engine_named(engine)
+    ref = scenario_ref(scenario, content)
+    built = variant_content(Variant(name, tuple((k, v) for k, v in patches)), ref)
+    return chosen.world(built.scenario, built.catalog, seed, model, run=run)

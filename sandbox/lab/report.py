@@ -100,6 +100,8 @@ def _report_html(data: Mapping[str, Any], plots: Mapping[str, bytes]) -> str:
 
 
 def _engine_argument(data: Mapping[str, Any]) -> str:
-    """``world_of``'s engine argument for a lab on another engine than the esper one (its runs are that engine's)."""
-    engine = data.get("plan", {}).get("engine", "esper")
-    return "" if engine == "esper" else f", engine={engine!r}"
+    """``world_of``'s engine argument for a lab on another engine than its default (its runs are that engine's)."""
+    from sandbox.engines import DEFAULT_ENGINE
+
+    engine = data.get("plan", {}).get("engine", DEFAULT_ENGINE)
+    return "" if engine == DEFAULT_ENGINE else f", engine={engine!r}"

@@ -16,8 +16,10 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
+from sandbox.config.content import ScenarioRef, scenario_ref
 from sandbox.interrupts import interrupts_deferred
 from sandbox.world import Sandbox, SandboxError
 
@@ -67,7 +69,7 @@ def parse_models(text: str) -> tuple[str, ...]:
     return tuple(wanted)
 
 
-def cast_of(scenario: str, variant: Variant | None = None) -> Cast:
+def cast_of(scenario: str | Path | ScenarioRef, variant: Variant | None = None) -> Cast:
     """Check the scenario (its file and a world built from it, under a variant's patches) and read who fights.
 
     Raises:
@@ -76,12 +78,13 @@ def cast_of(scenario: str, variant: Variant | None = None) -> Cast:
     """
     from .variants import variant_content
 
-    content = variant_content(variant or Variant("baseline"), scenario)
+    ref = scenario_ref(scenario)
+    content = variant_content(variant or Variant("baseline"), ref)
     try:
         world = Sandbox.from_spec(content.scenario, catalog=content.catalog)
     except SandboxError as exc:
         where = f" (variant {variant.name!r})" if variant is not None and variant.patches else ""
-        raise LabError(f"scenario {scenario!r}{where}: {exc}") from None
+        raise LabError(f"scenario {ref.name!r}{where}: {exc}") from None
     try:
         names = tuple(world.names[e] for e in sorted(world.names))
         teams, bodies = {}, {}
@@ -91,7 +94,7 @@ def cast_of(scenario: str, variant: Variant | None = None) -> Cast:
     finally:
         world.close()
     if not names:
-        raise LabError(f"scenario {scenario!r} has no combatants")
+        raise LabError(f"scenario {ref.name!r} has no combatants")
     order = tuple(dict.fromkeys(teams[n] for n in names))
     return Cast(names, teams, order, bodies[names[0]])
 

@@ -22,7 +22,7 @@ def summary_data(lab: LabRun, jobs: int, *, final: bool = False) -> dict[str, An
     base = plan.baseline.name
     return {
         "plan": plan.as_json(),
-        "scenario": plan.scenario,
+        "scenario": plan.scenario.name,
         "seed": plan.seed,
         "models": list(plan.models),
         "runs_requested": plan.runs,
@@ -35,8 +35,8 @@ def summary_data(lab: LabRun, jobs: int, *, final: bool = False) -> dict[str, An
         "elapsed_seconds": round(lab.elapsed, 3),
         "teams": list(teams),
         "reproduce": (f"run i of variant V under model M is Sandbox.from_spec(scenario, seed={plan.seed}, model=M, "
-                      f"run=i) over V's patched content: sandbox.lab.world_of({plan.scenario!r}, {plan.seed}, M, i, "
-                      "patches)"),
+                      "run=i) over V's patched content: sandbox.lab.world_of("
+                      f"{plan.scenario.name!r}, {plan.seed}, M, i, patches)"),
         "variants": {v.name: [[k, val] for k, val in v.patches] for v in lab.variants.values()},
         "baseline": base,
         "by_variant": by_variant,

@@ -15,7 +15,8 @@ A key whose part holds a dot is quoted as TOML quotes it (``models.severity.weap
 unquoted one is found too when only that reading names something. A variant is applied by writing the patched
 files into a scratch folder and loading the content through the usual loader with them, so a variant that makes
 the content invalid gets the usual config error (naming the variant). Every process (a pool worker, a Dask worker)
-builds a variant's content itself, once, from the patches alone: they are small and travel with the work.
+builds a variant's content itself, once, from the patches and the lab's resolved scenario (its file and content trees,
+a ``ScenarioRef``) alone: they are small and travel with the work, so a worker needs nothing from its environment.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sandbox.config.content import ScenarioRef, scenario_ref
 from sandbox.config.errors import ConfigError, Problem, dotted, suggest
 from sandbox.config.layout import KIND_DIRS, MODELS_DIR, SINGLE_FILES
 from sandbox.config.loader import Catalog, load_catalog, read_layered
@@ -434,14 +436,17 @@ def _schema(kind: str) -> type[Any] | None:
     return s.FILE_KINDS.get(kind)
 
 
-def _source(target: Target, catalog: Catalog, scenario: str | Path, spec: ScenarioDef) -> dict[str, Any]:
+def _source(target: Target, catalog: Catalog, scenario: ScenarioRef, spec: ScenarioDef) -> dict[str, Any]:
     """The tables a patch starts from: the file as the content has it (rule files with every tree laid over)."""
     problems: list[Problem] = []
     if target.kind == "scenario":
-        path = catalog.files.get(f"scenario:{spec.id}") if not _is_path(scenario) else Path(str(scenario))
-        if path is None:
-            raise LabError(f"scenario {scenario!r}: its file cannot be found to patch")
-        data = read_toml(path, str(path), problems)
+        if scenario.file is not None:
+            data = read_toml(scenario.file, scenario.name, problems)
+        else:
+            path = catalog.files.get(f"scenario:{spec.id}")
+            if path is None:
+                raise LabError(f"scenario {scenario.name!r}: its file cannot be found to patch")
+            data = read_toml(path, str(path), problems)
     elif target.kind in SINGLE_FILES or target.kind.endswith("_model"):
         root = catalog.root or _shipped()
         data, _ = read_layered(target.rel, root, catalog.content, problems)
@@ -454,12 +459,6 @@ def _source(target: Target, catalog: Catalog, scenario: str | Path, spec: Scenar
     if data is None or problems:
         raise ConfigError(problems)
     return data
-
-
-def _is_path(scenario: str | Path) -> bool:
-    from sandbox.config.content import is_scenario_path
-
-    return is_scenario_path(scenario)
 
 
 def _shipped() -> Path:
@@ -477,7 +476,7 @@ def _derived_entry(model: str, table: str, entry: str, catalog: Catalog) -> dict
     return dict(values) if values is not None else None
 
 
-def check_patches(variant: Variant, scenario: str | Path) -> None:
+def check_patches(variant: Variant, scenario: str | Path | ScenarioRef) -> None:
     """Check every key and value of a variant (they name something, the types match) and that the content it
     makes is valid, building it in this process.
 
@@ -485,34 +484,34 @@ def check_patches(variant: Variant, scenario: str | Path) -> None:
         LabError: A key names nothing or a value has the wrong type.
         ConfigError: The patched content is invalid (the problems name the variant).
     """
-    variant_content(variant, str(scenario))
+    variant_content(variant, scenario)
 
 
-_BUILT: dict[tuple[str, str, str, str], VariantContent] = {}
-"""The variants' content built in this process, by (name, patches, scenario, active content trees)."""
+_BUILT: dict[tuple[str, str, ScenarioRef], VariantContent] = {}
+"""The variants' content built in this process, by (name, patches, scenario and its content)."""
 
 
-def variant_content(variant: Variant, scenario: str) -> VariantContent:
+def variant_content(variant: Variant, scenario: str | Path | ScenarioRef) -> VariantContent:
     """The content and scenario of a variant, built once per process (see the module docstring).
 
     Args:
         variant: The patches.
-        scenario: The lab's scenario (an id or a path); its content tree is part of the content.
+        scenario: The lab's scenario, resolved (a ``ScenarioRef``: its content trees are part of the content; an id
+            or a path is resolved over the shipped content and the tree the file lies in).
 
     Raises:
         LabError: A key names nothing, or a value has the wrong type.
         ConfigError: The patched content is invalid: every problem, each naming the variant.
     """
-    import os
-
-    key = (variant.name, variant.digest, str(scenario), os.environ.get("SANDBOX_CONTENT", ""))
+    ref = scenario_ref(scenario)
+    key = (variant.name, variant.digest, ref)
     found = _BUILT.get(key)
     if found is None:
-        found = _BUILT[key] = _build(variant, str(scenario))
+        found = _BUILT[key] = _build(variant, ref)
     return found
 
 
-def _build(variant: Variant, scenario: str) -> VariantContent:
+def _build(variant: Variant, scenario: ScenarioRef) -> VariantContent:
     catalog, spec = resolve_scenario(scenario)
     if not variant.patches:
         return VariantContent(catalog, spec)
@@ -555,7 +554,7 @@ def _build(variant: Variant, scenario: str) -> VariantContent:
             patched = _with_model_tables(patched, folder, files, point_models)
         if scenario_path is not None:
             patched_spec = load_scenario(scenario_path, patched)
-        elif _is_path(scenario):
+        elif scenario.file is not None:
             patched_spec = load_scenario(scenario, patched)
         else:
             patched_spec = patched.scenarios.get(spec.id, spec)

@@ -1,7 +1,7 @@
 """The viewer: one fight or several side by side, a timeline to go back and forth, and the controls.
 
-``Viewer`` takes what to watch (a ``Sandbox`` or an ``ArrayWorld`` you built, a function of seed and model that
-builds one, a scenario on either engine, a save or a replayed log), keeps the time (a fixed timestep: ``speed``
+``Viewer`` takes what to watch (a world you built on any engine, a function of seed and model that builds one, a
+scenario on either engine, a save or a replayed log), keeps the time (a fixed timestep: ``speed``
 ticks of game time per wall second, apart from the frame rate) and turns input into what it does. The worlds are
 ticked by a ``Worker`` (in a thread of its own in a window); frames draw what the feeds publish. ``run_window``
 opens a window, ``run_headless`` renders frames with no window (the dummy video driver).
@@ -10,17 +10,18 @@ opens a window, ``run_headless`` renders frames with no window (the dummy video 
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias, TypeGuard
+from typing import TypeAlias, cast
 
 import pygame
 
+from sandbox.config.content import ScenarioRef, scenario_ref
+from sandbox.engines import DEFAULT_ENGINE, engine_named
 from sandbox.viewer.budget import Budget
 from sandbox.viewer.camera import Camera
 from sandbox.viewer.entries import Attack
-from sandbox.viewer.feeds import Feed, LiveFeed, WorldFactory
+from sandbox.viewer.feeds import Feed, LiveFeed, WorldFactory, scenario_factory
 from sandbox.viewer.field_view import LABEL_LIFE
 from sandbox.viewer.files import save_png
 from sandbox.viewer.fonts import Typeset
@@ -29,12 +30,9 @@ from sandbox.viewer.replay import ReplayFeed, find_cast, log_model, log_names
 from sandbox.viewer.scene import team_order
 from sandbox.viewer.theme import BACKGROUND, DIM, TEAM_COLOURS, TEXT, Colour
 from sandbox.viewer.timeline_view import Span, Timeline
-from sandbox.viewer.watched import WatchedWorld, engine_models, scenario_factory
 from sandbox.viewer.worker import Worker
 from sandbox.world import Sandbox
-
-if TYPE_CHECKING:
-    from sandbox.array_world import ArrayWorld
+from sandbox.world_protocol import World
 
 SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 """The speed steps (ticks of game time per wall second) that + and - go through."""
@@ -55,27 +53,22 @@ MAX_TICKS_A_FRAME = 8
 KEYS = ("Space pause  ←/→ tick  Home/End  drag the timeline  wheel zoom/scroll  drag pan  C fit  F follow  "
         "N names  Tab creature  A or right-click: attacker  +/- speed  R restart  M model  S shot  Esc quit")
 
-Source: TypeAlias = "Sandbox | ArrayWorld | WorldFactory | str | Feed"  # text: ArrayWorld is loaded only when used
+Source: TypeAlias = World | WorldFactory | str | Path | ScenarioRef | Feed
+"""What a viewer watches: a world, a function that builds one, a scenario (to build one from) or a feed."""
 
 
 def _is_feed(source: object) -> bool:
     return isinstance(source, LiveFeed | ReplayFeed)
 
 
-def _is_world(source: object) -> TypeGuard[Sandbox | ArrayWorld]:
-    """A world handed in, on either engine."""
-    arrays = sys.modules.get("sandbox.array_world")  # not loaded: no array world exists (the esper viewer never
-    # loads the array engine, numpy's k-d trees and all)
-    return isinstance(source, Sandbox) or (arrays is not None and isinstance(source, arrays.ArrayWorld))
-
-
 class Viewer:
     """A fight, or the same fight under several models side by side, as it is shown.
 
     Args:
-        source: What to watch: a ``Sandbox`` or an ``ArrayWorld`` you built (watched and ticked as it is), a
-            function of ``(seed, model)`` that builds one (then R restarts with a new seed and M changes the
-            model), a scenario id or path, or a feed (``Viewer.saved``, ``Viewer.replay``).
+        source: What to watch: a world you built on any engine (a ``Sandbox``, an ``ArrayWorld``: watched and
+            ticked as it is), a function of ``(seed, model)`` that builds one (then R restarts with a new seed and
+            M changes the model), a scenario (an id or path, loaded over ``content``; or a ``ScenarioRef`` resolved
+            already), or a feed (``Viewer.saved``, ``Viewer.replay``).
         seed: The root seed a function or a scenario builds with.
         models: The damage models side by side (one pane each, at most five; a function or a scenario only).
             Default: one pane, the world's own model.
@@ -86,10 +79,12 @@ class Viewer:
         speed: Ticks of game time per wall second (0.5 to 32).
         echo: Called with a line for each thing the viewer does (ready, tick, select, hover, seek, zoom,
             resize, quit ...), for scripts that drive it (``sandbox view --echo``).
-        engine: The engine a scenario is built on: ``"esper"`` (every model, every feature) or ``"array"`` (the
-            array engine's ``ArrayWorld``, every creature traced, so the log explains each landed blow; R builds
-            an array world again with the next seed, M goes through the models the array engine runs). A world,
-            function or feed handed in brings its own engine.
+        engine: The engine a scenario is built on (``sandbox.engines``; default ``"esper"``: every model, every
+            feature): ``"array"`` builds the array engine's ``ArrayWorld``, every creature traced, so the log
+            explains each landed blow; R builds one again with the next seed, M goes through the models the
+            engine runs. A world, function or feed handed in brings its own engine (none may be given with it).
+        content: The content trees a scenario id or path is loaded over (default: the shipped content alone; a
+            scenario file inside a tree brings its tree). A world, function or feed brings its own content.
 
     Raises:
         ValueError: Too many models, models for a world handed in, an engine for anything but a scenario, or a
@@ -99,17 +94,20 @@ class Viewer:
 
     def __init__(self, source: Source, *, seed: int = 0, models: Sequence[str | None] | None = None,
                  size: tuple[int, int] | None = None, title: str | None = None, threaded: bool = False,
-                 speed: float = 2.0, echo: Callable[[str], None] | None = None, engine: str = "esper") -> None:
+                 speed: float = 2.0, echo: Callable[[str], None] | None = None, engine: str | None = None,
+                 content: Sequence[str | Path] = ()) -> None:
         if not MIN_SPEED <= speed <= MAX_SPEED:
             raise ValueError(f"speed must be {MIN_SPEED:g} to {MAX_SPEED:g} ticks per second, not {speed:g}")
-        if engine != "esper":
-            if not isinstance(source, str | Path):
-                raise ValueError(f"engine={engine!r} builds a scenario; a world, function or feed handed in brings "
-                                 "its own engine")
-            from sandbox.array_world import check_engine
-
-            check_engine(engine)
-        self.engine = engine
+        if content and not isinstance(source, str | Path):
+            raise ValueError("content= goes with a scenario id or path; a world, function, feed or resolved scenario "
+                             "brings its own content")
+        if isinstance(source, str | Path):
+            source = scenario_ref(source, content)  # resolved once: every restart and model builds from it
+        if engine is not None and not isinstance(source, ScenarioRef):
+            raise ValueError(f"engine={engine!r} builds a scenario; a world, function or feed handed in brings its "
+                             "own engine")
+        self.engine = engine_named(engine or DEFAULT_ENGINE).name
+        """The engine of the first pane's world (the scenario's, or the world's handed in or built)."""
         chosen: list[str | None] = list(models) if models else [None]
         if len(chosen) > MAX_PANES:
             raise ValueError(f"at most {MAX_PANES} models side by side, not {len(chosen)}")
@@ -153,44 +151,49 @@ class Viewer:
             if models != [None]:
                 raise ValueError("a saved world or a replay keeps its own model: no models side by side")
             return [source]  # type: ignore[list-item]
-        if _is_world(source):
+        if isinstance(source, ScenarioRef):
+            factory: WorldFactory = scenario_factory(source, self.engine)
+        elif callable(source):
+            factory = source
+        else:  # a world handed in
             if models != [None]:
                 raise ValueError("a world handed in keeps its own model; hand in a function of (seed, model) to "
                                  "see models side by side")
-            self.engine = source.engine_name
-            return [LiveFeed(source, title=title, quiet=self.worker.quiet)]
-        if isinstance(source, str | Path):
-            factory: WorldFactory = scenario_factory(source, self.engine)
-        else:
-            factory = source  # type: ignore[assignment]
+            world = cast(World, source)  # neither a feed, a scenario nor a function
+            self.engine = world.engine_name
+            return [LiveFeed(world, title=title, quiet=self.worker.quiet)]
         self.factory = factory
         feeds: list[Feed] = []
         try:
             for model in models:
-                feeds.append(LiveFeed(factory(seed, model), factory, title=title, owned=True,
-                                      quiet=self.worker.quiet))
+                built = factory(seed, model)
+                feeds.append(LiveFeed(built, factory, title=title, owned=True, quiet=self.worker.quiet))
         except BaseException:
             for feed in feeds:
                 feed.close()
             raise
+        self.engine = built.engine_name
         return feeds
 
     @classmethod
-    def saved(cls, path: str | Path, **options: object) -> Viewer:
-        """Watch a saved world from its tick on (``Sandbox.load``), with the ``Viewer`` options.
+    def saved(cls, path: str | Path, content: Sequence[str | Path] = (), **options: object) -> Viewer:
+        """Watch a saved world from its tick on (``Sandbox.load``, over the shipped content extended by ``content``:
+        the trees it was made with), with the ``Viewer`` options.
 
         Raises:
             SaveError: The file is not a save this sandbox reads.
         """
-        world = Sandbox.load(path)
+        world = Sandbox.load(path, content=content)
         title = options.pop("title", None) or (world.scenario.name if world.scenario else Path(path).stem)
         feed = LiveFeed(world, title=f"{title} (from {Path(path).name})", owned=True)
         return cls(feed, **options)  # type: ignore[arg-type]
 
     @classmethod
-    def replay(cls, path: str | Path, scenario: str | None = None, **options: object) -> Viewer:
+    def replay(cls, path: str | Path, scenario: str | Path | ScenarioRef | None = None,
+               content: Sequence[str | Path] = (), **options: object) -> Viewer:
         """Replay a ``sandbox run --log`` file (no simulation), with the ``Viewer`` options. The creatures' bodies,
-        teams and places come from ``scenario``, else from the content's scenario that has the log's creatures.
+        teams and places come from ``scenario``, else from the scenario of the content (the shipped content
+        extended by ``content``) that has the log's creatures.
 
         Raises:
             ReplayError: The file is not a log, or its creatures are not the scenario's.
@@ -201,18 +204,19 @@ class Viewer:
 
         log = Path(path)
         cast: Sandbox | None = None
-        if scenario is None:
+        ref = scenario_ref(scenario, content) if scenario is not None else None
+        if ref is None:
             try:
-                spec = find_cast(default_catalog(), log_names(log).values())
+                spec = find_cast(default_catalog(content), log_names(log).values())
             except (OSError, ValueError):
                 spec = None  # ReplayFeed says what is wrong with the file
-            scenario = spec.id if spec is not None else None
-        if scenario is not None:
+            ref = scenario_ref(spec.id, content) if spec is not None else None
+        if ref is not None:
             try:
                 model = log_model(read_jsonl(log))
             except (OSError, ValueError):
                 model = None
-            cast = Sandbox.from_scenario(scenario, model=model)
+            cast = Sandbox.from_scenario(ref, model=model)
         try:
             feed = ReplayFeed(log, cast)
         finally:
@@ -223,8 +227,8 @@ class Viewer:
     # ------------------------------------------------------------------ what is shown
 
     @property
-    def world(self) -> WatchedWorld | None:
-        """The world the first pane shows, a ``Sandbox`` or an ``ArrayWorld`` (``None`` for a replay)."""
+    def world(self) -> World | None:
+        """The world the first pane shows, on any engine (``None`` for a replay)."""
         feed = self.panes[0].feed
         return feed.world if isinstance(feed, LiveFeed) else None
 
@@ -409,7 +413,7 @@ class Viewer:
             self.status = ("the panes already show models side by side" if len(self.panes) > 1 else
                            "a world handed in keeps its model")
             return
-        models = list(engine_models(self.engine))
+        models = list(engine_named(self.engine).models())
         if models == [self.panes[0].feed.model]:
             self.status = f"the {self.engine} engine runs only the {models[0]} model"
             return
@@ -735,7 +739,7 @@ class Viewer:
             state = f"{self.speed:g} ticks/s"
         models = " | ".join(p.feed.model for p in self.panes)
         seed = f"   seed {feed.seed}" if feed.seed is not None else ""
-        engine = f"   engine {self.engine}" if self.engine != "esper" else ""
+        engine = f"   engine {self.engine}" if self.engine != DEFAULT_ENGINE else ""
         text = (f"{feed.title}   model {models}{engine}{seed}   tick {scene.tick} ({scene.time:g} s)   {state}"
                 f"   {self.status}")
         self.surface.blit(self.type_.render(self.type_.clip(text, "title", self.size[0] - 16), "title", TEXT),
@@ -815,7 +819,7 @@ def run_headless(source: Source | Viewer, seed: int = 0, model: str | Sequence[s
                  frames: int = 120, screenshot: str | Path | None = None, size: tuple[int, int] | None = None,
                  speed: float | None = None, select: str | None = None,
                  events: Iterable[pygame.event.Event] | None = None, attacker: str | None = None,
-                 engine: str = "esper") -> Viewer:
+                 engine: str | None = None, content: Sequence[str | Path] = ()) -> Viewer:
     """Render ``frames`` frames at a fixed 1/60 s each, with no window (the dummy video driver), and save the last.
 
     Args:
@@ -831,6 +835,7 @@ def run_headless(source: Source | Viewer, seed: int = 0, model: str | Sequence[s
             on screen).
         attacker: Name of the attacker whose odds the location card shows.
         engine: The engine a scenario is built on (see ``Viewer``).
+        content: The content trees a scenario is loaded over (see ``Viewer``).
 
     Raises:
         ValueError: An unknown creature, a speed out of range, too many models.
@@ -845,7 +850,7 @@ def run_headless(source: Source | Viewer, seed: int = 0, model: str | Sequence[s
     else:
         models = [model] if isinstance(model, str) or model is None else list(model)
         viewer = Viewer(source, seed=seed, models=models if models != [None] else None, size=size,
-                        speed=speed if speed is not None else 2.0, engine=engine)
+                        speed=speed if speed is not None else 2.0, engine=engine, content=content)
     try:
         if select is not None:
             viewer.select(select)

@@ -15,16 +15,32 @@ from types import MappingProxyType
 from typing import Protocol
 
 from sandbox.components.log import LogEntry
+from sandbox.config.content import ScenarioRef
+from sandbox.engines import DEFAULT_ENGINE, TRACE_ALL, open_world
 from sandbox.systems.models.anatomy.targets import CompiledTargets
 from sandbox.viewer.entries import Attack, LogReader
 from sandbox.viewer.odds import LocationOdds, OddsUnavailable, location_odds
 from sandbox.viewer.scene import Scene, TickMarks, marks_of, world_scene
 from sandbox.viewer.snapshots import Snapshots
-from sandbox.viewer.watched import WatchedWorld
+from sandbox.world_protocol import World
 
-WorldFactory = Callable[[int, str | None], WatchedWorld]
-"""Builds the world to watch from a seed and a damage model (``None``: its own default): a ``Sandbox`` or an
-``ArrayWorld``."""
+WorldFactory = Callable[[int, str | None], World]
+"""Builds the world to watch from a seed and a damage model (``None``: its own default), on any engine."""
+
+
+def scenario_factory(scenario: ScenarioRef, engine: str = DEFAULT_ENGINE) -> WorldFactory:
+    """A function of ``(seed, model)`` that builds the world of ``scenario`` on ``engine`` (``open_world``): on an
+    engine whose log holds the traced creatures only, every creature is traced, so the log panel explains each of
+    its landed blows as the esper engine's log would (the anatomy model's own ``AttackRecord``).
+
+    The function raises what ``open_world`` raises: ``ConfigError`` (the scenario cannot be loaded) and
+    ``SandboxError`` (an unknown model, or what the engine cannot run).
+    """
+
+    def build(seed: int, model: str | None) -> World:
+        return open_world(scenario, engine, seed=seed, model=model, trace=TRACE_ALL)
+
+    return build
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +71,7 @@ class Feed(Protocol):
         seed: Its root seed (``None`` when it has none, a replay).
         names: Entity -> name.
         bounds: The field's width and height in metres (its scenario's), or ``None``.
-        note: What the field should say of itself ("" for a live esper world).
+        note: What the field should say of itself (a live world's ``log_note``: "" when it logs every attack).
         shown: What it shows now (replaced, never changed, when it moves).
         odds: (attacker, defender, location, tick) -> odds, or why there are none.
     """
@@ -107,8 +123,8 @@ class LiveFeed:
     """A world being watched: ticked on demand, with snapshots to show any tick already played.
 
     Args:
-        world: The world, on either engine (a ``Sandbox`` or an ``ArrayWorld``). It is ticked in place until the
-            viewer goes back in time; from then on ``world`` is a world restored from a snapshot.
+        world: The world, on any engine. It is ticked in place until the viewer goes back in time; from then on
+            ``world`` is a world restored from a snapshot.
         factory: How to build it again (restart with a new seed, another model); ``None`` for a world handed in.
         title: What to call it (default: its scenario's name).
         owned: The feed built ``world`` and closes it when done with it.
@@ -119,7 +135,7 @@ class LiveFeed:
     live = True
     note = ""
 
-    def __init__(self, world: WatchedWorld, factory: WorldFactory | None = None, title: str | None = None,
+    def __init__(self, world: World, factory: WorldFactory | None = None, title: str | None = None,
                  owned: bool = False, snapshot_every: int | None = None,
                  quiet: Callable[[], None] = lambda: None) -> None:
         self.factory = factory
@@ -132,7 +148,7 @@ class LiveFeed:
 
     # ------------------------------------------------------------------ building
 
-    def _adopt(self, world: WatchedWorld, owned: bool) -> None:
+    def _adopt(self, world: World, owned: bool) -> None:
         self.world = world
         self.owned = owned
         self.model = world.model
@@ -141,8 +157,7 @@ class LiveFeed:
         self.title = self._title or (spec.name if spec is not None else f"a world of {len(world.names)}")
         self.names = world.names
         self.bounds = spec.field if spec is not None else None
-        # The array engine logs a traced creature's landed blows only (its misses cost nothing to keep quiet).
-        self.note = "the array engine: the log lists the blows that landed" if world.engine_name == "array" else ""
+        self.note = world.log_note  # what the world's log leaves out (the array engine's: its misses)
         self.fight = _Fight(history=list(world.log), snapshots=Snapshots(self.snapshot_every), start=world.tick,
                             played=world.tick)
         self.fight.reader.read(world.log)
@@ -199,7 +214,7 @@ class LiveFeed:
             return
         snapshot = fight.snapshots.latest(tick)
         if snapshot is not None and (tick < now or snapshot.tick > now):
-            restored = fight.snapshots.restore(snapshot, self.world, fight.history)
+            restored = fight.snapshots.restore(snapshot, fight.history)
             self._release()
             self.world, self.owned = restored, True
         while self.world.tick < tick:

@@ -20,8 +20,7 @@ from sandbox.systems.creatures import Creature
 from sandbox.systems.models.anatomy.exact_odds import dice_distribution, exact_blow_odds
 from sandbox.systems.models.anatomy.targets import CompiledTargets, target_profile
 from sandbox.systems.strike import is_off_hand, strength_impact_modifier
-from sandbox.viewer.watched import WatchedWorld
-from sandbox.world import Sandbox, SandboxError
+from sandbox.world_protocol import World
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,12 +72,12 @@ class OddsUnavailable(Exception):
     """The odds cannot be computed; the message says why (for the card)."""
 
 
-def location_odds(world: WatchedWorld, attacker: int, defender: int, location: int,
+def location_odds(world: World, attacker: int, defender: int, location: int,
                   compiled: CompiledTargets) -> LocationOdds:
     """The exact odds of ``attacker``'s current strike mode at ``location`` of ``defender``, as the world is now.
 
     Args:
-        world: The world (a ``Sandbox`` or an ``ArrayWorld``).
+        world: The world, on any engine.
         attacker: The attacking entity.
         defender: The defending entity.
         location: The location's index in the defender's body.
@@ -94,20 +93,13 @@ def location_odds(world: WatchedWorld, attacker: int, defender: int, location: i
     if mode is None:
         raise OddsUnavailable(f"{striker.name} has no strike mode it can use now")
     rules = world.catalog.rules
-    if isinstance(world, Sandbox):
-        try:
-            injury = world.get(defender, Injury)
-        except SandboxError:
-            raise OddsUnavailable(_no_wounds(world.model)) from None
-        with world.active():
-            cached = injury.profile
-            try:  # the model caches the profile on the wounds; the card must leave the world as it found it
-                profile = target_profile(target.anatomy, injury, target.armor, rules, world.ctx.skills, compiled)
-            finally:
-                injury.profile = cached
-    else:  # an array world's record is a fresh copy of the arrays: caching the profile on it changes nothing
-        profile = target_profile(target.anatomy, _wounds_of(target, world.model), target.armor, rules,
-                                 world.catalog.skills, compiled)
+    injury = _wounds_of(target, world.model)
+    cached = injury.profile
+    try:  # the model caches the profile on the wounds (an esper world's record holds the creature's own): the card
+        # leaves the world as it found it (an array world's record is a fresh copy: there, nothing to leave)
+        profile = target_profile(target.anatomy, injury, target.armor, rules, world.catalog.skills, compiled)
+    finally:
+        injury.profile = cached
     bonus = 0
     strength = striker.anatomy.attributes.get("strength")
     if mode.strength_modifier and strength is not None:

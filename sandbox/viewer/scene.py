@@ -13,7 +13,7 @@ from sandbox.components.body import BodyStructure
 from sandbox.components.gear import ArmorPiece
 from sandbox.components.readout import Readout
 from sandbox.viewer.entries import Attack
-from sandbox.viewer.watched import WatchedWorld
+from sandbox.world_protocol import World
 
 DOWN_SHOCK = ("incapacitated", "unconscious", "dying", "dead")
 """Shock words of a creature that is down."""
@@ -130,7 +130,7 @@ def verdict_of(teams: Iterable[str], at_limit: bool) -> tuple[bool, str]:
     return (True, "tick limit") if at_limit else (False, "")
 
 
-def world_scene(world: WatchedWorld, attacks: tuple[Attack, ...], logged: int) -> Scene:
+def world_scene(world: World, attacks: tuple[Attack, ...], logged: int) -> Scene:
     """The scene of ``world`` as it is now, with this tick's ``attacks``."""
     modes = world.catalog.modes
     figures: dict[int, Figure] = {}
