@@ -58,8 +58,9 @@ def _finish(current: str, follows: list[str], plain: bool = False) -> str:
 
 
 def closing_table(world: World, plain: bool = False, *, every: bool = False) -> str:
-    """Per creature: team, alive, health and band, shock state, wounds by location, conditions (``plain``: in
-    words).
+    """Per creature.
+
+    Team, alive, health and band, shock state, wounds by location, conditions (``plain``: in words).
 
     Below ``WIDE`` columns the wounds leave the table for a line per wounded creature under it, so the table's
     cells keep to one line in an 80-column terminal. A fight of more than ``ROWS_MOST`` creatures is summed up
@@ -99,8 +100,10 @@ of thousands is unreadable, and would take longer to print than the battle takes
 
 
 def team_table(world: World, plain: bool = False) -> str:
-    """Per team and state (the readout's label: "fair", "incapacitated", "dead"): how many creatures, of which
-    kinds; the teams in order of first appearance, each team's states most common first."""
+    """Per team and state (the readout's label: "fair", "incapacitated", "dead").
+
+    How many creatures, of which kinds; the teams in order of first appearance, each team's states most common first.
+    """
     count: Counter[tuple[str, str]] = Counter()
     kinds: dict[tuple[str, str], set[str]] = {}
     for entity in world.names:
@@ -116,9 +119,11 @@ def team_table(world: World, plain: bool = False) -> str:
 
 
 def _wounds_text(wounds: Iterable[WoundReading], most: int = 4, plain: bool = False) -> str:
-    """Wounds by location, worst first; past ``most`` locations, a count of the rest (a model that places no
-    wound at a location lists its wounds by what they are). ``plain``: each wound in words, "bleeding" for the
-    mark."""
+    """Wounds by location, worst first.
+
+    Past ``most`` locations, a count of the rest (a model that places no wound at a location lists its wounds by what
+    they are). ``plain``: each wound in words, "bleeding" for the mark.
+    """
     by_loc: dict[str, list[str]] = {}
     for w in wounds:
         by_loc.setdefault(w.location or w.level, []).append(w.level + (BLEEDING_MARK if w.bleeding else ""))
@@ -154,8 +159,11 @@ def outcome_line(outcome: Outcome) -> str:
 
 
 def aftermath_table(world: Sandbox, start: float, plain: bool = False) -> str:
-    """Per creature: died (of what, on which day) or survived; days until every wound healed; permanent damage;
-    health and state now (each model reports it: ``DamageModel.aftermath_row``)."""
+    """Per creature.
+
+    Died (of what, on which day) or survived; days until every wound healed; permanent damage; health and state now
+    (each model reports it: ``DamageModel.aftermath_row``).
+    """
     rows = []
     for row in world.aftermath_report(start):
         if not row.alive:
@@ -194,7 +202,8 @@ class ModelRun:
 
 def run_model(scenario: str | Path | ScenarioRef, seed: int, model: str, max_ticks: int | None = None) -> ModelRun:
     """Run ``scenario`` under ``model`` tick by tick, counting the landed blows each creature takes and how many
-    it had taken when it was first out of the fight."""
+    it had taken when it was first out of the fight.
+    """
     from sandbox.components.events import BlowLanded, DamageDealt
 
     world = Sandbox.from_scenario(scenario, seed=seed, model=model)
@@ -218,8 +227,11 @@ def run_model(scenario: str | Path | ScenarioRef, seed: int, model: str, max_tic
 
 
 def comparison_table(runs: list[ModelRun], plain: bool = False) -> str:
-    """Models side by side: winner and ticks, then per creature its final readout, blows taken, blows to take it
-    out (``-``: never out), with a line under the table that says so. ``plain``: codes in words."""
+    """Models side by side.
+
+    Winner and ticks, then per creature its final readout, blows taken, blows to take it out (``-``: never out), with a
+    line under the table that says so. ``plain``: codes in words.
+    """
     headers = ["", *[r.model for r in runs]]
     rows: list[list[str]] = [
         ["winner", *[r.outcome.winner or "none" for r in runs]],

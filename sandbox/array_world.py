@@ -1,7 +1,9 @@
-"""``ArrayWorld``: a scenario on the array engine (``sandbox.systems.arrays``), a ``sandbox.world_protocol.World`` as
-a ``Sandbox`` is one (``step``, ``run``, ``readout``, ``standing``, ``events``, ``log``, ``names``, ``creatures``,
-``copy``, ``freeze``); and ``run_fights``: many runs of a scenario as one array world of independent fights (the
-lab's batch), each run's fight its own.
+"""``ArrayWorld``.
+
+A scenario on the array engine (``sandbox.systems.arrays``), a ``sandbox.world_protocol.World`` as a ``Sandbox`` is one
+(``step``, ``run``, ``readout``, ``standing``, ``events``, ``log``, ``names``, ``creatures``, ``copy``, ``freeze``); and
+``run_fights``: many runs of a scenario as one array world of independent fights (the lab's batch), each run's fight its
+own.
 
 ``sandbox.engines.open_world(path, "array")`` (or ``ArrayWorld.from_scenario``) builds one. What the engine cannot
 run is refused before any work, as a ``SandboxError`` naming it: a damage model with no array implementation (and
@@ -40,7 +42,8 @@ from sandbox.world_protocol import TRACE_ALL as TRACE_ALL  # its old home: `from
 
 def check_array_model(model: str) -> None:
     """Raise ``SandboxError`` for a damage model the array engine does not run (the message names the models it
-    runs and the engines that run ``model``)."""
+    runs and the engines that run ``model``).
+    """
     from sandbox.systems.arrays.models import get_array_model
 
     try:
@@ -96,8 +99,10 @@ class ArrayWorld:
     def from_scenario(cls, scenario: str | Path | ScenarioRef, seed: int = 0, model: str | None = None, *,
                       run: int = 0, catalog: Catalog | None = None, trace: Sequence[str] | str = (),
                       content: Sequence[str | Path] = ()) -> ArrayWorld:
-        """The array world of a scenario: an id (of the shipped content or of ``content``'s trees), a path to a
-        scenario TOML file (one inside a content tree brings its tree) or a ``ScenarioRef`` resolved already.
+        """The array world of a scenario.
+
+        An id (of the shipped content or of ``content``'s trees), a path to a scenario TOML file (one inside a content
+        tree brings its tree) or a ``ScenarioRef`` resolved already.
 
         Raises:
             ConfigError: The scenario file is invalid or unknown.
@@ -176,7 +181,8 @@ class ArrayWorld:
 
     def run(self, max_ticks: int | None = None) -> Outcome:
         """Run until one team (or none) is left able to fight, or ``max_ticks`` more ticks have run (default: the
-        scenario's limit)."""
+        scenario's limit).
+        """
         limit = max_ticks if max_ticks is not None else self.max_ticks
         self.limit_ticks(self.tick + limit)
         teams = self.able_teams()
@@ -205,10 +211,12 @@ class ArrayWorld:
         return self._expanded
 
     def copy(self, log: Sequence[LogEntry] | None = None) -> ArrayWorld:
-        """An independent copy of the world as it is now: its arrays, its streams (counter-based: a copy draws what
-        the original would), its tick and clock, so ticking the copy gives exactly the events ticking this world
-        gives. It shares only what no tick changes (the content and the per-event damage model's tables), and its
-        log is ``log`` (the entries themselves shared; default: this world's log).
+        """An independent copy of the world as it is now.
+
+        Its arrays, its streams (counter-based: a copy draws what the original would), its tick and clock, so ticking
+        the copy gives exactly the events ticking this world gives. It shares only what no tick changes (the content and
+        the per-event damage model's tables), and its log is ``log`` (the entries themselves shared; default: this
+        world's log).
 
         The viewer's snapshots are copies: the array engine has no save format, and a copy costs milliseconds.
         """
@@ -223,8 +231,11 @@ class ArrayWorld:
         return twin
 
     def freeze(self) -> ArrayWorld:
-        """The world as it is now, to make copies from (``copy``): a copy of it with an empty log, that nothing
-        ticks (the array engine has no save format; the viewer's snapshots are these)."""
+        """The world as it is now, to make copies from (``copy``).
+
+        A copy of it with an empty log, that nothing ticks (the array engine has no save format; the viewer's snapshots
+        are these).
+        """
         return self.copy(log=())
 
     def close(self) -> None:
@@ -259,8 +270,10 @@ class FightResult:
 
 @dataclass(frozen=True, slots=True)
 class FightEndings:
-    """How every run of a batch ended, as columns: what ``run_fights`` reads each run's result from, and what the
-    lab turns into its records without building a result per run.
+    """How every run of a batch ended, as columns.
+
+    What ``run_fights`` reads each run's result from, and what the lab turns into its records without building a result
+    per run.
 
     Every run of a batch fights the same scenario, so a creature's name, kind, team and body depend only on its
     position in the fight (``size`` creatures a run, in spawn order); what the fight did to it is a column of
@@ -424,7 +437,8 @@ def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_
 
 class _Ends:
     """The columns of a batch's ended fights, gathered as they end (in the order they end) and put in the order
-    of the runs at the end."""
+    of the runs at the end.
+    """
 
     def __init__(self, engine: ArrayEngine, size: int, records: bool) -> None:
         self.engine, self.size, self.records = engine, size, records
@@ -458,8 +472,10 @@ class _Ends:
         self._marks = np.zeros(len(engine.runs), dtype=np.int64)  # its landed-blow batches logged when it ended
 
     def read(self, fights: IntArray, left: IntArray, one: IntArray) -> None:
-        """Read ``fights`` (of the world as it is now) as they stand: they ended this tick (``left``, ``one``: per
-        fight, teams left and one of them)."""
+        """Read ``fights`` (of the world as it is now) as they stand.
+
+        They ended this tick (``left``, ``one``: per fight, teams left and one of them).
+        """
         engine, size = self.engine, self.size
         cr, team_names = engine.creatures, engine.creatures.team_names
         self._place[fights] = np.arange(len(self.runs), len(self.runs) + fights.size)
@@ -490,8 +506,10 @@ class _Ends:
             self.creatures += [()] * fights.size
 
     def flush(self) -> None:
-        """Count the landed blows of the fights that ended (before the world drops them): per fight, those logged
-        before it ended."""
+        """Count the landed blows of the fights that ended (before the world drops them).
+
+        Per fight, those logged before it ended.
+        """
         engine, size = self.engine, self.size
         landed = engine.tracer.landed
         if landed:

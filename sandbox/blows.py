@@ -27,8 +27,10 @@ from sandbox.systems.strike import strength_impact_modifier
 
 
 def creature_for_body(catalog: Catalog, body_id: str) -> CreatureDef:
-    """The creature whose skills a target of ``body_id`` tests with: the creature of the same id, else the
-    first creature with that body, else the average human."""
+    """The creature whose skills a target of ``body_id`` tests with.
+
+    The creature of the same id, else the first creature with that body, else the average human.
+    """
     if body_id in catalog.creatures:
         return catalog.creatures[body_id]
     for creature in catalog.creatures.values():
@@ -191,8 +193,10 @@ class BlowSetup:
 
 
 def record(result: BlowResult, body: BodyStructure) -> dict[str, object]:
-    """The JSON record of one blow (``sandbox blows --format jsonl``):
-    ``sandbox.systems.models.anatomy.blow.blow_reading``."""
+    """The JSON record of one blow (``sandbox blows --format jsonl``).
+
+    ``sandbox.systems.models.anatomy.blow.blow_reading``.
+    """
     return blow_reading(result, body)
 
 

@@ -1,5 +1,6 @@
-"""Body drawings from body data: a rectangle per part and per location, for any anatomy, with no per-creature
-drawing code.
+"""Body drawings from body data.
+
+A rectangle per part and per location, for any anatomy, with no per-creature drawing code.
 
 Shared by the viewer's body panel and the lab's hit-location heat map (the lab draws no window, so this lives
 outside ``sandbox/viewer/``).
@@ -81,8 +82,9 @@ def location_layout(body: BodyStructure, gap: float = 0.08) -> dict[int, Rect]:
 
 def figure_layout(body: BodyStructure, aspect: float = 1.0, caption: float = 0.0,
                   gap: float = 0.04) -> tuple[dict[int, Rect], dict[int, Rect]]:
-    """Part and location boxes for a drawing that names every location: ``(parts, locations)``, each index ->
-    (x, y, width, height) in the unit square.
+    """Part and location boxes for a drawing that names every location.
+
+    ``(parts, locations)``, each index -> (x, y, width, height) in the unit square.
 
     The parts keep ``body_layout``'s cells (its hints, its zone rows, right side first), but a row of parts is as
     tall as the most location rows one of its parts needs, so a head of eleven locations gets the room to name
@@ -140,8 +142,10 @@ def _side_pair(name: str) -> tuple[str, str] | None:
 
 def _location_grid(body: BodyStructure, pi: int, wide: bool) -> tuple[dict[int, tuple[float, float, float]], int,
                                                                              float]:
-    """A part's locations in cells: location -> (row, column, columns spanned), rows, columns (see
-    ``figure_layout``)."""
+    """A part's locations in cells.
+
+    Location -> (row, column, columns spanned), rows, columns (see ``figure_layout``).
+    """
     locations = body.parts[pi].locations
     placed: dict[int, tuple[float, float, float]] = {}
     for li in locations:

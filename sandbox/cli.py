@@ -60,8 +60,10 @@ it."""
 
 
 def content_default() -> list[Path]:
-    """``--content``'s default: the trees ``SANDBOX_CONTENT`` names (empty entries skipped). The one place the
-    variable is read; everything below the command line is handed the trees."""
+    """``--content``'s default: the trees ``SANDBOX_CONTENT`` names (empty entries skipped).
+
+    The one place the variable is read; everything below the command line is handed the trees.
+    """
     value = os.environ.get(CONTENT_ENV, "")
     return [Path(part) for part in value.split(os.pathsep) if part.strip()]
 
@@ -105,8 +107,10 @@ def _named(content: list[Path] | None) -> list[Path]:
 
 
 def _trees(content: list[Path] | None, near: Iterable[str | Path] = ()) -> tuple[Path, ...]:
-    """The content trees of a command: ``--content`` (else ``SANDBOX_CONTENT``) plus the tree of each file it was
-    given by path (a body file)."""
+    """The content trees of a command.
+
+    ``--content`` (else ``SANDBOX_CONTENT``) plus the tree of each file it was given by path (a body file).
+    """
     from sandbox.config.content import is_scenario_path, resolve_content
 
     return resolve_content(_named(content), near=[Path(p) for p in near if is_scenario_path(p)])
@@ -114,7 +118,8 @@ def _trees(content: list[Path] | None, near: Iterable[str | Path] = ()) -> tuple
 
 def _scenario(scenario: str, content: list[Path] | None) -> ScenarioRef:
     """The command's scenario, resolved once (an id, or a file and the tree it lies in) with the trees of
-    ``--content`` (else ``SANDBOX_CONTENT``): what the world, the lab and its workers, or the viewer are handed."""
+    ``--content`` (else ``SANDBOX_CONTENT``): what the world, the lab and its workers, or the viewer are handed.
+    """
     from sandbox.config.content import scenario_ref
 
     return scenario_ref(scenario, _named(content))
@@ -383,9 +388,10 @@ ENGINE_HELP = ("The engine that runs the fight: esper (every model, every featur
 
 
 def _check_engine(engine: str, models: Iterable[str | None], esper_only: Iterable[tuple[bool, str]]) -> None:
-    """Refuse, before any work, what ``engine`` cannot run: an unknown engine, and on the array engine a damage model
-    it does not run (``None``: the scenario's, checked when the world is built) and each option given that runs on
-    the esper engine only (``(given, what it is)`` pairs).
+    """Refuse, before any work, what ``engine`` cannot run.
+
+    An unknown engine, and on the array engine a damage model it does not run (``None``: the scenario's, checked when
+    the world is built) and each option given that runs on the esper engine only (``(given, what it is)`` pairs).
 
     Raises:
         SetupError: The first of those (the message says which).
@@ -419,7 +425,8 @@ def _echo_account(parts: list[str], plain: bool) -> None:
 
 def _check_writable(path: Path, what: str = "the log") -> Target:
     """Fail early, as a setup error, when ``path`` cannot be written (a folder, a missing or read-only folder, a
-    device this user may not write); what it names (``sandbox.files.target``)."""
+    device this user may not write); what it names (``sandbox.files.target``).
+    """
     from sandbox.files import check_writable
 
     try:
@@ -478,9 +485,12 @@ def lab(
              "chunk of runs one numpy world of independent fights).")]
     = "esper",
 ) -> None:
-    """Run many seeded skirmishes per damage model and variant: win rates with 95% intervals, paired differences
-    between variants (common random numbers), scale factors, a solve for a target; tidy records (runs.csv,
-    combatants.csv, blows.csv), summary.json, plots and one self-contained report.html."""
+    """Run many seeded skirmishes per damage model and variant.
+
+    Win rates with 95% intervals, paired differences between variants (common random numbers), scale factors, a solve
+    for a target; tidy records (runs.csv, combatants.csv, blows.csv), summary.json, plots and one self-contained
+    report.html.
+    """
     from sandbox.interrupts import sigterm_as_interrupt
 
     _import_before_interrupts(engine)
@@ -493,8 +503,11 @@ def _lab(scenario: ScenarioRef, runs: int, models: str | None, seed: int, jobs: 
          force: bool, variants: Path | None, vary: list[str], scale: str | None, solve: str | None,
          between: tuple[float, float] | None, target: str | None, target_error: float | None, chunk: int | None,
          scheduler: str | None, worker_timeout: float, odds_blows: int, engine: str = "esper") -> None:
-    """The body of ``sandbox lab``: every part of it (the checks, the plan, the workers of the pool or the Dask
-    cluster) is handed ``scenario``, which carries the content trees."""
+    """The body of ``sandbox lab``.
+
+    Every part of it (the checks, the plan, the workers of the pool or the Dask cluster) is handed ``scenario``, which
+    carries the content trees.
+    """
     import signal
 
     from sandbox.config.loader import default_catalog
@@ -882,7 +895,8 @@ def _validation_report(root: Path, trees: tuple[Path, ...], extra: list[Path], e
 
 def _validation_passes(extra: list[Path]) -> list[list[Path]]:
     """The named files in passes where no two share a kind and an id (the n-th file of each kind and id goes in
-    the n-th pass), so one cannot silently replace the other; always at least one pass."""
+    the n-th pass), so one cannot silently replace the other; always at least one pass.
+    """
     from sandbox.config.loader import kind_of
 
     passes: list[list[Path]] = [[]]
@@ -946,14 +960,16 @@ def _checked_content(root: Path, trees: tuple[Path, ...], extra: list[Path]) -> 
 
 def _ids_of(labels: Iterable[str]) -> set[str]:
     """The ids the files of these labels define (a file's id is its name: ``weapons/spear.toml`` defines
-    ``spear`` and its modes ``spear.*``)."""
+    ``spear`` and its modes ``spear.*``).
+    """
     return {Path(label).stem for label in labels}
 
 
 def _unknown_left_out(problem: Problem, ids: set[str]) -> bool:
     """Whether a problem says a tables entry (``[weapons."spear.thrust"]``, ``[creatures.kobold]``) names nothing
     the content defines, when it names a definition of a left-out file: it is unknown only because that file is
-    broken."""
+    broken.
+    """
     from sandbox.config.errors import dotted
     from sandbox.config.reading import KEYED_TABLES
 
@@ -994,8 +1010,11 @@ def init(
     name: Annotated[str | None, typer.Option(help="The content's name in content.toml (default: from the "
                                                   "folder's name).")] = None,
 ) -> None:
-    """Write a starter content tree: a manifest, a body, a weapon, an armour piece and a creature that use each
-    other, a scenario, JSON Schemas and a README; it validates and runs under every model as written."""
+    """Write a starter content tree.
+
+    A manifest, a body, a weapon, an armour piece and a creature that use each other, a scenario, JSON Schemas and a
+    README; it validates and runs under every model as written.
+    """
     from sandbox.init_tree import write_starter
 
     with _friendly():
@@ -1062,7 +1081,8 @@ def _stdout_closed() -> bool:
 
 def _quiet_stdout() -> None:
     """Point standard output at the null device, so the interpreter's last flush of what the reader no longer
-    reads raises nothing."""
+    reads raises nothing.
+    """
     import os
 
     with suppress(OSError, ValueError):

@@ -71,9 +71,11 @@ class Engine(ABC):
     @abstractmethod
     def world(self, spec: ScenarioDef, catalog: Catalog, seed: int = 0, model: str | None = None, *, run: int = 0,
               trace: Sequence[str] | str = ()) -> World:
-        """The world of a loaded scenario over ``catalog``: ``seed``, run index ``run``, ``model`` (default: the
-        scenario's); on an engine that ``traces``, the landed blows of the creatures ``trace`` names are logged in
-        full (``TRACE_ALL``: every creature), the others log every creature whatever ``trace`` says.
+        """The world of a loaded scenario over ``catalog``.
+
+        ``seed``, run index ``run``, ``model`` (default: the scenario's); on an engine that ``traces``, the landed blows
+        of the creatures ``trace`` names are logged in full (``TRACE_ALL``: every creature), the others log every
+        creature whatever ``trace`` says.
 
         Raises:
             SandboxError: An unknown model, a combatant the world cannot spawn, what the engine cannot run.
@@ -110,8 +112,10 @@ class _Esper(Engine):
 
 
 class _Arrays(Engine):
-    """The array engine (``sandbox.array_world.ArrayWorld``, numpy): the anatomy model, battles of 100,000, a lab's
-    chunk as one world of independent fights."""
+    """The array engine (``sandbox.array_world.ArrayWorld``, numpy).
+
+    The anatomy model, battles of 100,000, a lab's chunk as one world of independent fights.
+    """
 
     name = "array"
     every_model = False
@@ -167,8 +171,10 @@ def engine_named(name: str) -> Engine:
 def open_world(scenario: str | Path | ScenarioRef, engine: str = DEFAULT_ENGINE, *, seed: int = 0,
                model: str | None = None, run: int = 0, catalog: Catalog | None = None,
                content: Sequence[str | Path] = (), trace: Sequence[str] | str = ()) -> World:
-    """The world of a scenario on ``engine``: an id (of the shipped content or of ``content``'s trees), a scenario
-    file (one inside a content tree brings its tree) or a ``ScenarioRef`` resolved already.
+    """The world of a scenario on ``engine``.
+
+    An id (of the shipped content or of ``content``'s trees), a scenario file (one inside a content tree brings its
+    tree) or a ``ScenarioRef`` resolved already.
 
     Args:
         scenario: The scenario.

@@ -1,5 +1,7 @@
-"""The ``sandbox`` command's entry point: from its first instruction to its last, Ctrl-C and SIGTERM end it with
-exit code 130 and a one-word message, never a traceback.
+"""The ``sandbox`` command's entry point.
+
+From its first instruction to its last, Ctrl-C and SIGTERM end it with exit code 130 and a one-word message, never a
+traceback.
 
 The CLI's imports take a fraction of a second, and an interrupt arriving while Python builds a module (a
 dataclass is compiled with ``exec``) escapes every handler; so the signals are held while the CLI is imported,

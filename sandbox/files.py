@@ -151,7 +151,8 @@ def _new_file(path: Path, suffix: str) -> Path:
 @contextmanager
 def _binary_stream(where: Target) -> Iterator[IO[bytes]]:
     """The byte stream an output of kind ``stream`` or ``fd`` is written to (left open when it is this process's
-    standard output or error)."""
+    standard output or error).
+    """
     if where.kind == "fd" and where.fd in (1, 2):
         text = sys.stdout if where.fd == 1 else sys.stderr
         text.flush()  # what was printed before comes first
@@ -211,8 +212,10 @@ def atomic_path(path: Path, suffix: str = ".tmp") -> Iterator[Path]:
 
 @contextmanager
 def atomic_text(path: Path, newline: str | None = None) -> Iterator[IO[str]]:
-    """Write UTF-8 text to ``path``: a file whole or not at all (flushed to disk before the rename), a stream as
-    it comes."""
+    """Write UTF-8 text to ``path``.
+
+    A file whole or not at all (flushed to disk before the rename), a stream as it comes.
+    """
     where = target(path)
     if where.streamed:
         with _text_stream(where, newline) as fh:
@@ -226,9 +229,10 @@ def atomic_text(path: Path, newline: str | None = None) -> Iterator[IO[str]]:
 
 @contextmanager
 def atomic_folder(path: Path) -> Iterator[Path]:
-    """A temporary folder beside ``path`` to fill (mode 0777 less the umask); renamed to ``path`` when the block
-    ends, removed with everything in it if it raises. ``path`` must not exist, or be an empty folder (a symbolic
-    link to one is written through, and stays).
+    """A temporary folder beside ``path`` to fill (mode 0777 less the umask).
+
+    Renamed to ``path`` when the block ends, removed with everything in it if it raises. ``path`` must not exist, or be
+    an empty folder (a symbolic link to one is written through, and stays).
 
     Raises:
         NotADirectoryError: ``path`` names a file, a device or a pipe.

@@ -92,7 +92,8 @@ def save_world(world: Sandbox, path: Path) -> None:
 
 def world_document(world: Sandbox, *, events: bool = True) -> dict[str, Any]:
     """What a save holds, as JSON-ready data (``events=False`` leaves the log out: the viewer's in-memory
-    snapshots keep the log themselves)."""
+    snapshots keep the log themselves).
+    """
     model = world.damage_model
     entities = [_entity_dict(c, model) for c in world.creatures().values()]
     doc = {
@@ -118,9 +119,11 @@ def world_document(world: Sandbox, *, events: bool = True) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class FrozenSandbox:
-    """A ``Sandbox`` as it was at one tick (``Sandbox.freeze``): its save document without the log, as JSON text (text,
-    not live objects a world made from it could change), and what a save does not hold: the content, the world's
-    class, its scenario and invariant checks. Nothing ticks it; ``copy`` makes worlds from it.
+    """A ``Sandbox`` as it was at one tick (``Sandbox.freeze``).
+
+    Its save document without the log, as JSON text (text, not live objects a world made from it could change), and what
+    a save does not hold: the content, the world's class, its scenario and invariant checks. Nothing ticks it; ``copy``
+    makes worlds from it.
 
     Attributes:
         document: The save document (``world_document(world, events=False)``), as JSON text.
@@ -143,8 +146,10 @@ class FrozenSandbox:
         return cls(text, world.catalog, type(world), world.scenario, world.check_invariants)
 
     def copy(self, log: Sequence[LogEntry] = ()) -> Sandbox:
-        """A new world as this one was, whose log is ``log`` (the entries themselves shared): restored from the
-        document as a save is loaded (bit-exact: ticked, it gives the events the frozen world gave)."""
+        """A new world as this one was, whose log is ``log`` (the entries themselves shared).
+
+        Restored from the document as a save is loaded (bit-exact: ticked, it gives the events the frozen world gave).
+        """
         world = world_from_document(json.loads(self.document), self.catalog, self.world_type)
         world.scenario = self.scenario
         world.check_invariants = self.check_invariants
@@ -176,8 +181,10 @@ def _no_constant(name: str) -> Any:
 
 
 def _read(path: Path) -> dict[str, Any]:
-    """The save's JSON: a regular file of at most ``MAX_SAVE_BYTES``, UTF-8, nested within bounds, of this format
-    and version."""
+    """The save's JSON.
+
+    A regular file of at most ``MAX_SAVE_BYTES``, UTF-8, nested within bounds, of this format and version.
+    """
     try:
         info = path.stat()
     except OSError as exc:
@@ -313,8 +320,11 @@ def _restore_clock(world: Sandbox, data: Any) -> None:
 
 
 def _restore_streams(world: Sandbox, data: Any) -> None:
-    """Every stream of the world from the save: none missing (a fresh one would make the continuation differ from
-    the uninterrupted run), none unknown, each a Mersenne Twister state."""
+    """Every stream of the world from the save.
+
+    None missing (a fresh one would make the continuation differ from the uninterrupted run), none unknown, each a
+    Mersenne Twister state.
+    """
     streams = _keys(data, "streams", tuple(world.ctx.streams))
     for name, state in streams.items():
         key = f"streams.{name}"
@@ -351,8 +361,11 @@ def _restore_events(world: Sandbox, data: Any, ids: set[Any]) -> None:
 
 
 def _check_world(world: Sandbox) -> None:
-    """The loaded world keeps every invariant (``sandbox.systems.invariants``): health and death agree, the readouts
-    agree with the state, held items are owned, the log's time never runs backwards, the dead never act."""
+    """The loaded world keeps every invariant (``sandbox.systems.invariants``).
+
+    Health and death agree, the readouts agree with the state, held items are owned, the log's time never runs
+    backwards, the dead never act.
+    """
     from sandbox.systems.invariants import Tracker, check
 
     breaches = check(world.creatures(), world.ctx, Tracker())

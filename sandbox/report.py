@@ -1,5 +1,7 @@
-"""The CLI's tables, drawn with rich: they fit the terminal's width (cells wrap, never the whole line), and are plain
-text (no colour, no box characters) when the output is not a terminal, so files, pipes and CI logs read cleanly.
+"""The CLI's tables, drawn with rich.
+
+They fit the terminal's width (cells wrap, never the whole line), and are plain text (no colour, no box characters) when
+the output is not a terminal, so files, pipes and CI logs read cleanly.
 
 The width: the terminal's when the output is one; else ``COLUMNS`` when it is set (the README's samples are made
 at ``COLUMNS=100``); else unbounded, one line per row, for scripts.
@@ -36,8 +38,10 @@ _FILE_OUTPUT: ContextVar[bool] = ContextVar("file_output", default=False)
 
 @contextmanager
 def drawn_for_a_file() -> Iterator[None]:
-    """Inside this block tables and prose are drawn for a file (the lab's report): plain and unbounded, whatever
-    the terminal or ``COLUMNS`` say."""
+    """Inside this block tables and prose are drawn for a file (the lab's report).
+
+    Plain and unbounded, whatever the terminal or ``COLUMNS`` say.
+    """
     token = _FILE_OUTPUT.set(True)
     try:
         yield
@@ -69,7 +73,8 @@ def render(*renderables: object, width: int | None = None) -> str:
 
 def wrapped(line: str, indent: int = 0) -> str:
     """``line`` wrapped between words at the output's width, each following line indented by ``indent`` spaces
-    (unchanged when the width is unbounded)."""
+    (unchanged when the width is unbounded).
+    """
     width, _ = output_width()
     if len(line) <= width:
         return line

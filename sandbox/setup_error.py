@@ -1,7 +1,11 @@
-"""``SetupError``: options that describe nothing the sandbox can do (its own light module: the CLI catches it on
-every command, before it imports what raises it)."""
+"""``SetupError``.
+
+Options that describe nothing the sandbox can do (its own light module: the CLI catches it on every command, before it
+imports what raises it).
+"""
 
 
 class SetupError(ValueError):
     """The options describe no valid blow, run or output (an unknown mode, part or location, conflicting options,
-    an output path that cannot be written)."""
+    an output path that cannot be written).
+    """

@@ -51,10 +51,11 @@ GC_GEN0_THRESHOLD = 10_000
 """Allocations between young-generation collections while a tick runs (Python's default is 700)."""
 
 class Entity(int):
-    """A creature's entity in one world: esper's id (an ``int`` in every way) that also knows which world it belongs
-    to, so handing it to another ``Sandbox`` is an error rather than a silent mix-up with that world's creature of
-    the same number. A world loaded from a save takes the entities of the world it was saved from (and of that
-    world's own origins): they are the same creatures.
+    """A creature's entity in one world.
+
+    Esper's id (an ``int`` in every way) that also knows which world it belongs to, so handing it to another ``Sandbox``
+    is an error rather than a silent mix-up with that world's creature of the same number. A world loaded from a save
+    takes the entities of the world it was saved from (and of that world's own origins): they are the same creatures.
 
     Attributes:
         world: The unique id of the world it belongs to (``Sandbox.uid``).
@@ -93,8 +94,11 @@ def _fewer_collections() -> Iterator[None]:
 
 
 class SandboxError(ValueError):
-    """A request the world cannot honour: an unknown creature, name, location, mode, aspect, aim or model; the
-    message names the bad value and the valid ones. The world is unchanged."""
+    """A request the world cannot honour.
+
+    An unknown creature, name, location, mode, aspect, aim or model; the message names the bad value and the valid ones.
+    The world is unchanged.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,8 +233,10 @@ class Sandbox:
     def from_scenario(cls, scenario: str | Path | ScenarioRef, seed: int = 0, model: str | None = None, *,
                       run: int = 0, catalog: Catalog | None = None, check_invariants: bool | None = None,
                       content: Sequence[str | Path] = ()) -> Sandbox:
-        """Build a world from a scenario: an id (``duel``, or one of ``content``'s), a path to a scenario TOML file
-        (one inside a content tree brings its tree), or a ``ScenarioRef`` resolved already (it carries its content).
+        """Build a world from a scenario.
+
+        An id (``duel``, or one of ``content``'s), a path to a scenario TOML file (one inside a content tree brings its
+        tree), or a ``ScenarioRef`` resolved already (it carries its content).
 
         The same scenario on another engine: ``sandbox.engines.open_world(scenario, engine)``.
 
@@ -447,7 +453,8 @@ class Sandbox:
     @property
     def log(self) -> list[LogEntry]:
         """The raw log: typed events and the models' attack records (each explains itself:
-        ``sandbox.components.log.LogEntry``)."""
+        ``sandbox.components.log.LogEntry``).
+        """
         return self.ctx.log
 
     def advance(self, seconds: float = 0.0, *, minutes: float = 0.0, hours: float = 0.0,
@@ -470,8 +477,11 @@ class Sandbox:
         return list(expand_log(self.ctx.log[start:]))
 
     def aftermath_report(self, since: float = 0.0) -> list[AftermathRow]:
-        """How every creature came through the time since game time ``since`` (seconds): died (of what, which
-        day) or survived, days until every wound healed, permanent impairment, health and state now."""
+        """How every creature came through the time since game time ``since`` (seconds).
+
+        Died (of what, which day) or survived, days until every wound healed, permanent impairment, health and state
+        now.
+        """
         from sandbox.components.events import Died
 
         deaths = {e.entity: e.time for e in self.events if isinstance(e, Died)}
@@ -488,8 +498,11 @@ class Sandbox:
             return self.damage_model.readout(c, self.ctx)
 
     def standing(self, creature: CreatureRef) -> Standing:
-        """The creature in brief: who it is and its ``readout``'s alive, can act and label (what a lab records of
-        it at the end of a run, without the readout's wounds and parts)."""
+        """The creature in brief.
+
+        Who it is and its ``readout``'s alive, can act and label (what a lab records of it at the end of a run, without
+        the readout's wounds and parts).
+        """
         c = self._creature(creature)
         with self._active():
             alive, can_act, label = self.damage_model.standing(c, self.ctx)
@@ -589,7 +602,8 @@ class Sandbox:
 
     def refresh(self, creature: CreatureRef) -> None:
         """Recompute what the damage model derives from a creature's state now (after editing its components by
-        hand: impairment and health under the anatomy model)."""
+        hand: impairment and health under the anatomy model).
+        """
         c = self._creature(creature)
         with self._active():
             self.damage_model.settle(c, self.ctx)
@@ -598,7 +612,8 @@ class Sandbox:
 
     def freeze(self) -> FrozenSandbox:
         """The world as it is now, as a save holds it (its document as text, without the log: a restore reads
-        exactly what a load reads), to make copies from (``FrozenSandbox.copy``); the viewer's snapshots are these."""
+        exactly what a load reads), to make copies from (``FrozenSandbox.copy``); the viewer's snapshots are these.
+        """
         from sandbox.persistence import FrozenSandbox
 
         return FrozenSandbox.of(self)
@@ -607,7 +622,8 @@ class Sandbox:
         """An independent copy of the world as it is now (through its save document: entities, clock, streams,
         care), with its scenario and invariant checks, whose log is ``log`` (the entries themselves shared; default:
         this world's log). Ticking the copy gives exactly the events ticking this world gives (saves are bit-exact);
-        the copy takes this world's entities (it is loaded from it)."""
+        the copy takes this world's entities (it is loaded from it).
+        """
         return self.freeze().copy(self.log if log is None else log)
 
     def save(self, path: str | Path) -> None:

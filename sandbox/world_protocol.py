@@ -29,11 +29,14 @@ TRACE_ALL = "all"
 
 class FrozenWorld(Protocol):
     """A world as it was at one tick, kept to make worlds from and never ticked itself (what the viewer's snapshots
-    hold): an esper world's save document as text, an array world's copy."""
+    hold): an esper world's save document as text, an array world's copy.
+    """
 
     def copy(self, log: Sequence[LogEntry] = ()) -> World:
-        """A new world as this one was when it was frozen, whose log is ``log``: ticked, it gives exactly the
-        events the world it was frozen from gave."""
+        """A new world as this one was when it was frozen, whose log is ``log``.
+
+        Ticked, it gives exactly the events the world it was frozen from gave.
+        """
         ...
 
 
@@ -122,12 +125,15 @@ class World(Protocol):
 
     def run(self, max_ticks: int | None = None) -> Outcome:
         """Run until one team (or none) is left able to fight, or ``max_ticks`` more ticks (default: its
-        ``max_ticks``) have run."""
+        ``max_ticks``) have run.
+        """
         ...
 
     def copy(self, log: Sequence[LogEntry] | None = None) -> World:
-        """An independent copy of the world as it is now, whose log is ``log`` (default: this world's): ticking the
-        copy gives exactly the events ticking this world gives."""
+        """An independent copy of the world as it is now, whose log is ``log`` (default: this world's).
+
+        Ticking the copy gives exactly the events ticking this world gives.
+        """
         ...
 
     def freeze(self) -> FrozenWorld:

@@ -74,7 +74,8 @@ class D20Attack:
 
     def opening_events(self, model: str, mode: str, aim: str = "unaimed", hit: bool | None = None) -> list[Event]:
         """Declared and rolled (``D20Roll.events``; ``hit``: the model's verdict), or only declared when struck
-        directly."""
+        directly.
+        """
         if self.roll is None:
             return [AttackDeclared(self.tick, self.time, self.attacker, self.target, mode, aim)]
         return self.roll.events(self.tick, self.time, self.attacker, self.target, model, mode, aim, hit)

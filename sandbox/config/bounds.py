@@ -1,5 +1,7 @@
-"""The bounded number and name types every config schema builds on: each carries its bounds into the JSON Schema
-(so an editor shows them) and into validation (so a value past them is an error naming the key).
+"""The bounded number and name types every config schema builds on.
+
+Each carries its bounds into the JSON Schema (so an editor shows them) and into validation (so a value past them is an
+error naming the key).
 
 The bounds keep the work of one tick, one blow, one exact-odds table and one aftermath day small whatever the
 numbers of a valid file (the README's "Robustness" section has the table, generated from the schemas); the
@@ -68,7 +70,8 @@ DelayHours = Annotated[float, Field(ge=0, le=MAX_SPAN_DAYS * 24)]
 
 def unprintable(text: str, allowed: str = "") -> str | None:
     """The first character of ``text`` that is not printable (a control character, a bidirectional override such as
-    U+202E, a zero-width mark), unless in ``allowed``; ``None`` when there is none."""
+    U+202E, a zero-width mark), unless in ``allowed``; ``None`` when there is none.
+    """
     return next((c for c in text if not c.isprintable() and c not in allowed), None)
 
 

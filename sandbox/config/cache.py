@@ -69,8 +69,11 @@ def _folder(digest: hashlib._Hash, root: Path, tree: bool) -> None:
 
 
 def _file(digest: hashlib._Hash, path: Path) -> None:
-    """Hash one file; ``OSError`` for anything the full check refuses anyway (so it runs and says why): not a
-    regular file (``/dev/zero`` would never end), or too big a file."""
+    """Hash one file.
+
+    ``OSError`` for anything the full check refuses anyway (so it runs and says why): not a regular file (``/dev/zero``
+    would never end), or too big a file.
+    """
     if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
         raise OSError(f"not a config file the cache covers: {path}")
     digest.update(f"file {path.resolve()}\n".encode())

@@ -242,8 +242,10 @@ def group_names(name: str, count: int) -> list[str]:
 
 
 def check_scenario(data: Mapping[str, Any], label: str, known: Known) -> list[Problem]:
-    """Creatures, weapons, armour, skills and parts exist; armour fits; names are unique; everyone stands on
-    the field; at least two teams."""
+    """Creatures, weapons, armour, skills and parts exist.
+
+    Armour fits; names are unique; everyone stands on the field; at least two teams.
+    """
     problems: list[Problem] = []
     from sandbox.systems.models import model_names  # imported here: the models are heavy and only a scenario names one
 

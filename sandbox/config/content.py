@@ -47,9 +47,12 @@ def is_scenario_path(scenario: str | Path) -> bool:
 
 
 def is_tree(folder: Path) -> bool:
-    """Whether ``folder`` is a content tree: its manifest says which content it extends (the shipped content's own
-    manifest, and a copy of the whole shipped folder, say none: they are a base, not a tree). A manifest that is not
-    TOML counts as a tree's, so loading it reports the syntax error."""
+    """Whether ``folder`` is a content tree.
+
+    Its manifest says which content it extends (the shipped content's own manifest, and a copy of the whole shipped
+    folder, say none: they are a base, not a tree). A manifest that is not TOML counts as a tree's, so loading it
+    reports the syntax error.
+    """
     manifest = folder / MANIFEST
     if not manifest.is_file():
         return False
@@ -104,8 +107,10 @@ def resolve_content(named: Iterable[str | Path], near: Iterable[Path] = ()) -> t
 
 @dataclass(frozen=True, slots=True)
 class ScenarioRef:
-    """A scenario resolved once: which scenario, and the content it runs over. Plain data: it travels with a lab's
-    work to its pool and Dask workers, which load the scenario from it as the process that resolved it would.
+    """A scenario resolved once: which scenario, and the content it runs over.
+
+    Plain data: it travels with a lab's work to its pool and Dask workers, which load the scenario from it as the
+    process that resolved it would.
 
     Attributes:
         name: The scenario as it was given: an id (``duel``) or a file's path as typed (what messages, a lab's

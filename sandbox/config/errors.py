@@ -29,7 +29,8 @@ def shorten(text: str, limit: int = SHOWN) -> str:
 def readable(message: str) -> str:
     """A message with every long value in it cut (a quoted value of more than ``SHOWN`` characters, or any run of
     more than ``2 x SHOWN`` characters without a space, such as a path), so an error never echoes a value whole, and
-    every character a terminal would not show as itself escaped (``escaped``)."""
+    every character a terminal would not show as itself escaped (``escaped``).
+    """
     def cut(match: re.Match[str]) -> str:
         value = match.group(0)
         quote = value[0] if value[0] in "'\"" else ""
@@ -41,7 +42,8 @@ def readable(message: str) -> str:
 
 def escaped(text: str) -> str:
     """``text`` with every character a terminal would not show as itself (a NUL, an escape, a bidirectional
-    override such as U+202E) spelt as its escape (``\\u202e``), so a message is printed as it reads."""
+    override such as U+202E) spelt as its escape (``\\u202e``), so a message is printed as it reads.
+    """
     if all(c.isprintable() or c in "\n\t" for c in text):
         return text
     return "".join(c if c.isprintable() or c in "\n\t" else c.encode("unicode_escape").decode("ascii")

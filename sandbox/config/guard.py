@@ -1,6 +1,8 @@
-"""Reading TOML and JSON text within bounds: how deep it nests and how long its keys are, checked before a parser
-or anything after it can recurse (an array nested 500 deep would reach Python's recursion limit in the parser, in
-validation or in an error message) (the standard library only: the CLI reads manifests with it).
+"""Reading TOML and JSON text within bounds.
+
+How deep it nests and how long its keys are, checked before a parser or anything after it can recurse (an array nested
+500 deep would reach Python's recursion limit in the parser, in validation or in an error message) (the standard library
+only: the CLI reads manifests with it).
 
 ``parse_toml`` and ``parse_json`` scan the text for the depth of its brackets (outside strings and comments) before
 parsing, then walk what was parsed, without recursion, for the depth of its tables (a dotted key of a thousand parts
@@ -119,8 +121,9 @@ def _check_brackets(text: str, skip: Callable[[str, int], int], quotes: str, com
 
 
 def check_structure(data: Any) -> None:
-    """Walk parsed data without recursion: nesting at most ``MAX_NESTING`` deep, keys at most ``MAX_KEY_LENGTH``
-    characters.
+    """Walk parsed data without recursion.
+
+    Nesting at most ``MAX_NESTING`` deep, keys at most ``MAX_KEY_LENGTH`` characters.
 
     Raises:
         NestingError: The first breach, with the key path it was found at.

@@ -35,9 +35,11 @@ _SCHEMA_LINE = re.compile(r"^#:schema\s+\S*?([a-z_]+)\.schema\.json\s*$")
 
 
 def kind_of(path: Path) -> str | None:
-    """The config kind of a file: from its name, its folder (``bodies/`` ...), its ``#:schema`` first line, or the
-    words of its folder's name (``my_bodies/``); ``sandbox.config.schema.kinds_fitting`` tells it from its keys
-    when none of these does."""
+    """The config kind of a file.
+
+    From its name, its folder (``bodies/`` ...), its ``#:schema`` first line, or the words of its folder's name
+    (``my_bodies/``); ``sandbox.config.schema.kinds_fitting`` tells it from its keys when none of these does.
+    """
     if path.name == "skills.toml":
         return "skills"
     if path.name == "sandbox.toml":

@@ -49,8 +49,10 @@ def config_root() -> Path:
 
 
 def label_of(path: Path, root: Path) -> str:
-    """How a problem names a file of a content folder: its path from the folder's parent (``configs/bodies/x.toml``,
-    ``mytree/creatures/spider.toml``)."""
+    """How a problem names a file of a content folder.
+
+    Its path from the folder's parent (``configs/bodies/x.toml``, ``mytree/creatures/spider.toml``).
+    """
     try:
         return str(path.resolve().relative_to(root.resolve().parent))
     except (ValueError, OSError):
@@ -66,8 +68,10 @@ def display(folder: Path) -> str:
 
 
 def tree_label(path: Path, tree: Path) -> str:
-    """How a problem names a file of a content tree: the tree as the user would type it, then the file's path in
-    it (``mytree/creatures/spider.toml``)."""
+    """How a problem names a file of a content tree.
+
+    The tree as the user would type it, then the file's path in it (``mytree/creatures/spider.toml``).
+    """
     try:
         return str(Path(display(tree)) / path.relative_to(tree))
     except ValueError:
@@ -197,7 +201,8 @@ def read_layered(rel: str, base: Path, trees: Sequence[Path], problems: list[Pro
 
 def _tree_problems(tree: Path, shipped_name: str, model_names: Sequence[str]) -> list[Problem]:
     """What is wrong with a content tree's folder, manifest and layout (an unknown folder or file is a likely typo:
-    silently ignoring ``creature/spider.toml`` would leave a designer wondering where the spider went)."""
+    silently ignoring ``creature/spider.toml`` would leave a designer wondering where the spider went).
+    """
     where = display(tree)
     if not tree.is_dir():
         found = "a file" if tree.exists() else "no such folder"
@@ -311,7 +316,8 @@ class _Collection:
 
 def _unknown_kind(f: _File, problems: list[Problem]) -> None:
     """Report a file whose kind neither its name, folder, first line nor keys tell, with the kinds its keys could
-    be (and its syntax errors, when it is not TOML at all)."""
+    be (and its syntax errors, when it is not TOML at all).
+    """
     syntax: list[Problem] = []
     f.data = read_toml(f.path, f.label, syntax)
     _, possible = s.kinds_fitting(f.data or {})

@@ -43,8 +43,11 @@ class Origin:
         return clash
 
     def label(self, path: Sequence[str | int]) -> str:
-        """The file that gave the key at ``path``: the override of its longest prefix; else, for a table some
-        override changed a key of, that override (what made the table what it is); else the base file."""
+        """The file that gave the key at ``path``.
+
+        The override of its longest prefix; else, for a table some override changed a key of, that override (what made
+        the table what it is); else the base file.
+        """
         key = tuple(path)
         for end in range(len(key), 0, -1):
             found = self._set.get(key[:end])

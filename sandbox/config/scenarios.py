@@ -1,5 +1,8 @@
-"""Loading a scenario: by id in the content, or from its file (a file inside a content tree brings its tree along:
-``sandbox.config.content.scenario_ref`` resolves it once, into the ``ScenarioRef`` loaded here)."""
+"""Loading a scenario.
+
+By id in the content, or from its file (a file inside a content tree brings its tree along:
+``sandbox.config.content.scenario_ref`` resolves it once, into the ``ScenarioRef`` loaded here).
+"""
 
 from __future__ import annotations
 
@@ -70,8 +73,10 @@ def load_scenario(scenario: str | Path | ScenarioRef, catalog: Catalog) -> Scena
 
 def resolve_scenario(scenario: str | Path | ScenarioRef, catalog: Catalog | None = None,
                      content: Iterable[str | Path] = ()) -> tuple[Catalog, ScenarioDef]:
-    """The catalog and the scenario a world is built from: ``catalog`` if given, else the shipped content extended
-    by the scenario's content (``scenario_ref``: ``content`` and the tree its file lies in).
+    """The catalog and the scenario a world is built from.
+
+    ``catalog`` if given, else the shipped content extended by the scenario's content (``scenario_ref``: ``content`` and
+    the tree its file lies in).
 
     Raises:
         ConfigError: The scenario is unknown or invalid (every problem listed), or its content is.

@@ -69,8 +69,11 @@ NaturalPoints = Annotated[int, Field(ge=MIN_NATURAL_PROTECTION, le=1000)]
 
 
 class NaturalProtection(_Strict):
-    """A body's natural protection per damage aspect: negative is a vulnerability (effective impact above the
-    blow's impact). Worn armour and a location's own protection stay at 0 or more."""
+    """A body's natural protection per damage aspect.
+
+    Negative is a vulnerability (effective impact above the blow's impact). Worn armour and a location's own protection
+    stay at 0 or more.
+    """
 
     blunt: NaturalPoints = 0
     edged: NaturalPoints = 0
@@ -160,8 +163,11 @@ class WeaponFile(_Strict):
 
 
 class ItemFile(_Strict):
-    """``configs/items/<id>.toml``: a carried item that is neither weapon nor armour (a healing item, medicine);
-    what it does under each damage model is that model's tables' ``[items.<id>]``."""
+    """``configs/items/<id>.toml``.
+
+    A carried item that is neither weapon nor armour (a healing item, medicine); what it does under each damage model is
+    that model's tables' ``[items.<id>]``.
+    """
 
     name: Name
     description: str = ""
@@ -492,8 +498,9 @@ FILE_KINDS: dict[str, type[_Strict]] = {
 
 
 def kinds_fitting(keys: Iterable[str]) -> tuple[list[str], list[str]]:
-    """The definition kinds a file's top-level ``keys`` could be: ``(kinds whose every required key is there and
-    that have every one of them, kinds that have every one of them)``.
+    """The definition kinds a file's top-level ``keys`` could be.
+
+    ``(kinds whose every required key is there and that have every one of them, kinds that have every one of them)``.
 
     A file whose folder and first line do not tell its kind takes it from its keys when only one kind has them all
     and it has that kind's required keys (``name`` alone could start a body, a weapon or a creature: no kind).

@@ -1,5 +1,7 @@
-"""The lab's Python API: ``sandbox.lab.run(...)`` runs a lab (variants, scale factors, a solve) and returns a
-``LabResult`` whose records are pandas DataFrames (``pip install 'combat-sandbox[lab]'``)::
+"""The lab's Python API.
+
+``sandbox.lab.run(...)`` runs a lab (variants, scale factors, a solve) and returns a ``LabResult`` whose records are
+pandas DataFrames (``pip install 'combat-sandbox[lab]'``)
 
     from sandbox.lab import run
 

@@ -1,5 +1,8 @@
-"""The lab's colours: each team in its own colour, the viewer's palette (kept here too: the lab may not import the
-viewer, which the layering contracts keep apart), and a label colour readable on any fill."""
+"""The lab's colours.
+
+Each team in its own colour, the viewer's palette (kept here too: the lab may not import the viewer, which the layering
+contracts keep apart), and a label colour readable on any fill.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Paired comparisons of a lab's variants: each variant minus the baseline, and the scale factors (the change per
-unit of a parameter, SimulationCraft's stat weights for a combat rule), over the runs both sides have.
+"""Paired comparisons of a lab's variants.
+
+Each variant minus the baseline, and the scale factors (the change per unit of a parameter, SimulationCraft's stat
+weights for a combat rule), over the runs both sides have.
 """
 
 from __future__ import annotations
@@ -22,8 +24,11 @@ def _common(lab: LabRun, first: str, second: str, model: str) -> tuple[list[RunO
 
 
 def compare(lab: LabRun, first: str, second: str, model: str) -> dict[str, Any]:
-    """``first`` minus ``second`` under ``model``, paired run by run: each team's win rate, the no-winner rate,
-    the fight length and each team's deaths, each with its paired and unpaired 95% intervals."""
+    """``first`` minus ``second`` under ``model``, paired run by run.
+
+    Each team's win rate, the no-winner rate, the fight length and each team's deaths, each with its paired and unpaired
+    95% intervals.
+    """
     xs, ys = _common(lab, first, second, model)
     out: dict[str, Any] = {"runs": len(xs), "wins": {}, "deaths": {}}
     if not xs:
@@ -54,7 +59,8 @@ def _per_unit(diff: dict[str, Any], span: float) -> dict[str, Any]:
 def scale_factors(lab: LabRun) -> dict[str, list[dict[str, Any]]]:
     """Per model, each ``--scale`` parameter's change per unit of each team's win rate, the fight length and each
     team's deaths (paired central differences: the point above minus the point below, over the distance
-    between them), ranked by the size of the first team's win-rate change."""
+    between them), ranked by the size of the first team's win-rate change.
+    """
     plan = lab.plan
     out: dict[str, list[dict[str, Any]]] = {}
     for model in plan.models:

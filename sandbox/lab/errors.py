@@ -4,10 +4,14 @@ from __future__ import annotations
 
 
 class LabError(ValueError):
-    """A lab request that cannot run: an unknown model, a bad scenario, variant or option, an output folder that
-    is not free, a target out of reach; the message says which and why (the CLI prints it, exit code 2)."""
+    """A lab request that cannot run.
+
+    An unknown model, a bad scenario, variant or option, an output folder that is not free, a target out of reach; the
+    message says which and why (the CLI prints it, exit code 2).
+    """
 
 
 class LabStopped(RuntimeError):
     """The lab stopped before its work was done for a reason of its own making, not the user's (a Dask cluster that
-    went away or has had no worker for too long); the finished runs are kept and ``--resume`` continues."""
+    went away or has had no worker for too long); the finished runs are kept and ``--resume`` continues.
+    """

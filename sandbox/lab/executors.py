@@ -1,5 +1,6 @@
-"""Where the lab's chunks run: any ``concurrent.futures.Executor``. A process pool by default, this process for
-one job, or a Dask cluster.
+"""Where the lab's chunks run: any ``concurrent.futures.Executor``.
+
+A process pool by default, this process for one job, or a Dask cluster.
 
 Pool workers leave Ctrl-C to the parent and watch it: a worker whose parent has died (any signal, SIGKILL included)
 exits within ``ORPHAN_POLL`` seconds instead of living on. A Dask lab watches the cluster: with no live worker for
@@ -67,16 +68,21 @@ def _watch_parent(parent: int) -> None:
 
 
 def worker_start(parent: int) -> None:
-    """Pool worker initializer: Ctrl-C is the parent's to handle (it cancels the rest and keeps what finished),
-    SIGTERM ends the worker at once, and a thread ends it when the parent dies."""
+    """Pool worker initializer.
+
+    Ctrl-C is the parent's to handle (it cancels the rest and keeps what finished), SIGTERM ends the worker at once, and
+    a thread ends it when the parent dies.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="parent-watch").start()
 
 
 def make_executor(jobs: int) -> Executor:
-    """An executor for ``jobs`` workers: this process for 1, else a process pool of workers that leave Ctrl-C to
-    the parent and die with it."""
+    """An executor for ``jobs`` workers.
+
+    This process for 1, else a process pool of workers that leave Ctrl-C to the parent and die with it.
+    """
     if jobs <= 1:
         return InlineExecutor()
     return ProcessPoolExecutor(max_workers=jobs, initializer=worker_start, initargs=(os.getpid(),))

@@ -151,8 +151,11 @@ class LabFolder:
         return finished
 
     def _take_up(self) -> dict[RunKey, RunRecord]:
-        """Read the records of an interrupted lab: a run is finished when ``runs.csv`` has its row; rows of the
-        other files for runs not finished (and a last line cut short) are dropped, the files rewritten whole."""
+        """Read the records of an interrupted lab.
+
+        A run is finished when ``runs.csv`` has its row; rows of the other files for runs not finished (and a last line
+        cut short) are dropped, the files rewritten whole.
+        """
         lines: dict[str, list[str]] = {}
         for name, _ in RECORDS:
             path = self.work / name
@@ -215,7 +218,8 @@ class LabFolder:
 
     def sort(self, rank: Callable[[RunKey], tuple[int, str, int]]) -> None:
         """Rewrite each record file sorted by ``rank`` of its runs' keys, atomically (rows of one run keep their
-        order)."""
+        order).
+        """
         for name, _ in RECORDS:
             path = self.work / name
             text = path.read_bytes().decode("utf-8")

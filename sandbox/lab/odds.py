@@ -94,7 +94,8 @@ def card_keys(scenario: str | Path | ScenarioRef,
 def card(scenario: str | Path | ScenarioRef, key: CardKey, blows: int, seed: int,
          variant: Variant | None = None) -> dict[str, object]:
     """One card's shares (``CARD_FIELDS`` less the pairs), or ``{"error": ...}`` when its numbers are out of the
-    range the vectorised pipeline computes in (a Strength of 10**21 overflows its integers)."""
+    range the vectorised pipeline computes in (a Strength of 10**21 overflows its integers).
+    """
     catalog = variant_content(variant or Variant("baseline"), scenario).catalog
     try:
         setup = BlowSetup.build(catalog, body=catalog.bodies[key.body], mode=key.mode, armor=list(key.armor),

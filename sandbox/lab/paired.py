@@ -89,8 +89,9 @@ def paired_proportions(both: int, first_only: int, second_only: int, neither: in
 
 
 def paired_means(first: Sequence[float], second: Sequence[float], z: float = Z95) -> Difference:
-    """The difference of two paired samples' means, first - second: the normal interval of the mean paired
-    difference, and Welch's unpaired interval.
+    """The difference of two paired samples' means, first - second.
+
+    The normal interval of the mean paired difference, and Welch's unpaired interval.
 
     Raises:
         ValueError: The samples differ in length.

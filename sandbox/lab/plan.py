@@ -1,5 +1,7 @@
-"""What a lab runs: its scenario, models, runs, seed and points (the variants, the scale-factor points, the solver's
-probes), checked before anything runs or is written.
+"""What a lab runs.
+
+Its scenario, models, runs, seed and points (the variants, the scale-factor points, the solver's probes), checked before
+anything runs or is written.
 
 A plan is plain data (it travels to the workers and is kept in ``summary.json``): ``--resume`` continues a lab only
 when the plan it is given is the plan the folder holds.
@@ -48,7 +50,8 @@ coarser (a lab of one point and model on two jobs shares its runs only when they
 def default_chunk(engine: str, creatures: int) -> int:
     """The chunk a lab on ``engine`` gets when none is asked for, for a scenario of ``creatures`` (at least one)
     combatants: ``ESPER_CHUNK`` runs of a world each, or on an engine whose world runs a batch of fights, a world of
-    about ``ARRAY_WORLD`` creatures (an unknown engine is refused later, by ``check_engine``)."""
+    about ``ARRAY_WORLD`` creatures (an unknown engine is refused later, by ``check_engine``).
+    """
     from sandbox.engines import ENGINES
 
     known = ENGINES.get(engine)
@@ -58,9 +61,11 @@ def default_chunk(engine: str, creatures: int) -> int:
 
 
 def default_models(engine: str, scenario: str | Path | ScenarioRef, asks: bool) -> str:
-    """The models a lab runs when none are asked for: ``all`` for a lab that asks nothing of variants, scale
-    factors or a solve on an engine that runs every model, else the scenario's own (an unknown engine is refused
-    later, by ``check_engine``)."""
+    """The models a lab runs when none are asked for.
+
+    ``all`` for a lab that asks nothing of variants, scale factors or a solve on an engine that runs every model, else
+    the scenario's own (an unknown engine is refused later, by ``check_engine``).
+    """
     from sandbox.engines import ENGINES
 
     known = ENGINES.get(engine)
@@ -276,8 +281,11 @@ class LabPlan:
         return self.variants[0]
 
     def chunks(self) -> Iterator[tuple[Variant, str, range]]:
-        """(variant, model, run indices) in submission order: chunk by chunk, every point and model in turn, so a
-        ``target_error`` stop leaves each with the same number of runs."""
+        """(variant, model, run indices) in submission order.
+
+        Chunk by chunk, every point and model in turn, so a ``target_error`` stop leaves each with the same number of
+        runs.
+        """
         for start in range(0, self.runs, self.chunk):
             for point in self.points:
                 for model in self.models:
@@ -418,9 +426,10 @@ _STEP = re.compile(r"^(.*?):([-+0-9.eE]+)$")
 
 
 def scale_keys(spec: str, scenario: str | Path | ScenarioRef, base: Variant | None = None) -> tuple[ScaleKey, ...]:
-    """``--scale KEY[:STEP],...``: each key's two points, at its value minus and plus the step (default: one for a
-    whole number or a dice modifier, a tenth of the value, else 0.1, for a number), on top of the baseline's
-    patches.
+    """``--scale KEY[:STEP],...``.
+
+    Each key's two points, at its value minus and plus the step (default: one for a whole number or a dice modifier, a
+    tenth of the value, else 0.1, for a number), on top of the baseline's patches.
 
     Raises:
         LabError: A key names nothing or is not numeric, or a step is not positive.

@@ -1,5 +1,6 @@
-"""The lab's plots, drawn with matplotlib's Agg canvas (no window, no global backend switch) into PNG bytes: the
-lab's folder writes them whole (``LabFolder.write_file``) and the report embeds them.
+"""The lab's plots, drawn with matplotlib's Agg canvas (no window, no global backend switch) into PNG bytes.
+
+The lab's folder writes them whole (``LabFolder.write_file``) and the report embeds them.
 
 Teams are drawn in their own colours (``colours.TEAM_COLOURS``, the viewer's), runs no team won in grey, and every
 label on a filled box in black or white, whichever reads on that fill.
@@ -59,7 +60,8 @@ def _label(lab: LabRun, variant: str, model: str) -> str:
 
 def win_rates(lab: LabRun) -> bytes:
     """Win rate per team (its own colour) and the share of runs no team won (grey), per variant and model, with
-    95% Wilson intervals."""
+    95% Wilson intervals.
+    """
     from .stats import wilson
 
     groups = _groups(lab)
@@ -92,7 +94,8 @@ def win_rates(lab: LabRun) -> bytes:
 
 def differences(lab: LabRun, diffs: dict[str, dict[str, Any]]) -> bytes:
     """Each variant's win rate minus the baseline's per team, with the paired 95% interval (thick) and the
-    unpaired one two independent labs would give (thin)."""
+    unpaired one two independent labs would give (thin).
+    """
     rows = [(v, m, team, d["wins"][team]) for v, by_model in diffs.items() for m, d in by_model.items()
             for team in lab.teams if team in d.get("wins", {})]
     fig = _figure(7.5, 1.2 + 0.32 * max(1, len(rows)))
@@ -145,7 +148,8 @@ def scale_factors(lab: LabRun, factors: dict[str, list[dict[str, Any]]]) -> byte
 
 def solve(lab: LabRun, results: Sequence[dict[str, Any]]) -> bytes:
     """The solver's probes (the team's win rate at each value tried, with 95% intervals), the target, and the
-    value found with its interval."""
+    value found with its interval.
+    """
     fig = _figure(7, 4.2)
     ax = fig.add_subplot()
     for result in results:
@@ -173,7 +177,8 @@ def solve(lab: LabRun, results: Sequence[dict[str, Any]]) -> bytes:
 
 def time_to_out(lab: LabRun) -> bytes:
     """Share of fights still going by tick, per variant and model (fights stopped by the tick limit count as
-    going on)."""
+    going on).
+    """
     fig = _figure(7, 4)
     ax = fig.add_subplot()
     for variant, model, t in _groups(lab):
@@ -196,7 +201,8 @@ def time_to_out(lab: LabRun) -> bytes:
 def hit_locations(lab: LabRun, bodies: dict[str, BodyStructure]) -> bytes | None:
     """Landed blows by location, on the body map (``sandbox.bodymap.location_layout``), for every model that
     places blows on the anatomy (a row each), the baseline's runs, the most struck bodies side by side; each box
-    coloured by its share of that body's blows, with a colour bar. ``None`` when no model placed a blow."""
+    coloured by its share of that body's blows, with a colour bar. ``None`` when no model placed a blow.
+    """
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import Normalize
@@ -255,7 +261,8 @@ def hit_locations(lab: LabRun, bodies: dict[str, BodyStructure]) -> bytes | None
 
 def injury_mix(lab: LabRun) -> bytes:
     """Per model (the baseline's runs), the share of each injury level (anatomy), depth tier (depth) or band of
-    damage dealt (point models)."""
+    damage dealt (point models).
+    """
     base = lab.plan.baseline.name
     models = [m for m in lab.plan.models if (base, m) in lab.tallies and lab.tallies[(base, m)].injuries]
     fig = _figure(3 + 2.2 * max(1, len(models)), 3.5)

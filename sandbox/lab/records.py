@@ -1,5 +1,7 @@
-"""One run of a lab -> its records: a row of ``runs.csv``, a row of ``combatants.csv`` per creature, and a row of
-``blows.csv`` per kind of landed blow (tidy tables: one observation a row, the same columns whatever the cast).
+"""One run of a lab -> its records.
+
+A row of ``runs.csv``, a row of ``combatants.csv`` per creature, and a row of ``blows.csv`` per kind of landed blow
+(tidy tables: one observation a row, the same columns whatever the cast).
 
 A run depends only on (scenario, seed, run index, model, variant): run i of every variant uses the same seed and
 streams (common random numbers), so what differs between two variants' run i is what the patches changed.
@@ -116,8 +118,11 @@ def run_one(scenario: str | Path | ScenarioRef, seed: int, model: str, run: int,
 
 def flatten(key: tuple[str, str, int], seed: int, outcome: Outcome, creatures: Sequence[tuple[int, Standing]],
             blows: Counter[tuple[int, str, str]]) -> RunRecord:
-    """A finished run's records: its key, outcome, ``(entity, standing)`` per creature in spawn order and
-    ``(target entity, location, wound) -> blows``."""
+    """A finished run's records.
+
+    Its key, outcome, ``(entity, standing)`` per creature in spawn order and ``(target entity, location, wound) ->
+    blows``.
+    """
     taken: Counter[int] = Counter()
     for (target, _, _), count in blows.items():
         taken[target] += count
@@ -139,8 +144,11 @@ def flatten(key: tuple[str, str, int], seed: int, outcome: Outcome, creatures: S
 
 def array_chunk(scenario: str | Path | ScenarioRef, seed: int, model: str, runs: Sequence[int],
                 variant: Variant) -> list[RunRecord]:
-    """A chunk of runs on the array engine: one array world of independent fights (``end_fights``; run ``i`` is
-    the same fight in any chunk, so the records are those of any other chunking, worker count or executor)."""
+    """A chunk of runs on the array engine.
+
+    One array world of independent fights (``end_fights``; run ``i`` is the same fight in any chunk, so the records are
+    those of any other chunking, worker count or executor).
+    """
     from sandbox.array_world import end_fights
 
     content = variant_content(variant, scenario)
@@ -151,8 +159,10 @@ def array_chunk(scenario: str | Path | ScenarioRef, seed: int, model: str, runs:
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """Python's cycle collector paused for a block: a chunk's batch and records make hundreds of thousands of
-    small objects and no cycles, and each collection walks the whole heap (a sixth of a duel lab's time).
+    """Python's cycle collector paused for a block.
+
+    A chunk's batch and records make hundreds of thousands of small objects and no cycles, and each collection walks the
+    whole heap (a sixth of a duel lab's time).
 
     At the end the objects the block made are moved straight to the oldest generation (``gc.freeze`` then
     ``gc.unfreeze``) instead of being walked by the first young collection, which found nothing to free and cost
@@ -171,8 +181,11 @@ def collector_paused() -> Iterator[None]:
 
 
 def endings_records(variant: str, model: str, seed: int, ends: FightEndings) -> list[RunRecord]:
-    """Each run's records, read from a batch's columns: what ``flatten`` makes of each run's result (``tests/
-    test_array_lab.py`` checks they are the same), built a column at a time."""
+    """Each run's records, read from a batch's columns.
+
+    What ``flatten`` makes of each run's result (``tests/ test_array_lab.py`` checks they are the same), built a column
+    at a time.
+    """
     size, runs = ends.size, len(ends.runs)
     # Every row is zipped from whole columns (a row built field by field in Python cost more than its fight).
     taken = np.bincount(ends.blow_run * size + ends.blow_target, weights=ends.blow_count,
@@ -201,7 +214,8 @@ def run_chunk(scenario: str | Path | ScenarioRef, seed: int, model: str, runs: I
               engine: str = DEFAULT_ENGINE) -> list[RunRecord]:
     """Run a chunk of run indices of one variant under one model on ``engine`` (what a worker is sent: the scenario
     travels resolved, with its content trees, so the worker builds the content the lab was given): one world of the
-    chunk's fights on an engine that runs batches, else a world per run."""
+    chunk's fights on an engine that runs batches, else a world per run.
+    """
     if engine_named(engine).batches:
         return array_chunk(scenario, seed, model, list(runs), variant)
     return [run_one(scenario, seed, model, i, variant) for i in runs]
@@ -210,10 +224,11 @@ def run_chunk(scenario: str | Path | ScenarioRef, seed: int, model: str, runs: I
 def world_of(scenario: str | Path | ScenarioRef, seed: int, model: str, run: int,
              patches: Iterable[tuple[str, Any]] = (), name: str = "variant", engine: str = DEFAULT_ENGINE,
              content: Sequence[str | Path] = ()) -> World:
-    """The world of one run of a lab, to replay or inspect it: run ``run`` of the variant with ``patches`` (from
-    ``summary.json``'s ``variants``) under ``model`` on ``engine`` (the lab's ``plan.engine``), over the content
-    trees the lab was given (``content``), before its first tick. ``world.run()`` then gives the run's records (an
-    array lab's run is the same fight alone as in its chunk).
+    """The world of one run of a lab, to replay or inspect it.
+
+    Run ``run`` of the variant with ``patches`` (from ``summary.json``'s ``variants``) under ``model`` on ``engine``
+    (the lab's ``plan.engine``), over the content trees the lab was given (``content``), before its first tick.
+    ``world.run()`` then gives the run's records (an array lab's run is the same fight alone as in its chunk).
     """
     chosen = engine_named(engine)
     ref = scenario_ref(scenario, content)

@@ -1,6 +1,9 @@
-"""``report.html``: one self-contained file (plots embedded as data URIs, no script, no network needed to open it)
-with the scenario, the variants and their patches, the seeds to reproduce any run, the summary tables, the paired
-differences, the scale factors, the solve and every plot."""
+"""``report.html``.
+
+One self-contained file (plots embedded as data URIs, no script, no network needed to open it) with the scenario, the
+variants and their patches, the seeds to reproduce any run, the summary tables, the paired differences, the scale
+factors, the solve and every plot.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Running a lab: chunks of (variant, model, run indices) shipped to any ``concurrent.futures.Executor``, their
-records consumed in submission order, tallied and handed to a sink (the lab's folder) as they finish.
+"""Running a lab.
+
+Chunks of (variant, model, run indices) shipped to any ``concurrent.futures.Executor``, their records consumed in
+submission order, tallied and handed to a sink (the lab's folder) as they finish.
 
 Determinism: a run depends only on (scenario, seed, run index, model, variant), chunks have a size that does not
 depend on the number of workers, and results are consumed in submission order (a finished chunk waits for the ones

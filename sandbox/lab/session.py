@@ -140,8 +140,11 @@ def run_session(plan: LabPlan, teams: Sequence[str], executor: Executor, folder:
 
 def finish(session: Session, executor: Executor, odds_blows: int, bodies: dict[str, BodyStructure],
            settle: bool = False) -> None:
-    """The final phase: plots, odds cards, report and the final summary, each file whole; an interrupt in it is
-    recorded in the summary (the records are whole either way). With ``settle``, signals are ignored afterwards."""
+    """The final phase.
+
+    Plots, odds cards, report and the final summary, each file whole; an interrupt in it is recorded in the summary (the
+    records are whole either way). With ``settle``, signals are ignored afterwards.
+    """
     lab, folder = session.lab, session.folder
     try:
         with interrupts_deferred():
@@ -190,7 +193,8 @@ def _ignore_signals() -> None:
 
 def _parquet(folder: LabFolder) -> list[str]:
     """``runs.parquet``, ``combatants.parquet`` and ``blows.parquet`` beside the CSV files, when pandas and pyarrow
-    are installed (the ``lab`` extra)."""
+    are installed (the ``lab`` extra).
+    """
     try:
         import pandas
         import pyarrow  # noqa: F401 (pandas writes Parquet through it)

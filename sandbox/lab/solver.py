@@ -1,5 +1,7 @@
-"""Solving for a target: the parameter value at which a team's win rate reaches a target (``Red=0.5``), or two
-teams' win rates are equal (``Red=Blue``).
+"""Solving for a target.
+
+The parameter value at which a team's win rate reaches a target (``Red=0.5``), or two teams' win rates are equal
+(``Red=Blue``).
 
 The method: **bisection on common random numbers** (sample-average approximation). Every probe of the parameter
 uses the same runs 0..n-1 (the same seeds and streams), so the estimated gap G_n(x) (the win rate less the target,
@@ -115,7 +117,8 @@ class Solver:
         """Where ``sign * value(probe)`` goes from below zero (at ``a``) to zero or above (at ``b``), by bisection
         on the probes over ``runs`` runs: interpolated between the last two (``side="root"``, and any side of a key
         that takes any number), else, for a whole-number key, the last value below (``"low"``) or the first at or
-        above (``"high"``): the interval then claims nothing between the values it has seen."""
+        above (``"high"``): the interval then claims nothing between the values it has seen.
+        """
         pa, pb = self.probe(a, runs), self.probe(b, runs)
         va, vb = sign * value(pa), sign * value(pb)
         if va >= 0:
@@ -161,7 +164,8 @@ class Solver:
 
     def _same_fights(self, lo: float, hi: float, runs: int) -> bool:
         """Every one of runs 0..runs-1 ends the same at ``lo`` as at ``hi`` (common random numbers: the parameter
-        changed nothing in them)."""
+        changed nothing in them).
+        """
         ends = [self.lab.tally(self.variant(x).name, self.model).outcomes for x in (lo, hi)]
         assert ends[0] is not None and ends[1] is not None
         return all(ends[0][r] == ends[1][r] for r in range(runs))

@@ -1,5 +1,8 @@
-"""The lab's statistics: Wilson intervals for win rates, quantiles of fight lengths kept as tick counts, and the
-running tallies of a model's runs (small and fixed in size, whatever the number of runs)."""
+"""The lab's statistics.
+
+Wilson intervals for win rates, quantiles of fight lengths kept as tick counts, and the running tallies of a model's
+runs (small and fixed in size, whatever the number of runs).
+"""
 
 from __future__ import annotations
 
@@ -84,8 +87,9 @@ class RunOutcome:
 
 @dataclass(slots=True)
 class ModelTally:
-    """What the lab keeps of one variant's runs under one model: counts, so memory stays flat however many runs,
-    and (for paired comparisons) each run's outcome.
+    """What the lab keeps of one variant's runs under one model.
+
+    Counts, so memory stays flat however many runs, and (for paired comparisons) each run's outcome.
 
     Attributes:
         runs: Runs counted.

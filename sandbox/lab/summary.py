@@ -9,8 +9,11 @@ from .runner import LabRun
 
 
 def summary_data(lab: LabRun, jobs: int, *, final: bool = False) -> dict[str, Any]:
-    """Everything ``summary.json`` holds: the plan (what ``--resume`` compares), how the lab went, each variant's
-    figures per model, the paired differences, the scale factors and the solve."""
+    """Everything ``summary.json`` holds.
+
+    The plan (what ``--resume`` compares), how the lab went, each variant's figures per model, the paired differences,
+    the scale factors and the solve.
+    """
     plan = lab.plan
     teams = lab.teams
     by_variant: dict[str, dict[str, Any]] = {}
@@ -57,8 +60,11 @@ def _rate(w: dict[str, Any]) -> str:
 
 
 def summary_table(data: dict[str, Any]) -> str:
-    """Variants and models side by side: win rate per team with its 95% Wilson interval, no-winner runs, fight
-    length (median, IQR), deaths and incapacitations per side."""
+    """Variants and models side by side.
+
+    Win rate per team with its 95% Wilson interval, no-winner runs, fight length (median, IQR), deaths and
+    incapacitations per side.
+    """
     columns = [(v, m) for v, by_model in data["by_variant"].items() if not v.startswith(("scale:", "solve:"))
                for m in by_model]
     several = len({v for v, _ in columns}) > 1
@@ -79,8 +85,11 @@ def summary_table(data: dict[str, Any]) -> str:
 
 
 def differences_table(data: dict[str, Any]) -> str:
-    """Each variant minus the baseline: per team the paired difference with its 95% interval, and how much
-    narrower the paired interval is than an unpaired one."""
+    """Each variant minus the baseline.
+
+    Per team the paired difference with its 95% interval, and how much narrower the paired interval is than an unpaired
+    one.
+    """
     rows = []
     several = len(data["models"]) > 1
     for variant, by_model in data["differences"].items():
@@ -96,8 +105,10 @@ def differences_table(data: dict[str, Any]) -> str:
 
 
 def scale_table(data: dict[str, Any]) -> str:
-    """The scale factors, ranked: per parameter and team the change in win rate per unit, with its interval, and
-    the change in fight length per unit."""
+    """The scale factors, ranked.
+
+    Per parameter and team the change in win rate per unit, with its interval, and the change in fight length per unit.
+    """
     rows = []
     for model, factors in data["scale_factors"].items():
         for f in factors:

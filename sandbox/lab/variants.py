@@ -388,7 +388,8 @@ _SCRATCH: dict[int, Path] = {}
 
 def _scratch() -> Path:
     """This process's own scratch folder for variants' files (removed when the process ends; a forked worker
-    makes its own, never writing into its parent's)."""
+    makes its own, never writing into its parent's).
+    """
     import os
 
     pid = os.getpid()
@@ -587,7 +588,8 @@ def _fill_derived(data: dict[str, Any], target: Target, catalog: Catalog) -> Non
 def _with_model_tables(catalog: Catalog, folder: Path, files: Mapping[str, tuple[Target, dict[str, Any]]],
                        point_models: Sequence[str]) -> Catalog:
     """The catalog reading every point model's tables from ``folder`` (the patched ones as patched, the others as
-    the content has them), each patched one checked now."""
+    the content has them), each patched one checked now.
+    """
     from sandbox.models import load_model
 
     root = catalog.root or _shipped()

@@ -130,9 +130,12 @@ def mean_of(dice: Dice) -> float:
 
 
 def dice_with_mean(dice: Dice, mean: float) -> str:
-    """``dice`` with its modifier moved so its mean is ``mean`` (to the nearest whole modifier): a derived damage
-    keeps the shape of the weapon's impact (a d10 weapon stays swingy, a 3d6 one steady). The modifier stays within
-    the bounds of every dice expression (``MAX_MODIFIER``), so the largest impact dice still derive a valid entry."""
+    """``dice`` with its modifier moved so its mean is ``mean`` (to the nearest whole modifier).
+
+    A derived damage keeps the shape of the weapon's impact (a d10 weapon stays swingy, a 3d6 one steady). The modifier
+    stays within the bounds of every dice expression (``MAX_MODIFIER``), so the largest impact dice still derive a valid
+    entry.
+    """
     modifier = round_half_up(mean - dice.count * (dice.sides + 1) / 2)
     return str(Dice(dice.count, dice.sides, min(max(modifier, -MAX_MODIFIER), MAX_MODIFIER)))
 
@@ -184,7 +187,8 @@ def natural_protection(body: BodyStructure) -> list[float]:
 
 def creature_features(catalog: Catalog, creature_id: str, attribute_default: float) -> dict[str, float]:
     """The features of a creature (``natural_protection`` is the mean over the aspects; see ``natural_protection``
-    for each aspect's)."""
+    for each aspect's).
+    """
     creature = catalog.creatures[creature_id]
     features = {name: float(creature.attributes.get(name, attribute_default)) for name in ATTRIBUTE_NAMES}
     skills = [mode.skill for wid in creature.weapons if wid in catalog.weapons for mode in catalog.weapons[wid].modes]
@@ -199,7 +203,8 @@ def creature_features(catalog: Catalog, creature_id: str, attribute_default: flo
 
 def values_text(values: Mapping[str, Any]) -> str:
     """Derived values as a TOML inline table's contents (``damage = "1d8+1", anti_armor = "halve"``), ready to be
-    pasted into the model's file as an explicit entry."""
+    pasted into the model's file as an explicit entry.
+    """
     def toml(value: Any) -> str:
         if isinstance(value, bool):
             return "true" if value else "false"

@@ -1,5 +1,6 @@
-"""A damage model's tables file: read through the content trees, validated, checked in one wording, completed by
-derivation.
+"""A damage model's tables file.
+
+Read through the content trees, validated, checked in one wording, completed by derivation.
 
 Every point model's loader (``severity``, ``depth``, ``strength``, ``status``) reads its ``models/<model>.toml``
 here: the base file with each content tree's file of the same name laid over it key by key, validated strictly,
@@ -59,8 +60,11 @@ class Tables(Generic[M]):
             self.problems.append(problem)
 
     def unknown_entries(self, catalog: Catalog) -> None:
-        """Record every entry of the keyed tables that names nothing the content defines: a strike mode in
-        ``weapons``, an armour piece in ``armor``, a creature in ``creatures`` (one wording for every model)."""
+        """Record every entry of the keyed tables that names nothing the content defines.
+
+        A strike mode in ``weapons``, an armour piece in ``armor``, a creature in ``creatures`` (one wording for every
+        model).
+        """
         for table, (what, known) in _keyed(catalog).items():
             names = list(known)
             for key in getattr(self.model, table):
@@ -133,8 +137,11 @@ def _keyed(catalog: Catalog) -> dict[str, tuple[str, Iterable[str]]]:
 
 def derive_each(tables: Tables[Any], catalog: Catalog, *, weapons: Deriver, armor: Deriver, creatures: Deriver
                 ) -> None:
-    """``derive_missing`` for each keyed table: ``weapons`` over every strike mode of the catalog, ``armor`` over
-    every armour piece, ``creatures`` over every creature."""
+    """``derive_missing`` for each keyed table.
+
+    ``weapons`` over every strike mode of the catalog, ``armor`` over every armour piece, ``creatures`` over every
+    creature.
+    """
     keyed = _keyed(catalog)
     for table, (make, store) in (("weapons", weapons), ("armor", armor), ("creatures", creatures)):
         derive_missing(tables, table, keyed[table][1], make, store)
@@ -143,8 +150,9 @@ def derive_each(tables: Tables[Any], catalog: Catalog, *, weapons: Deriver, armo
 def load_checked(name: str, catalog: Catalog, root: Path, schema: type[M],
                  derive: Callable[[Tables[M], Catalog], None], check: Callable[[Tables[M], Catalog], None]
                  ) -> Tables[M]:
-    """What every point model's loader does: read and validate its tables (``read_tables``), derive what they do
-    not cover, check them against the catalog.
+    """What every point model's loader does.
+
+    Read and validate its tables (``read_tables``), derive what they do not cover, check them against the catalog.
 
     Raises:
         ConfigError: Every problem of the files.

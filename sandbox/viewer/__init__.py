@@ -1,5 +1,6 @@
-"""The Pygame viewer (the only package that imports pygame): watch any world, its bodies at location level, its
-log explained, back and forth in time, and models side by side.
+"""The Pygame viewer (the only package that imports pygame).
+
+Watch any world, its bodies at location level, its log explained, back and forth in time, and models side by side.
 
 ``Viewer(world)`` watches a ``Sandbox`` you built (or a function of seed and model that builds one, a scenario,
 ``Viewer.saved(path)``, ``Viewer.replay(log)``); ``viewer.run()`` opens the window; ``run_headless`` renders frames

@@ -191,9 +191,10 @@ class Viewer:
     @classmethod
     def replay(cls, path: str | Path, scenario: str | Path | ScenarioRef | None = None,
                content: Sequence[str | Path] = (), **options: object) -> Viewer:
-        """Replay a ``sandbox run --log`` file (no simulation), with the ``Viewer`` options. The creatures' bodies,
-        teams and places come from ``scenario``, else from the scenario of the content (the shipped content
-        extended by ``content``) that has the log's creatures.
+        """Replay a ``sandbox run --log`` file (no simulation), with the ``Viewer`` options.
+
+        The creatures' bodies, teams and places come from ``scenario``, else from the scenario of the content (the
+        shipped content extended by ``content``) that has the log's creatures.
 
         Raises:
             ReplayError: The file is not a log, or its creatures are not the scenario's.
@@ -373,8 +374,10 @@ class Viewer:
                 self.camera.centre_on(figure.x, figure.y)
 
     def refresh(self) -> None:
-        """Show the worlds as they are now, after you changed them by hand (``inflict``, ``strike``, a component):
-        the ticks played after the one on screen are forgotten, since the worlds no longer lead there."""
+        """Show the worlds as they are now, after you changed them by hand (``inflict``, ``strike``, a component).
+
+        The ticks played after the one on screen are forgotten, since the worlds no longer lead there.
+        """
 
         def job() -> None:
             for pane in self.panes:
@@ -408,7 +411,8 @@ class Viewer:
 
     def cycle_model(self) -> None:
         """The next damage model on the same fight and seed (one pane of a world that can be built again), among
-        those its engine runs."""
+        those its engine runs.
+        """
         if self.factory is None or len(self.panes) > 1:
             self.status = ("the panes already show models side by side" if len(self.panes) > 1 else
                            "a world handed in keeps its model")
@@ -789,8 +793,10 @@ class Viewer:
 
 
 def run_window(viewer: Viewer, fps: int = 60) -> None:
-    """Open a resizable window on ``viewer`` and run it until Esc or the window closes; the viewer's worlds tick
-    in a thread of their own meanwhile (``Viewer(..., threaded=True)``)."""
+    """Open a resizable window on ``viewer`` and run it until Esc or the window closes.
+
+    The viewer's worlds tick in a thread of their own meanwhile (``Viewer(..., threaded=True)``).
+    """
     pygame.display.init()
     screen = pygame.display.set_mode(viewer.size, pygame.RESIZABLE)
     pygame.display.set_caption(f"Combat sandbox: {viewer.panes[0].feed.title}")

@@ -1,5 +1,7 @@
-"""Drawing the body panel: who the creature is and how it stands (always in view), its body at location level,
-and its wounds grouped by part (scrolled with the wheel, with what is off screen counted).
+"""Drawing the body panel.
+
+Who the creature is and how it stands (always in view), its body at location level, and its wounds grouped by part
+(scrolled with the wheel, with what is off screen counted).
 
 Every location of the body is drawn inside its part (``sandbox.bodymap.figure_layout``), filled by the worst
 wound there; the part's outline shows its impairment; a severed location is crossed out on the severed colour.
@@ -213,9 +215,11 @@ def _figure(surface: pygame.Surface, area: pygame.Rect, body: BodyStructure, rea
 
 
 def _location_names(body: BodyStructure, boxes: dict[int, pygame.Rect], type_: Typeset) -> dict[int, str]:
-    """Each location's name as its box fits it: in full, with R/L for Right/Left, without the side (the box
-    stands on its side of the drawing: the creature's right on the drawing's left), or initials; the boxes of one
-    row of a part take the same form, so a pair reads alike."""
+    """Each location's name as its box fits it.
+
+    In full, with R/L for Right/Left, without the side (the box stands on its side of the drawing: the creature's right
+    on the drawing's left), or initials; the boxes of one row of a part take the same form, so a pair reads alike.
+    """
     def forms(name: str) -> list[str]:
         return [name, _short(name), name.replace("Right ", "").replace("Left ", ""), _initials(name)]
 
@@ -270,7 +274,8 @@ WRAPPED_LINES = 3
 
 def wrapped(rows: tuple[WoundRow, ...], type_: Typeset, width: int) -> tuple[WoundRow, ...]:
     """The wound rows with a wound wider than ``width`` pixels wrapped onto rows of its own (``continued``), at
-    most ``WRAPPED_LINES`` each: a point model's long words read whole in a narrow pane."""
+    most ``WRAPPED_LINES`` each: a point model's long words read whole in a narrow pane.
+    """
     out: list[WoundRow] = []
     for row in rows:
         if row.heading or type_.width(row.text, "small") <= width:

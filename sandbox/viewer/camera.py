@@ -1,5 +1,8 @@
-"""The field's camera: which metres of the field a rectangle of pixels shows, zoomed with the wheel, panned by
-dragging, fitted to the fight, or following one creature."""
+"""The field's camera.
+
+Which metres of the field a rectangle of pixels shows, zoomed with the wheel, panned by dragging, fitted to the fight,
+or following one creature.
+"""
 
 from __future__ import annotations
 
@@ -46,7 +49,8 @@ class Camera:
     def fit(self, points: Iterable[tuple[float, float]], view: tuple[int, int, int, int],
             margin: float = 0.1) -> None:
         """Show every point, with ``margin`` of the view to spare on each side, at least ``MIN_SPAN`` metres
-        across the view's longer side (a short wide pane zooms in on a fight that is wide but not deep)."""
+        across the view's longer side (a short wide pane zooms in on a fight that is wide but not deep).
+        """
         pts = list(points) or [(0.0, 0.0)]
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         span_x = max(max(xs) - min(xs), MIN_EXTENT)

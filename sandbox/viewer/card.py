@@ -22,8 +22,11 @@ Line = tuple[str, str, Colour]
 
 
 def protection_rows(body: BodyStructure, location: int, armor: tuple[ArmorPiece, ...]) -> list[tuple[str, ...]]:
-    """The protection table: a row per layer (natural first, then each worn piece covering the location) and the
-    total, each with a value per aspect."""
+    """The protection table.
+
+    A row per layer (natural first, then each worn piece covering the location) and the total, each with a value per
+    aspect.
+    """
     loc = body.locations[location]
     rows = [("natural", *(str(v) for v in loc.protection))]
     total = list(loc.protection)

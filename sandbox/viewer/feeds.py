@@ -29,8 +29,9 @@ WorldFactory = Callable[[int, str | None], World]
 
 
 def scenario_factory(scenario: ScenarioRef, engine: str = DEFAULT_ENGINE) -> WorldFactory:
-    """A function of ``(seed, model)`` that builds the world of ``scenario`` on ``engine`` (``open_world``): on an
-    engine whose log holds the traced creatures only, every creature is traced, so the log panel explains each of
+    """A function of ``(seed, model)`` that builds the world of ``scenario`` on ``engine`` (``open_world``).
+
+    On an engine whose log holds the traced creatures only, every creature is traced, so the log panel explains each of
     its landed blows as the esper engine's log would (the anatomy model's own ``AttackRecord``).
 
     The function raises what ``open_world`` raises: ``ConfigError`` (the scenario cannot be loaded) and
@@ -222,8 +223,10 @@ class LiveFeed:
         self._publish(self._scene(self._attacks_of(tick)))
 
     def refresh(self) -> None:
-        """The world was changed by hand (``inflict``, ``strike``, a component edited): show it as it is now. The
-        ticks played after this one are forgotten (the world no longer leads to them), the ones before it stay."""
+        """The world was changed by hand (``inflict``, ``strike``, a component edited): show it as it is now.
+
+        The ticks played after this one are forgotten (the world no longer leads to them), the ones before it stay.
+        """
         fight, world = self.fight, self.world
         tick = world.tick
         fight.played = tick
@@ -238,8 +241,11 @@ class LiveFeed:
         self._publish(self._scene(self._attacks_of(tick)))
 
     def _tick(self) -> tuple[Attack, ...]:
-        """Tick the world once; returns that tick's attacks (read from the log when the tick is new, else the ones
-        read when it was first played: the replayed tick gives the same entries)."""
+        """Tick the world once.
+
+        Returns that tick's attacks (read from the log when the tick is new, else the ones read when it was first
+        played: the replayed tick gives the same entries).
+        """
         world = self.world
         start = len(world.log)
         world.step()

@@ -1,5 +1,8 @@
-"""Drawing the field: the ground and its scale, every creature in its team's colour with its state, this tick's
-attacks, and the labels (names and landed blows) placed so they never overlap nor leave the field."""
+"""Drawing the field.
+
+The ground and its scale, every creature in its team's colour with its state, this tick's attacks, and the labels (names
+and landed blows) placed so they never overlap nor leave the field.
+"""
 
 from __future__ import annotations
 
@@ -105,8 +108,11 @@ def draw_field(surface: pygame.Surface, rect: pygame.Rect, scene: Scene, camera:
                teams: Mapping[str, Colour], *, selected: int | None, hovered: int | None, attacker: int | None,
                blow_labels: Sequence[BlowLabel], all_names: bool, bounds: tuple[float, float] | None,
                cache: FieldCache | None = None, budget: Budget | None = None) -> FieldDrawn:
-    """Draw ``scene`` in ``rect`` through ``camera``; returns what was drawn where. A new scene is drawn when
-    ``budget`` allows (a change of view or selection at once); the labels are placed again likewise."""
+    """Draw ``scene`` in ``rect`` through ``camera``; returns what was drawn where.
+
+    A new scene is drawn when ``budget`` allows (a change of view or selection at once); the labels are placed again
+    likewise.
+    """
     cache = cache if cache is not None else FieldCache()
     budget = budget if budget is not None else Budget()
     radius = radius_at(camera.scale)
@@ -201,7 +207,8 @@ def _ground(surface: pygame.Surface, rect: pygame.Rect, camera: Camera, type_: T
 
 def _attacks(surface: pygame.Surface, scene: Scene, positions: Mapping[int, tuple[int, int]]) -> None:
     """This tick's attacks as lines, the landed ones bright (and thick, unless a crowd of them would hide the
-    fight)."""
+    fight).
+    """
     thick = 2 if len(scene.attacks) <= 40 else 1
     line = pygame.draw.line
     for attack in scene.attacks:
@@ -254,7 +261,8 @@ def _creature(surface: pygame.Surface, f: Figure, at: tuple[int, int], radius: i
 
 class LabelCache:
     """The labels' places, worked out again only when what they depend on changes (a tick, the camera, the view,
-    the selection, the labels themselves), not every frame: a frame only redraws them as they fade."""
+    the selection, the labels themselves), not every frame: a frame only redraws them as they fade.
+    """
 
     def __init__(self) -> None:
         self.view: tuple[object, ...] = ()
@@ -266,8 +274,10 @@ def _labels(surface: pygame.Surface, rect: pygame.Rect, figures: Mapping[int, Fi
             positions: Mapping[int, tuple[int, int]], radius: int, type_: Typeset, selected: int | None,
             hovered: int | None, attacker: int | None, blow_labels: Sequence[BlowLabel], all_names: bool,
             cache: LabelCache, budget: Budget) -> list[tuple[object, Box]]:
-    """Names (the selected and hovered creature's, every one's with ``all_names``) and blow labels, placed: the
-    selected creature's blows and the newest ``MAX_BLOW_LABELS`` of the others."""
+    """Names (the selected and hovered creature's, every one's with ``all_names``) and blow labels, placed.
+
+    The selected creature's blows and the newest ``MAX_BLOW_LABELS`` of the others.
+    """
     gap = radius + 4
     newest = sorted(range(len(blow_labels)), key=lambda i: blow_labels[i].age)
     mine = [i for i in newest if blow_labels[i].entity == selected]

@@ -10,8 +10,10 @@ from sandbox.files import atomic_path
 
 
 def save_png(surface: pygame.Surface, path: str | Path) -> None:
-    """Save a PNG whole or not at all: to a temporary file beside ``path`` (same suffix: pygame picks the format
-    by it), renamed over it."""
+    """Save a PNG whole or not at all.
+
+    To a temporary file beside ``path`` (same suffix: pygame picks the format by it), renamed over it.
+    """
     path = Path(path)
     with atomic_path(path, suffix=f".tmp{path.suffix}") as tmp:
         pygame.image.save(surface, str(tmp))

@@ -1,5 +1,7 @@
-"""The viewer's type: the DejaVu fonts of ``assets/`` (the package ``sandbox.assets``), a few styles, and a cache of
-rendered lines (rendering text is the costliest thing a frame does; most lines are the same from frame to frame).
+"""The viewer's type.
+
+The DejaVu fonts of ``assets/`` (the package ``sandbox.assets``), a few styles, and a cache of rendered lines (rendering
+text is the costliest thing a frame does; most lines are the same from frame to frame).
 """
 
 from __future__ import annotations
@@ -92,8 +94,10 @@ class Typeset:
         return text[:low] + "…"
 
     def wrap(self, text: str, style: str, width: int, indent: str = "  ") -> list[str]:
-        """``text`` split into lines no wider than ``width`` pixels (a word wider than that gets a line of its
-        own); continuation lines start with ``indent``."""
+        """``text`` split into lines no wider than ``width`` pixels (a word wider than that gets a line of its own).
+
+        Continuation lines start with ``indent``.
+        """
         lines: list[str] = []
         current = ""
         for word in text.split(" "):

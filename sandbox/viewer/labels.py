@@ -78,8 +78,10 @@ def _candidates(request: Request) -> Iterable[tuple[int, int]]:
 
 
 def place(requests: Sequence[Request], bounds: Box, taken: Iterable[Box] = ()) -> list[tuple[Request, Box]]:
-    """Place ``requests`` in their order inside ``bounds``, clear of ``taken`` and of one another; returns the
-    placed ones with their boxes (a request that finds no place is left out)."""
+    """Place ``requests`` in their order inside ``bounds``, clear of ``taken`` and of one another.
+
+    Returns the placed ones with their boxes (a request that finds no place is left out).
+    """
     grid = _Grid()
     for box in taken:
         grid.add(box)

@@ -1,5 +1,8 @@
-"""Drawing the combat log: a line per attack up to the tick shown (the newest at the bottom, or scrolled back
-with the wheel), and above it the chosen attack explained step by step."""
+"""Drawing the combat log.
+
+A line per attack up to the tick shown (the newest at the bottom, or scrolled back with the wheel), and above it the
+chosen attack explained step by step.
+"""
 
 from __future__ import annotations
 
@@ -40,7 +43,8 @@ _LANDED: list[tuple[int, int, int]] = [(0, 0, 0)]  # (id of the attacks, their c
 
 def _landed(attacks: Sequence[Attack]) -> int:
     """How many of ``attacks`` reached the body (remembered for the last sequence asked about: a frame asks again
-    about the same one)."""
+    about the same one).
+    """
     key, count, landed = _LANDED[0]
     if key != id(attacks) or count != len(attacks):
         landed = sum(1 for a in attacks if a.struck)
@@ -50,8 +54,10 @@ def _landed(attacks: Sequence[Attack]) -> int:
 
 def draw_log(surface: pygame.Surface, rect: pygame.Rect, attacks: Sequence[Attack], names: Mapping[int, str],
              type_: Typeset, *, chosen: int | None, first: int | None) -> LogDrawn:
-    """The log in ``rect``; ``chosen`` is the attack explained, ``first`` the first line shown (``None``: the
-    newest lines)."""
+    """The log in ``rect``.
+
+    ``chosen`` is the attack explained, ``first`` the first line shown (``None``: the newest lines).
+    """
     surface.fill(PANEL_DARK, rect)
     x, y, width = rect.x + 10, rect.y + 6, rect.width - 20
     if chosen is not None and 0 <= chosen < len(attacks):

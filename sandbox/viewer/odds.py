@@ -1,6 +1,8 @@
-"""Exact odds for the location card: where an attacker's current strike mode lands on the shown creature and what each
-level it would deal there, from the exact-odds engine (``sandbox.systems.models.anatomy.exact_odds.exact_blow_odds``,
-the engine of ``sandbox blows --exact``).
+"""Exact odds for the location card.
+
+Where an attacker's current strike mode lands on the shown creature and what each level it would deal there, from the
+exact-odds engine (``sandbox.systems.models.anatomy.exact_odds.exact_blow_odds``, the engine of ``sandbox blows
+--exact``).
 
 The engine enumerates the impact dice (the mode's, plus the attacker's Strength Impact Modifier, off hand and
 thrown included), the hit-location tables under the attacker's aim and the mode's Spread, protection, the level

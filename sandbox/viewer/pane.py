@@ -67,8 +67,9 @@ def pane_rects(rect: pygame.Rect, stacked: bool) -> PaneRects:
 
 
 class PanelCache:
-    """A panel as last drawn, and what it was drawn from: objects (compared by identity, a scene's are new each
-    tick) and values (compared by equality).
+    """A panel as last drawn, and what it was drawn from.
+
+    Objects (compared by identity, a scene's are new each tick) and values (compared by equality).
 
     Attributes:
         surface: The panel, at its size.
@@ -84,9 +85,11 @@ class PanelCache:
 
     def stale(self, size: tuple[int, int], refs: tuple[object, ...], values: tuple[object, ...],
               budget: Budget) -> bool:
-        """Whether to draw the panel now: it never was at this size, what the user changed (``values``) differs,
-        or what the fight shows (``refs``) changed and ``budget`` has a redraw left. When it says yes, the surface
-        is ready to draw on."""
+        """Whether to draw the panel now.
+
+        It never was at this size, what the user changed (``values``) differs, or what the fight shows (``refs``)
+        changed and ``budget`` has a redraw left. When it says yes, the surface is ready to draw on.
+        """
         fresh = self._fresh and self.surface.get_size() == size and values == self._values
         changed = len(refs) != len(self._refs) or any(a is not b for a, b in zip(refs, self._refs, strict=True))
         if fresh and (not changed or not budget.spend()):
@@ -172,9 +175,12 @@ class Pane:
     def draw(self, surface: pygame.Surface, type_: Typeset, camera: Camera, teams: Mapping[str, Colour], *,
              selected: str | None, hovered: int | None, attacker: str | None, all_names: bool,
              location: int | None, pinned: int | None, title: str, budget: Budget | None = None) -> None:
-        """Draw the whole pane. The field is drawn afresh whenever it changed; the body panel and the log (or the
-        card) are redrawn only while ``budget`` lasts (one redraw spends one), else shown as last drawn: spread
-        over frames, a tick never makes one frame draw every panel at once."""
+        """Draw the whole pane.
+
+        The field is drawn afresh whenever it changed; the body panel and the log (or the card) are redrawn only while
+        ``budget`` lasts (one redraw spends one), else shown as last drawn: spread over frames, a tick never makes one
+        frame draw every panel at once.
+        """
         budget = budget if budget is not None else Budget()
         shown = self.shown
         scene = shown.scene

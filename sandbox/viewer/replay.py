@@ -93,8 +93,10 @@ def log_model(events: Iterable[Event]) -> str:
 
 
 def find_cast(catalog: Catalog, names: Iterable[str]) -> ScenarioDef | None:
-    """The scenario whose combatants are the log's creatures: the smallest one that has them all, when only one
-    scenario is that small."""
+    """The scenario whose combatants are the log's creatures.
+
+    The smallest one that has them all, when only one scenario is that small.
+    """
     wanted = set(names)
     fits = sorted((len(spec.combatants), spec.id) for spec in catalog.scenarios.values()
                   if wanted <= {c.name for c in spec.combatants})

@@ -58,8 +58,10 @@ class Snapshots:
         return len(self._kept)
 
     def due(self, tick: int, cost: float = 0.0) -> bool:
-        """Whether to keep a snapshot at ``tick``, the tick just played (it took ``cost`` CPU seconds): the first
-        one, then every ``every`` ticks, or once the ticks since the last one cost ``REPLAY_BUDGET``."""
+        """Whether to keep a snapshot at ``tick``, the tick just played (it took ``cost`` CPU seconds).
+
+        The first one, then every ``every`` ticks, or once the ticks since the last one cost ``REPLAY_BUDGET``.
+        """
         if not self._ticks:
             return True
         if tick <= self._ticks[-1]:
@@ -72,7 +74,8 @@ class Snapshots:
 
     def keep(self, world: World, quiet: Callable[[], None] = lambda: None) -> None:
         """Keep a snapshot of ``world`` as it is now (``quiet`` is called just before freezing it, the step that
-        holds the interpreter for a while, so a drawing thread can finish its frame first)."""
+        holds the interpreter for a while, so a drawing thread can finish its frame first).
+        """
         quiet()
         snapshot = Snapshot(world.tick, world.freeze(), len(world.log))
         at = bisect_right(self._ticks, world.tick)
@@ -95,5 +98,6 @@ class Snapshots:
 
     def restore(self, snapshot: Snapshot, log: Sequence[LogEntry]) -> World:
         """A new world from ``snapshot``, with the first ``snapshot.log_length`` entries of ``log`` (the log of the
-        fight it was taken from)."""
+        fight it was taken from).
+        """
         return snapshot.state.copy(log[:snapshot.log_length])

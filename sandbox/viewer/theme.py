@@ -74,8 +74,10 @@ def part_colour(imp: Impairment, severed: bool) -> Colour:
 
 
 def wound_rank(level: str) -> int:
-    """How bad a wound reads, 1 (minor) to 5 (G5), from the readout's level words: an anatomy code (``S3``: 3), a
-    depth tier (``bone``: 3); any other word of a model's (``weaken 2``) counts as 1."""
+    """How bad a wound reads, 1 (minor) to 5 (G5), from the readout's level words.
+
+    An anatomy code (``S3``: 3), a depth tier (``bone``: 3); any other word of a model's (``weaken 2``) counts as 1.
+    """
     word = level.split(" ", 1)[0]
     if word in LEVEL_CODES:
         return max(LEVEL_CODES.index(word), 1)

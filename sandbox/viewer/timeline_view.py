@@ -1,5 +1,8 @@
-"""Drawing the timeline: a lane per pane with a bar per tick for the blows that landed and a red mark where
-creatures went down, the ticks played shaded, and the tick shown as a handle to drag."""
+"""Drawing the timeline.
+
+A lane per pane with a bar per tick for the blows that landed and a red mark where creatures went down, the ticks played
+shaded, and the tick shown as a handle to drag.
+"""
 
 from __future__ import annotations
 
@@ -69,8 +72,10 @@ class Timeline:
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, shown: Sequence[Shown], labels: Sequence[str],
              type_: Typeset, paused: bool, budget: Budget | None = None) -> Span:
-        """Draw the timeline in ``rect``; returns its span (for turning a click into a tick). The lanes are drawn
-        again when the marks changed and ``budget`` has a redraw left (see ``Pane.draw``)."""
+        """Draw the timeline in ``rect``; returns its span (for turning a click into a tick).
+
+        The lanes are drawn again when the marks changed and ``budget`` has a redraw left (see ``Pane.draw``).
+        """
         key = (rect.size, tuple((s.played, s.start, len(s.marks)) for s in shown), tuple(labels))
         resized = self._lanes is None or self._lanes.get_size() != rect.size
         if key != self._key and (resized or budget is None or budget.spend()):

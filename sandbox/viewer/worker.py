@@ -1,6 +1,7 @@
-"""Where the worlds are ticked: at once in the caller's thread (tests, headless frames: the same frames give the
-same ticks), or in a thread of its own (the window and the benchmark: a tick of a large battle takes longer than a
-frame, so it must not run inside one).
+"""Where the worlds are ticked.
+
+At once in the caller's thread (tests, headless frames: the same frames give the same ticks), or in a thread of its own
+(the window and the benchmark: a tick of a large battle takes longer than a frame, so it must not run inside one).
 
 Only jobs touch the worlds; the drawing thread reads what they publish (each feed's ``Shown``), so the two never
 meet inside a world. While the thread runs, the interpreter switches threads every millisecond instead of every
@@ -49,8 +50,11 @@ class Worker:
             self._thread.start()
 
     def submit(self, job: Job, key: str | None = None, replace: bool = False) -> None:
-        """Run ``job`` (inline: now). With ``replace``, it replaces the jobs of the same ``key`` still waiting (a
-        scrub to a newer tick replaces the older one)."""
+        """Run ``job`` (inline: now).
+
+        With ``replace``, it replaces the jobs of the same ``key`` still waiting (a scrub to a newer tick replaces the
+        older one).
+        """
         if not self.threaded:
             job()
             return

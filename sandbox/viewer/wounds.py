@@ -1,5 +1,8 @@
-"""The wound list of the body panel: grouped by part, the worst part first and the worst wound first in each, as
-rows a designer scrolls through (``WoundList``), with what lies off screen counted."""
+"""The wound list of the body panel.
+
+Grouped by part, the worst part first and the worst wound first in each, as rows a designer scrolls through
+(``WoundList``), with what lies off screen counted.
+"""
 
 from __future__ import annotations
 
@@ -52,8 +55,11 @@ def part_state(reading: PartReading | None) -> str:
 
 
 def wound_text(w: WoundReading, untreated: bool = False) -> str:
-    """A wound in one row: level and aspect first (what the eye looks for), then where, then its care (bleeding,
-    Healing Rate once treated, infection; ``untreated`` says so of an untreated wound too)."""
+    """A wound in one row.
+
+    Level and aspect first (what the eye looks for), then where, then its care (bleeding, Healing Rate once treated,
+    infection; ``untreated`` says so of an untreated wound too).
+    """
     if not w.location:
         return w.text or w.level
     words = [" ".join(x for x in (w.level, w.aspect) if x), w.location]
@@ -72,9 +78,12 @@ def wound_text(w: WoundReading, untreated: bool = False) -> str:
 
 
 def wound_rows(readout: Readout, body: BodyStructure | None = None) -> list[WoundRow]:
-    """Every wound and severed location as rows: a heading per part (its impairment), the parts in order of their
-    worst wound (a severed one first), each part's wounds worst first; wounds at no location last, under
-    ``GENERAL``. ``body`` tells which part a severed location belongs to."""
+    """Every wound and severed location as rows.
+
+    A heading per part (its impairment), the parts in order of their worst wound (a severed one first), each part's
+    wounds worst first; wounds at no location last, under ``GENERAL``. ``body`` tells which part a severed location
+    belongs to.
+    """
     parts = {p.name: p for p in readout.parts}
     groups: dict[str, list[WoundReading]] = {}
     for w in readout.wounds:
@@ -124,8 +133,10 @@ class Window:
 
 
 def window(rows: Sequence[WoundRow], offset: int, room: int) -> Window:
-    """What a list of ``room`` rows shows at scroll ``offset``: the rows, clamped, leaving a row at each end for
-    the counts of what is off screen whenever something is."""
+    """What a list of ``room`` rows shows at scroll ``offset``.
+
+    The rows, clamped, leaving a row at each end for the counts of what is off screen whenever something is.
+    """
     room = max(room, 1)
     if len(rows) <= room:
         return Window(tuple(rows), 0, 0, 0)

@@ -213,8 +213,11 @@ class DepthModel(DamageModel):
 
     def _landing(self, body: BodyStructure, called_part: int | None, called_location: int | None, aim_zone: int,
                  record: DepthAttackRecord, ctx: TickContext) -> int:
-        """Where a blow that hit lands: the called location itself when it can be struck (``record.on_location``),
-        else a location drawn from the anatomy (in the called part, at the aimed zone, or anywhere)."""
+        """Where a blow that hit lands.
+
+        The called location itself when it can be struck (``record.on_location``), else a location drawn from the
+        anatomy (in the called part, at the aimed zone, or anywhere).
+        """
         if called_location is not None and body.locations[called_location].weight > 0 \
                 and body.part_hittable(body.locations[called_location].part):
             record.on_location = True
@@ -447,7 +450,8 @@ class DepthModel(DamageModel):
 
 def _called(body: BodyStructure, aim: str) -> tuple[int | None, int | None]:
     """The called part, or the called location, an aim names on ``body`` (both ``None`` when it names neither:
-    ``unaimed``, ``random``, or a name the body lacks)."""
+    ``unaimed``, ``random``, or a name the body lacks).
+    """
     try:
         return body.part_index(aim), None
     except KeyError:

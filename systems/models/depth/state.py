@@ -20,8 +20,9 @@ __all__ = ["check_saved_state"]
 
 def check_saved_state(state: object, tables: object, kind: CreatureDef, body: BodyStructure,
                       armor: Sequence[ArmorPiece]) -> None:
-    """Refuse a saved depth state the model could not have reached: each wound lies at a location of the body and on
-    that location's part, within the injury table.
+    """Refuse a saved depth state the model could not have reached.
+
+    Each wound lies at a location of the body and on that location's part, within the injury table.
 
     Raises:
         StateError: The first value out of reach, naming its key.

@@ -20,8 +20,9 @@ __all__ = ["check_saved_state"]
 
 def check_saved_state(state: object, tables: object, kind: CreatureDef, body: BodyStructure,
                       armor: Sequence[ArmorPiece]) -> None:
-    """Refuse a saved severity state the model could not have reached: its effect counters are never negative and its
-    first-aid attempts never exceed the tables'.
+    """Refuse a saved severity state the model could not have reached.
+
+    Its effect counters are never negative and its first-aid attempts never exceed the tables'.
 
     Raises:
         StateError: The first value out of reach, naming its key.

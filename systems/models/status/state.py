@@ -20,8 +20,9 @@ __all__ = ["check_saved_state"]
 
 def check_saved_state(state: object, tables: object, kind: CreatureDef, body: BodyStructure,
                       armor: Sequence[ArmorPiece]) -> None:
-    """Refuse a saved status state the model could not have reached: it stands on a rung of the ladder, its minor
-    injuries below one damage level.
+    """Refuse a saved status state the model could not have reached.
+
+    It stands on a rung of the ladder, its minor injuries below one damage level.
 
     Raises:
         StateError: The first value out of reach, naming its key.

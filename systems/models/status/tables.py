@@ -99,7 +99,8 @@ class CreatureEntry(StrictTable):
 class PenaltyReduction(StrictTable):
     """How Constitution lessens the damage penalties (document 004: "characters of strong will or fitness
     (Constitution), who either feel their wounds less or can overcome them by willpower"): one point of penalty off
-    for every ``per`` points of Constitution above ``above``, never below half the table value."""
+    for every ``per`` points of Constitution above ``above``, never below half the table value.
+    """
 
     above: Annotated[int, Field(ge=0, le=100, description="The Constitution that feels its wounds fully.")]
     per: Annotated[int, Field(ge=1, le=100, description="Points of Constitution above it per point of penalty "

@@ -207,8 +207,10 @@ def full_rest(tables: StrengthTables, creature: Creature, ctx: TickContext) -> N
 
 
 def _arm_lets_go(creature: Creature, condition: str, ctx: TickContext) -> None:
-    """An arm injury: the injured arm (the primary arm is the dominant side's, the secondary the other's) lets
-    go of any shield it holds."""
+    """An arm injury.
+
+    The injured arm (the primary arm is the dominant side's, the secondary the other's) lets go of any shield it holds.
+    """
     primary = "left" if creature.anatomy.kind.dominance == "left" else "right"
     side = primary if condition == "arm_injury_primary" else ("left" if primary == "right" else "right")
     body, equip = creature.anatomy.body, creature.equipment
@@ -283,9 +285,12 @@ def _mean(item: HealingItem) -> float:
 
 def _tend_the_dying(tables: StrengthTables, ctx: TickContext, care: CarePolicy,
                     creatures: Mapping[int, Creature]) -> None:
-    """Out of combat, at once: every dying creature is given a healing item by its tender (the care policy's:
-    the team-mate able to act carrying the most, only the named healers when it names them), the tender's own
-    or, failing that, the patient's; in entity order."""
+    """Out of combat, at once.
+
+    Every dying creature is given a healing item by its tender (the care policy's: the team-mate able to act carrying
+    the most, only the named healers when it names them), the tender's own or, failing that, the patient's; in entity
+    order.
+    """
     now = ctx.clock.seconds
     circle = CareCircle(creatures, care, lambda c, on_self: len(usable_items(tables, c)))
     for e, c in creatures.items():

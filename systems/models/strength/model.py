@@ -431,7 +431,8 @@ class StrengthModel(DamageModel):
 
 def _old_armor_key(data: Mapping[str, JSON]) -> Mapping[str, JSON]:
     """``data`` with a ``StrengthHealth`` that spells its natural Armour value ``armour`` (a save of before the
-    rename) spelling it ``armor``; anything else as it is (``load_state`` reports what is wrong with it)."""
+    rename) spelling it ``armor``; anything else as it is (``load_state`` reports what is wrong with it).
+    """
     values = data.get(StrengthHealth.__name__)
     if not isinstance(values, dict) or "armour" not in values or "armor" in values:
         return data

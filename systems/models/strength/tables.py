@@ -82,8 +82,10 @@ def _either_spelling(schema: dict[str, Any]) -> None:
 
 
 class _Armored(StrictTable):
-    """A table with an ``armor`` key, which a file may spell ``armour`` (the old spelling). Where both reach one
-    table (a content tree's ``armor`` laid over the shipped file's ``armour``), ``armor`` wins."""
+    """A table with an ``armor`` key, which a file may spell ``armour`` (the old spelling).
+
+    Where both reach one table (a content tree's ``armor`` laid over the shipped file's ``armour``), ``armor`` wins.
+    """
 
     model_config = ConfigDict(json_schema_extra=_either_spelling)
 
