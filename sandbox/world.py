@@ -36,6 +36,7 @@ from sandbox.scenario_def import ScenarioDef
 from sandbox.systems.creatures import Creature
 from sandbox.systems.embedding import context_for, processors_for
 from sandbox.systems.ending import fighting_teams
+from sandbox.systems.hit_location import called_target
 from sandbox.systems.models import DEFAULT_MODEL, DamageModel, ModelError
 from sandbox.systems.phases import priority
 from sandbox.systems.spawning import SpawnError, creature_components
@@ -538,15 +539,10 @@ class Sandbox:
         if strike_mode is None:
             raise SandboxError(f"unknown strike mode {mode!r}; known: {', '.join(sorted(self.catalog.modes))}")
         body = victim.anatomy.body
-        if aim != "unaimed":
-            try:
-                body.part_index(aim)
-            except KeyError:
-                try:
-                    body.location_index(aim)
-                except KeyError:
-                    raise SandboxError(f"{victim.name}'s body ({body.name}) has no part or location {aim!r}; its "
-                                       f"parts: {', '.join(p.name for p in body.parts)}") from None
+        try:
+            called_target(body, aim)
+        except ValueError as exc:
+            raise SandboxError(f"{victim.name}'s body: {exc}") from None
         start = len(self.ctx.log)
         try:
             with self._active():
