@@ -201,8 +201,9 @@ class ModelRun:
 
 
 def run_model(scenario: str | Path | ScenarioRef, seed: int, model: str, max_ticks: int | None = None) -> ModelRun:
-    """Run ``scenario`` under ``model`` tick by tick, counting the landed blows each creature takes and how many
-    it had taken when it was first out of the fight.
+    """Run ``scenario`` under ``model`` tick by tick, counting the blows that land.
+
+    Per creature: the landed blows it takes, and how many it had taken when it was first out of the fight.
     """
     from sandbox.components.events import BlowLanded, DamageDealt
 

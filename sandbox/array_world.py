@@ -41,8 +41,9 @@ from sandbox.world_protocol import TRACE_ALL as TRACE_ALL  # its old home: `from
 
 
 def check_array_model(model: str) -> None:
-    """Raise ``SandboxError`` for a damage model the array engine does not run (the message names the models it
-    runs and the engines that run ``model``).
+    """Raise ``SandboxError`` for a damage model the array engine does not run.
+
+    The message names the models it runs and the engines that run ``model``.
     """
     from sandbox.systems.arrays.models import get_array_model
 
@@ -180,8 +181,9 @@ class ArrayWorld:
         return self.engine.fighting_teams()
 
     def run(self, max_ticks: int | None = None) -> Outcome:
-        """Run until one team (or none) is left able to fight, or ``max_ticks`` more ticks have run (default: the
-        scenario's limit).
+        """Run until one team (or none) is left able to fight, or ``max_ticks`` more ticks have run.
+
+        ``max_ticks`` defaults to the scenario's limit.
         """
         limit = max_ticks if max_ticks is not None else self.max_ticks
         self.limit_ticks(self.tick + limit)
@@ -350,9 +352,11 @@ class FightEndings:
 
 def run_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[int], model: str | None = None, *,
                records: bool = True) -> list[FightResult]:
-    """Runs ``runs`` of a scenario as one array world, each run its own fight (its creatures, its streams: run
-    ``i`` is the same fight alone or in any batch), each to its end as ``ArrayWorld.run`` ends it, its state read
-    the tick its fight ended (``end_fights``, each run's result read from its columns).
+    """Runs ``runs`` of a scenario as one array world, each run its own fight.
+
+    Each run has its own creatures and its own streams: run ``i`` is the same fight alone or in any batch. Each goes to
+    its end as ``ArrayWorld.run`` ends it, its state read the tick its fight ended (``end_fights``, each run's result
+    read from its columns).
 
     ``records=False`` reads each creature in brief only (``FightResult.standings``): the lab's case, where building
     every creature's records and readout would cost more than its fight.
@@ -365,8 +369,9 @@ def run_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[in
 
 def end_fights(spec: ScenarioDef, catalog: Catalog, seed: int, runs: Sequence[int], model: str | None = None, *,
                records: bool = False) -> FightEndings:
-    """Runs ``runs`` of a scenario as one array world of independent fights (as ``run_fights``), and how each
-    ended, as columns.
+    """Runs ``runs`` of a scenario as one array world of independent fights, and how each ended, as columns.
+
+    The fights are run as ``run_fights`` runs them.
 
     The fights of a batch end at different ticks, and a world's tick costs what all its creatures cost: once
     fewer than ``1 / SHRINK`` of a world's fights are still going, the world drops the ended ones
@@ -436,8 +441,9 @@ def _batch(spec: ScenarioDef, catalog: Catalog, seed: int, runs: list[int], per_
 
 
 class _Ends:
-    """The columns of a batch's ended fights, gathered as they end (in the order they end) and put in the order
-    of the runs at the end.
+    """The columns of a batch's ended fights.
+
+    They are gathered as the fights end (in the order they end) and put in the order of the runs at the end.
     """
 
     def __init__(self, engine: ArrayEngine, size: int, records: bool) -> None:

@@ -117,8 +117,10 @@ def _trees(content: list[Path] | None, near: Iterable[str | Path] = ()) -> tuple
 
 
 def _scenario(scenario: str, content: list[Path] | None) -> ScenarioRef:
-    """The command's scenario, resolved once (an id, or a file and the tree it lies in) with the trees of
-    ``--content`` (else ``SANDBOX_CONTENT``): what the world, the lab and its workers, or the viewer are handed.
+    """The command's scenario, resolved once: what the world, the lab and its workers, or the viewer are handed.
+
+    The scenario is an id, or a file and the tree it lies in, resolved with the trees of ``--content`` (else
+    ``SANDBOX_CONTENT``).
     """
     from sandbox.config.content import scenario_ref
 
@@ -424,8 +426,10 @@ def _echo_account(parts: list[str], plain: bool) -> None:
 
 
 def _check_writable(path: Path, what: str = "the log") -> Target:
-    """Fail early, as a setup error, when ``path`` cannot be written (a folder, a missing or read-only folder, a
-    device this user may not write); what it names (``sandbox.files.target``).
+    """Fail early, as a setup error, when ``path`` cannot be written; else return what it names.
+
+    Unwritable paths include a folder, one in a missing or read-only folder, and a device this user may not write. What
+    it names is a ``sandbox.files.target``.
     """
     from sandbox.files import check_writable
 
@@ -828,8 +832,10 @@ def _validation_targets(paths: list[Path]) -> tuple[Path, list[Path], list[Path]
 
 
 def _cached_bare_validate() -> bool:
-    """Answer a bare ``sandbox validate`` (the shipped content and the trees of ``content_default``) from the
-    validated-content cache, before typer parses anything; ``False`` when the cache has no answer.
+    """Answer a bare ``sandbox validate`` from the validated-content cache, before typer parses anything.
+
+    A bare ``sandbox validate`` checks the shipped content and the trees of ``content_default``. It returns ``False``
+    when the cache has no answer.
 
     typer 0.29 coerces every parameter through a pydantic ``TypeAdapter``, which imports pydantic: a tenth of a
     second, a third of the start-up budget, spent before the command runs. The bare command takes no parameters, so
@@ -894,8 +900,10 @@ def _validation_report(root: Path, trees: tuple[Path, ...], extra: list[Path], e
 
 
 def _validation_passes(extra: list[Path]) -> list[list[Path]]:
-    """The named files in passes where no two share a kind and an id (the n-th file of each kind and id goes in
-    the n-th pass), so one cannot silently replace the other; always at least one pass.
+    """The named files in passes where no two share a kind and an id.
+
+    The n-th file of each kind and id goes in the n-th pass, so one cannot silently replace the other. There is always
+    at least one pass.
     """
     from sandbox.config.loader import kind_of
 
@@ -959,16 +967,18 @@ def _checked_content(root: Path, trees: tuple[Path, ...], extra: list[Path]) -> 
 
 
 def _ids_of(labels: Iterable[str]) -> set[str]:
-    """The ids the files of these labels define (a file's id is its name: ``weapons/spear.toml`` defines
-    ``spear`` and its modes ``spear.*``).
+    """The ids the files of these labels define.
+
+    A file's id is its name: ``weapons/spear.toml`` defines ``spear`` and its modes ``spear.*``.
     """
     return {Path(label).stem for label in labels}
 
 
 def _unknown_left_out(problem: Problem, ids: set[str]) -> bool:
-    """Whether a problem says a tables entry (``[weapons."spear.thrust"]``, ``[creatures.kobold]``) names nothing
-    the content defines, when it names a definition of a left-out file: it is unknown only because that file is
-    broken.
+    """Whether a problem's entry is unknown only because the file defining it was left out.
+
+    The problem says a tables entry (``[weapons."spear.thrust"]``, ``[creatures.kobold]``) names nothing the content
+    defines, and the entry names a definition of a left-out file: it is unknown only because that file is broken.
     """
     from sandbox.config.errors import dotted
     from sandbox.config.reading import KEYED_TABLES
@@ -1080,8 +1090,9 @@ def _stdout_closed() -> bool:
 
 
 def _quiet_stdout() -> None:
-    """Point standard output at the null device, so the interpreter's last flush of what the reader no longer
-    reads raises nothing.
+    """Point standard output at the null device.
+
+    Then the interpreter's last flush of what the reader no longer reads raises nothing.
     """
     import os
 

@@ -52,8 +52,10 @@ class Engine(ABC):
 
     @abstractmethod
     def refuse(self, models: Iterable[str | None], options: Iterable[tuple[bool, str]] = ()) -> None:
-        """Refuse, before any work, a damage model it does not run (``None``: a scenario's own, checked when its
-        world is built) and an option given that only the default engine runs (``(given, what it is)`` pairs).
+        """Refuse, before any work, a damage model or an option this engine does not run.
+
+        A model of ``None`` is a scenario's own, checked when its world is built. The options are
+        ``(given, what it is)`` pairs: one given that only the default engine runs is refused.
 
         Raises:
             SandboxError: The first option given, else the first model (the message says which engines run it).
@@ -61,8 +63,9 @@ class Engine(ABC):
 
     @abstractmethod
     def check(self, spec: ScenarioDef, catalog: Catalog, model: str) -> None:
-        """Refuse, before any work, a fight of ``spec`` under ``model`` it cannot run (a lab checks each of its
-        variants and models so).
+        """Refuse, before any work, a fight of ``spec`` under ``model`` it cannot run.
+
+        A lab checks each of its variants and models so.
 
         Raises:
             SandboxError: What it cannot run (the message says which).

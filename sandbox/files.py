@@ -150,8 +150,9 @@ def _new_file(path: Path, suffix: str) -> Path:
 
 @contextmanager
 def _binary_stream(where: Target) -> Iterator[IO[bytes]]:
-    """The byte stream an output of kind ``stream`` or ``fd`` is written to (left open when it is this process's
-    standard output or error).
+    """The byte stream an output of kind ``stream`` or ``fd`` is written to.
+
+    It is left open when it is this process's standard output or error.
     """
     if where.kind == "fd" and where.fd in (1, 2):
         text = sys.stdout if where.fd == 1 else sys.stderr
@@ -185,9 +186,10 @@ def _text_stream(where: Target, newline: str | None) -> Iterator[IO[str]]:
 
 @contextmanager
 def atomic_path(path: Path, suffix: str = ".tmp") -> Iterator[Path]:
-    """A temporary path to write to, ``.<name>.<random><suffix>`` beside the file ``path`` names (a writer that
-    picks the format by the file name wants ``suffix=".tmp.png"``); renamed over that file when the block ends,
-    removed if it raises. For a stream, the finished file is copied to the stream.
+    """A temporary path to write to, renamed over the file ``path`` names when the block ends.
+
+    It is ``.<name>.<random><suffix>`` beside that file (a writer that picks the format by the file name wants
+    ``suffix=".tmp.png"``), and removed if the block raises. For a stream, the finished file is copied to the stream.
     """
     where = target(path)
     if where.streamed:

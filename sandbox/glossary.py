@@ -42,7 +42,9 @@ def _level_and_aspect(match: re.Match[str]) -> str:
 
 
 def spell_out(text: str) -> str:
-    """``text`` with every code in words (``S3 edged``: ``serious edged wound, level 3``; ``shock 6 MF ->
-    stunned``: ``shock 6 marginal failure -> stunned``; ``HR 5``: ``Healing Rate 5``).
+    """``text`` with every code in words.
+
+    For example ``S3 edged``: ``serious edged wound, level 3``; ``shock 6 MF -> stunned``:
+    ``shock 6 marginal failure -> stunned``; ``HR 5``: ``Healing Rate 5``.
     """
     return _CODE.sub(lambda m: CODES[m.group(1)], _LEVEL_ASPECT.sub(_level_and_aspect, text))

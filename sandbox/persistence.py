@@ -91,8 +91,9 @@ def save_world(world: Sandbox, path: Path) -> None:
 
 
 def world_document(world: Sandbox, *, events: bool = True) -> dict[str, Any]:
-    """What a save holds, as JSON-ready data (``events=False`` leaves the log out: the viewer's in-memory
-    snapshots keep the log themselves).
+    """What a save holds, as JSON-ready data.
+
+    ``events=False`` leaves the log out: the viewer's in-memory snapshots keep the log themselves.
     """
     model = world.damage_model
     entities = [_entity_dict(c, model) for c in world.creatures().values()]
@@ -257,8 +258,10 @@ def load_world(path: Path, catalog: Catalog, world_type: type[Sandbox]) -> Sandb
 
 def world_from_document(doc: dict[str, Any], catalog: Catalog, world_type: type[Sandbox],
                         path: Path | str = "snapshot") -> Sandbox:
-    """Rebuild a world of ``world_type`` from what ``world_document`` gave (``path`` names it in errors), checked
-    for meaning as a save is (the viewer's in-memory snapshots go through the same door).
+    """Rebuild a world of ``world_type`` from what ``world_document`` gave.
+
+    The document is checked for meaning as a save is (the viewer's in-memory snapshots go through the same door);
+    ``path`` names it in errors.
 
     Raises:
         SaveError: The document does not describe a world the rules could have reached (nothing is half-built).

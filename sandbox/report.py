@@ -72,8 +72,9 @@ def render(*renderables: object, width: int | None = None) -> str:
 
 
 def wrapped(line: str, indent: int = 0) -> str:
-    """``line`` wrapped between words at the output's width, each following line indented by ``indent`` spaces
-    (unchanged when the width is unbounded).
+    """``line`` wrapped between words at the output's width.
+
+    Each following line is indented by ``indent`` spaces; the line is unchanged when the width is unbounded.
     """
     width, _ = output_width()
     if len(line) <= width:

@@ -13,8 +13,9 @@ if TYPE_CHECKING:
 
 
 def schema_documents() -> dict[str, str]:
-    """File name -> JSON text of the schema of each config kind, and of each damage model's tables
-    (``<model>_model.schema.json``, from the ``SCHEMA`` of its package's ``tables`` module).
+    """File name -> JSON text of the schema of each config kind, and of each damage model's tables.
+
+    A model's is ``<model>_model.schema.json``, from the ``SCHEMA`` of its package's ``tables`` module.
     """
     from sandbox.models import table_schemas
 

@@ -6,6 +6,7 @@ imports what raises it).
 
 
 class SetupError(ValueError):
-    """The options describe no valid blow, run or output (an unknown mode, part or location, conflicting options,
-    an output path that cannot be written).
+    """The options describe no valid blow, run or output.
+
+    For example an unknown mode, part or location, conflicting options, or an output path that cannot be written.
     """

@@ -65,6 +65,7 @@ class Entity(int):
     world: str
 
     def __new__(cls, value: int, world: str) -> Entity:
+        """Esper's entity ``value``, belonging to the world whose unique id is ``world``."""
         entity = super().__new__(cls, value)
         entity.world = world
         return entity
@@ -236,12 +237,18 @@ class Sandbox:
                       content: Sequence[str | Path] = ()) -> Sandbox:
         """Build a world from a scenario.
 
-        An id (``duel``, or one of ``content``'s), a path to a scenario TOML file (one inside a content tree brings its
-        tree), or a ``ScenarioRef`` resolved already (it carries its content).
-
         The same scenario on another engine: ``sandbox.engines.open_world(scenario, engine)``.
 
         Args:
+            scenario: An id (``duel``, or one of ``content``'s), a path to a scenario TOML file (one inside a content
+                tree brings its tree), or a ``ScenarioRef`` resolved already (it carries its content).
+            seed: Root seed; the same seed gives the same events.
+            model: Damage model (default: the scenario's).
+            run: Run index under the seed (``SeedSequence(seed, spawn_key=(run,))``).
+            catalog: The configs to use (default: the shipped content extended by the scenario's content: ``content``
+                and the tree its file lies in).
+            check_invariants: Check the world's invariants after every tick and every ``advance``, as ``Sandbox``
+                does (default: on when the environment variable ``SANDBOX_INVARIANTS`` is ``1``).
             content: Content trees extending the shipped content, when no ``catalog`` is given.
 
         Raises:
@@ -254,8 +261,10 @@ class Sandbox:
     @classmethod
     def from_spec(cls, spec: ScenarioDef, seed: int = 0, model: str | None = None, *, run: int = 0,
                   catalog: Catalog | None = None, check_invariants: bool | None = None) -> Sandbox:
-        """Build a world from an already loaded scenario (what ``from_scenario`` does after reading the file;
-        the lab keeps one parsed scenario per worker process).
+        """Build a world from an already loaded scenario.
+
+        This is what ``from_scenario`` does after reading the file; the lab keeps one parsed scenario per worker
+        process.
 
         Raises:
             SandboxError: Unknown model, or a combatant the world cannot spawn.
@@ -453,16 +462,18 @@ class Sandbox:
 
     @property
     def log(self) -> list[LogEntry]:
-        """The raw log: typed events and the models' attack records (each explains itself:
-        ``sandbox.components.log.LogEntry``).
+        """The raw log: typed events and the models' attack records.
+
+        Each entry explains itself (``sandbox.components.log.LogEntry``).
         """
         return self.ctx.log
 
     def advance(self, seconds: float = 0.0, *, minutes: float = 0.0, hours: float = 0.0,
                 days: float = 0.0) -> list[Event]:
-        """Move game time on out of combat, running every rule of the world's damage model as it falls due
-        (bleeding, re-tests, first aid and treatment, rest, healing ...). Time jumps from due check to due check.
-        Returns the events of the span.
+        """Move game time on out of combat, running every rule of the world's damage model as it falls due.
+
+        Its rules include bleeding, re-tests, first aid and treatment, rest and healing. Time jumps from due check to
+        due check. Returns the events of the span.
 
         Raises:
             SandboxError: A negative span.
@@ -597,8 +608,9 @@ class Sandbox:
                                f"{', '.join(p.name for p in body.parts)}") from None
 
     def refresh(self, creature: CreatureRef) -> None:
-        """Recompute what the damage model derives from a creature's state now (after editing its components by
-        hand: impairment and health under the anatomy model).
+        """Recompute what the damage model derives from a creature's state now.
+
+        For use after editing its components by hand. Under the anatomy model, what it derives is impairment and health.
         """
         c = self._creature(creature)
         with self._active():
@@ -607,18 +619,21 @@ class Sandbox:
     # ------------------------------------------------------------------ persistence
 
     def freeze(self) -> FrozenSandbox:
-        """The world as it is now, as a save holds it (its document as text, without the log: a restore reads
-        exactly what a load reads), to make copies from (``FrozenSandbox.copy``); the viewer's snapshots are these.
+        """The world as it is now, as a save holds it, to make copies from (``FrozenSandbox.copy``).
+
+        Its document as text, without the log: a restore reads exactly what a load reads. The viewer's snapshots are
+        these.
         """
         from sandbox.persistence import FrozenSandbox
 
         return FrozenSandbox.of(self)
 
     def copy(self, log: Sequence[LogEntry] | None = None) -> Sandbox:
-        """An independent copy of the world as it is now (through its save document: entities, clock, streams,
-        care), with its scenario and invariant checks, whose log is ``log`` (the entries themselves shared; default:
-        this world's log). Ticking the copy gives exactly the events ticking this world gives (saves are bit-exact);
-        the copy takes this world's entities (it is loaded from it).
+        """An independent copy of the world as it is now, with its scenario and invariant checks.
+
+        Made through its save document: entities, clock, streams, care. Its log is ``log`` (the entries themselves
+        shared; default: this world's log). Ticking the copy gives exactly the events ticking this world gives (saves
+        are bit-exact); the copy takes this world's entities (it is loaded from it).
         """
         return self.freeze().copy(self.log if log is None else log)
 
@@ -630,8 +645,9 @@ class Sandbox:
 
     @classmethod
     def load(cls, path: str | Path, catalog: Catalog | None = None, content: Sequence[str | Path] = ()) -> Sandbox:
-        """Restore a world saved by ``save``, over ``catalog`` (default: the shipped content extended by ``content``,
-        the trees it was made with).
+        """Restore a world saved by ``save``, over ``catalog``.
+
+        ``catalog`` defaults to the shipped content extended by ``content``, the trees it was made with.
 
         Raises:
             SaveError: A corrupt, truncated or wrong-version file (nothing is half-loaded).

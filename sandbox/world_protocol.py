@@ -28,8 +28,9 @@ TRACE_ALL = "all"
 
 
 class FrozenWorld(Protocol):
-    """A world as it was at one tick, kept to make worlds from and never ticked itself (what the viewer's snapshots
-    hold): an esper world's save document as text, an array world's copy.
+    """A world as it was at one tick, kept to make worlds from and never ticked itself.
+
+    What the viewer's snapshots hold: an esper world's save document as text, an array world's copy.
     """
 
     def copy(self, log: Sequence[LogEntry] = ()) -> World:
@@ -124,8 +125,9 @@ class World(Protocol):
         ...
 
     def run(self, max_ticks: int | None = None) -> Outcome:
-        """Run until one team (or none) is left able to fight, or ``max_ticks`` more ticks (default: its
-        ``max_ticks``) have run.
+        """Run until one team (or none) is left able to fight, or ``max_ticks`` more ticks have run.
+
+        ``max_ticks`` defaults to the world's ``max_ticks``.
         """
         ...
 

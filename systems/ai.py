@@ -49,8 +49,9 @@ def mean_impact(mode: StrikeMode) -> float:
 
 def mode_options(anat: Anatomy, states: tuple[Impairment, ...], cond: Condition, equip: Equipment,
                  ctx: TickContext, entity: int | None = None) -> list[StrikeMode]:
-    """Every mode the creature could strike with now, hardest-hitting first (ties: held weapons before natural
-    ones, then definition order).
+    """Every mode the creature could strike with now, hardest-hitting first.
+
+    Ties go held weapons before natural ones, then in definition order.
 
     Args:
         anat: The creature's anatomy.
@@ -282,8 +283,9 @@ class IntentProcessor(esper.Processor):
         comb.action = "attack" if in_range(mode, dist) else "approach"
 
     def enemy_in_reach(self, me: Creature, options: Sequence[StrikeMode], grids: dict[str, Grid]) -> bool:
-        """Whether an enemy able to act is within reach of one of the creature's strike modes now (the nearest
-        enemy, by the grids of the able).
+        """Whether an enemy able to act is within reach of one of the creature's strike modes now.
+
+        It looks at the nearest enemy, by the grids of the able.
         """
         pos = me.position
         nearest = math.inf

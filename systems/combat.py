@@ -41,8 +41,10 @@ def _distance(a: Position, b: Position) -> float:
 
 def ready_parts(anat: Anatomy, states: tuple[Impairment, ...], cond: Condition, equip: Equipment,
                 mode: StrikeMode) -> tuple[int, ...] | None:
-    """The parts that would wield ``mode`` now, or ``None`` when it cannot be used (a held weapon no longer in
-    hand, an unusable or immobilised gripping limb; ``states`` is the damage model's ``part_states``).
+    """The parts that would wield ``mode`` now, or ``None`` when it cannot be used.
+
+    It cannot be used with a held weapon no longer in hand, or an unusable or immobilised gripping limb. ``states`` is
+    the damage model's ``part_states``.
     """
     weapon_held = mode.weapon in equip.holding.values()
     natural = mode.weapon in equip.natural

@@ -50,8 +50,9 @@ class Clock:
 
 @dataclass(frozen=True, slots=True)
 class TurnAction:
-    """A turn of a damage model's own that a creature takes instead of fighting (first aid, a healing item), as
-    the model's ``turn_action`` chose it in the INTENT phase; the ATTACK phase has the model take it
+    """A turn of a damage model's own that a creature takes instead of fighting (first aid, a healing item).
+
+    The model's ``turn_action`` chose it in the INTENT phase; the ATTACK phase has the model take it
     (``DamageModel.act``) in initiative order.
 
     Attributes:

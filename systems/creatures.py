@@ -66,8 +66,10 @@ def alive(cond: Condition) -> bool:
 
 
 def can_act(cond: Condition) -> bool:
-    """Alive and not taken out of the fight by its damage model (``Condition.out``, which every model keeps
-    current: the anatomy model sets it from Incapacitated on; a stunned creature still acts).
+    """Alive and not taken out of the fight by its damage model.
+
+    Taken out means ``Condition.out``, which every model keeps current: the anatomy model sets it from Incapacitated on;
+    a stunned creature still acts.
     """
     return not cond.dead and not cond.out
 

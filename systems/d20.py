@@ -1,5 +1,6 @@
-"""The d20 attack roll of document 002, shared by the point-based models (decisions.md: documents 001, 003 and
-004 name no attack roll, so they use this one).
+"""The d20 attack roll of document 002, shared by the point-based models.
+
+Documents 001, 003 and 004 name no attack roll, so they use this one (decisions.md).
 
 ``d20 + attack bonus (+ modifiers)`` against the target's Defense; the margin is the total minus Defense and the
 attack hits when the margin is at least 1. A natural 20 and a natural 1 are reported so each model can apply its
@@ -73,8 +74,9 @@ class D20Attack:
     roll: D20Roll | None
 
     def opening_events(self, model: str, mode: str, aim: str = "unaimed", hit: bool | None = None) -> list[Event]:
-        """Declared and rolled (``D20Roll.events``; ``hit``: the model's verdict), or only declared when struck
-        directly.
+        """Declared and rolled (``D20Roll.events``), or only declared when struck directly.
+
+        ``hit`` is the model's verdict.
         """
         if self.roll is None:
             return [AttackDeclared(self.tick, self.time, self.attacker, self.target, mode, aim)]

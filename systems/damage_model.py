@@ -197,9 +197,10 @@ class DamageModel:
 
     def turn_action(self, creature: Creature, near: Callable[[float], Sequence[Creature]],
                     ctx: TickContext, *, threatened: bool = False) -> TurnAction | None:
-        """A turn of the model's own the creature takes instead of fighting this tick, or ``None`` to fight as
-        usual (the default: always ``None``; a model that overrides it also overrides ``act`` and sets
-        ``own_turns``).
+        """A turn of the model's own the creature takes instead of fighting this tick, or ``None`` to fight as usual.
+
+        The default implementation always returns ``None``; a model that overrides it also overrides ``act`` and sets
+        ``own_turns``.
 
         The AI asks every creature able to act, after it has stood up and re-armed; ``threatened`` says whether an
         enemy is within its reach (one its strike modes could hit this turn), when most turns of a model's own are
@@ -214,8 +215,9 @@ class DamageModel:
         return None
 
     def act(self, creature: Creature, action: TurnAction, ctx: TickContext) -> None:
-        """Take a turn ``turn_action`` chose (the ATTACK phase, in initiative order; the patient may have moved or
-        died since: the model checks again).
+        """Take a turn ``turn_action`` chose.
+
+        In the ATTACK phase, in initiative order; the patient may have moved or died since: the model checks again.
 
         Raises:
             NotImplementedError: The model chooses no turns of its own.
@@ -230,8 +232,10 @@ class DamageModel:
 
     def attack(self, attacker: Creature, target: Creature, mode: StrikeMode, parts: tuple[int, ...],
                ctx: TickContext) -> LogEntry | None:
-        """Resolve one attack of ``attacker`` on ``target`` with ``mode`` (wielded by ``parts``) and apply what it
-        does at once; append its record to ``ctx.log`` and return it (``None``: nothing was attempted).
+        """Resolve one attack of ``attacker`` on ``target`` with ``mode`` and apply what it does at once.
+
+        ``mode`` is wielded by ``parts``. Append its record to ``ctx.log`` and return it (``None``: nothing was
+        attempted).
         """
         raise NotImplementedError
 

@@ -1,5 +1,6 @@
-"""Invariants of a world, checked after every tick when asked for (``Sandbox(check_invariants=True)`` or the
-environment variable ``SANDBOX_INVARIANTS=1``).
+"""Invariants of a world, checked after every tick when asked for.
+
+Asked for by ``Sandbox(check_invariants=True)`` or the environment variable ``SANDBOX_INVARIANTS=1``.
 
 ``check`` reads the creatures' components and the part of the event log written since its last call, and returns
 every breach it finds as a sentence (empty: all is well). It never changes the world. What it has to remember

@@ -47,8 +47,9 @@ def speed(creature: Creature, ctx: TickContext) -> float:
 
 def take_up(entity: int, anat: Anatomy, states: tuple[Impairment, ...], cond: Condition, equip: Equipment,
             source: list[str], ctx: TickContext) -> bool:
-    """Grip the first weapon from ``source`` (dropped or carried) that free, usable hands can hold (a shield is not
-    taken up: it is held besides a weapon, never instead of one).
+    """Grip the first weapon from ``source`` (dropped or carried) that free, usable hands can hold.
+
+    A shield is not taken up: it is held besides a weapon, never instead of one.
     """
     for item in list(source):
         weapon = ctx.weapons.get(item)

@@ -154,9 +154,10 @@ class Grid:
 
     @staticmethod
     def _walk_order(cx: int, cy: int, key: tuple[int, int]) -> tuple[int, int]:
-        """``(ring, index within the ring)`` of cell ``key`` in the order ``_ring`` and ``_ring_keys`` visit cells
-        around (cx, cy): the rows ``cy - r`` and ``cy + r`` cell by cell from ``cx - r``, then the columns
-        ``cx - r`` and ``cx + r`` from ``cy - r + 1``.
+        """``(ring, index within the ring)`` of cell ``key`` in the order ``_ring`` and ``_ring_keys`` visit cells.
+
+        They visit the cells around (cx, cy): the rows ``cy - r`` and ``cy + r`` cell by cell from ``cx - r``, then the
+        columns ``cx - r`` and ``cx + r`` from ``cy - r + 1``.
         """
         dx, dy = key[0] - cx, key[1] - cy
         r = max(abs(dx), abs(dy))

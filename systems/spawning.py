@@ -1,5 +1,6 @@
-"""Building a creature's components from the content (the one function ``Sandbox.spawn`` and an embedding game
-both use).
+"""Building a creature's components from the content.
+
+``creature_components`` is the one function ``Sandbox.spawn`` and an embedding game both use.
 
 The content is anything with the catalog's shape (``Content``: ``sandbox.config.Catalog`` is one); the damage
 model adds its own state. The components come back in the order an esper entity takes them:

@@ -71,8 +71,9 @@ class SeverityWeapon:
 
 @dataclass(frozen=True, slots=True)
 class SeverityItem:
-    """First-aid equipment or medicine (document 001: "Proper equipment and medicine can reduce the difficulty of the
-    check").
+    """First-aid equipment or medicine.
+
+    Document 001: "Proper equipment and medicine can reduce the difficulty of the check".
 
     Attributes:
         difficulty: Added to the first-aid difficulty when the healer carries it (0 or less).

@@ -69,8 +69,10 @@ DelayHours = Annotated[float, Field(ge=0, le=MAX_SPAN_DAYS * 24)]
 
 
 def unprintable(text: str, allowed: str = "") -> str | None:
-    """The first character of ``text`` that is not printable (a control character, a bidirectional override such as
-    U+202E, a zero-width mark), unless in ``allowed``; ``None`` when there is none.
+    """The first character of ``text`` that is not printable, unless in ``allowed``.
+
+    Not printable means a control character, a bidirectional override such as U+202E, or a zero-width mark. ``None``
+    when there is none.
     """
     return next((c for c in text if not c.isprintable() and c not in allowed), None)
 

@@ -27,9 +27,10 @@ def shorten(text: str, limit: int = SHOWN) -> str:
 
 
 def readable(message: str) -> str:
-    """A message with every long value in it cut (a quoted value of more than ``SHOWN`` characters, or any run of
-    more than ``2 x SHOWN`` characters without a space, such as a path), so an error never echoes a value whole, and
-    every character a terminal would not show as itself escaped (``escaped``).
+    """A message with every long value in it cut, so an error never echoes a value whole.
+
+    A long value is a quoted value of more than ``SHOWN`` characters, or any run of more than ``2 x SHOWN`` characters
+    without a space, such as a path. Every character a terminal would not show as itself is escaped too (``escaped``).
     """
     def cut(match: re.Match[str]) -> str:
         value = match.group(0)
@@ -41,8 +42,10 @@ def readable(message: str) -> str:
 
 
 def escaped(text: str) -> str:
-    """``text`` with every character a terminal would not show as itself (a NUL, an escape, a bidirectional
-    override such as U+202E) spelt as its escape (``\\u202e``), so a message is printed as it reads.
+    r"""``text`` with every character a terminal would not show as itself spelt as its escape.
+
+    Such a character is a NUL, an escape, a bidirectional override such as U+202E (spelt ``\u202e``), so a message is
+    printed as it reads.
     """
     if all(c.isprintable() or c in "\n\t" for c in text):
         return text

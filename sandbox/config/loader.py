@@ -200,8 +200,10 @@ def read_layered(rel: str, base: Path, trees: Sequence[Path], problems: list[Pro
 
 
 def _tree_problems(tree: Path, shipped_name: str, model_names: Sequence[str]) -> list[Problem]:
-    """What is wrong with a content tree's folder, manifest and layout (an unknown folder or file is a likely typo:
-    silently ignoring ``creature/spider.toml`` would leave a designer wondering where the spider went).
+    """What is wrong with a content tree's folder, manifest and layout.
+
+    An unknown folder or file is a likely typo: silently ignoring ``creature/spider.toml`` would leave a designer
+    wondering where the spider went.
     """
     where = display(tree)
     if not tree.is_dir():
@@ -315,8 +317,9 @@ class _Collection:
 
 
 def _unknown_kind(f: _File, problems: list[Problem]) -> None:
-    """Report a file whose kind neither its name, folder, first line nor keys tell, with the kinds its keys could
-    be (and its syntax errors, when it is not TOML at all).
+    """Report a file whose kind neither its name, folder, first line nor keys tell.
+
+    The report gives the kinds its keys could be (and its syntax errors, when it is not TOML at all).
     """
     syntax: list[Problem] = []
     f.data = read_toml(f.path, f.label, syntax)
@@ -355,8 +358,9 @@ def _collect(root: Path, trees: Sequence[Path], extra: Iterable[Path], extra_kin
 
 def load_catalog(root: Path | None = None, extra: Iterable[Path] = (), extra_kind: str | None = None,
                  content: Sequence[str | Path] = (), exclude: Collection[str] = ()) -> Catalog:
-    """Load and check every config of a base folder (default: the shipped content), the content trees laid over it,
-    and named files.
+    """Load and check every config of a base folder, the content trees laid over it, and named files.
+
+    The base folder defaults to the shipped content.
 
     A content tree's definitions add to the base's; one with a base id replaces it (``Catalog.notes`` says so); two
     trees defining one id is an error. A tree's ``skills.toml``, ``sandbox.toml`` and ``models/anatomy.toml``
@@ -481,8 +485,10 @@ def default_catalog(content: Iterable[str | Path] = ()) -> Catalog:
 
 
 def load_body(name_or_path: str | Path, content: Iterable[str | Path] = ()) -> BodyStructure:
-    """Load a body structure by id (``"human"``, or one of ``content``'s trees') or from a TOML file path (checked
-    against the shipped content extended by ``content``).
+    """Load a body structure by id or from a TOML file path.
+
+    An id is ``"human"``, or one of ``content``'s trees'; a file is checked against the shipped content extended by
+    ``content``.
 
     Raises:
         ConfigError: The file is invalid (every problem listed), or no such body exists.

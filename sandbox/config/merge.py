@@ -25,8 +25,9 @@ class Origin:
         self._set: dict[tuple[str | int, ...], tuple[str, int]] = {}
 
     def note(self, path: Sequence[str | int], label: str, layer: int) -> str | None:
-        """Record that ``label``'s file (of content tree number ``layer``) set the key at ``path`` and everything
-        under it.
+        """Record that ``label``'s file set the key at ``path`` and everything under it.
+
+        The file is of content tree number ``layer``.
 
         Returns:
             The file of another tree that already set that key (or a table holding it), if any: two trees

@@ -37,8 +37,9 @@ def known_from_catalog(catalog: Catalog) -> Known:
 
 
 def load_scenario(scenario: str | Path | ScenarioRef, catalog: Catalog) -> ScenarioDef:
-    """A scenario by id in ``catalog``, or from a file checked against ``catalog``'s definitions (a ``ScenarioRef``:
-    its file, or its id; a file's problems name it as it was given).
+    """A scenario by id in ``catalog``, or from a file checked against ``catalog``'s definitions.
+
+    A ``ScenarioRef`` gives its file, or its id. A file's problems name it as it was given.
 
     Raises:
         ConfigError: Unknown id (with the closest known one), or every problem of an invalid file.

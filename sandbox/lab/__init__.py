@@ -1,7 +1,8 @@
-"""The lab: many seeded skirmishes per variant and damage model, on any ``concurrent.futures.Executor``, for
-balance questions: win rates with intervals, variants compared run by run on common random numbers (paired
-differences), scale factors, a solve for a target win rate, tidy records (``runs.csv``, ``combatants.csv``,
-``blows.csv``) and one self-contained ``report.html``.
+"""The lab: many seeded skirmishes per variant and damage model, for balance questions.
+
+They run on any ``concurrent.futures.Executor``. The lab gives win rates with intervals, variants compared run by run on
+common random numbers (paired differences), scale factors, a solve for a target win rate, tidy records (``runs.csv``,
+``combatants.csv``, ``blows.csv``) and one self-contained ``report.html``.
 
 The Python API::
 

@@ -57,9 +57,11 @@ def _per_unit(diff: dict[str, Any], span: float) -> dict[str, Any]:
 
 
 def scale_factors(lab: LabRun) -> dict[str, list[dict[str, Any]]]:
-    """Per model, each ``--scale`` parameter's change per unit of each team's win rate, the fight length and each
-    team's deaths (paired central differences: the point above minus the point below, over the distance
-    between them), ranked by the size of the first team's win-rate change.
+    """Per model, how much each ``--scale`` parameter changes the outcome per unit.
+
+    The measures are each team's win rate, the fight length and each team's deaths, as paired central differences (the
+    point above minus the point below, over the distance between them). The parameters are ranked by the size of the
+    first team's win-rate change.
     """
     plan = lab.plan
     out: dict[str, list[dict[str, Any]]] = {}

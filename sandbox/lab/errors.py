@@ -12,6 +12,8 @@ class LabError(ValueError):
 
 
 class LabStopped(RuntimeError):
-    """The lab stopped before its work was done for a reason of its own making, not the user's (a Dask cluster that
-    went away or has had no worker for too long); the finished runs are kept and ``--resume`` continues.
+    """The lab stopped before its work was done for a reason of its own making, not the user's.
+
+    For example a Dask cluster that went away or has had no worker for too long. The finished runs are kept and
+    ``--resume`` continues.
     """

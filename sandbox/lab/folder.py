@@ -217,8 +217,9 @@ class LabFolder:
         self._fds.clear()
 
     def sort(self, rank: Callable[[RunKey], tuple[int, str, int]]) -> None:
-        """Rewrite each record file sorted by ``rank`` of its runs' keys, atomically (rows of one run keep their
-        order).
+        """Rewrite each record file sorted by ``rank`` of its runs' keys, atomically.
+
+        Rows of one run keep their order.
         """
         for name, _ in RECORDS:
             path = self.work / name

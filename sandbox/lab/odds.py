@@ -1,5 +1,7 @@
-"""Odds cards: what one blow of an attacker's strike does to an enemy in its armour, from the vectorised pipeline
-(``sandbox.systems.models.anatomy.vector_blows``): how often a sword cut gets through mail, how often it drops a man.
+"""Odds cards: what one blow of an attacker's strike does to an enemy in its armour.
+
+They tell how often a sword cut gets through mail and how often it drops a man, from the vectorised pipeline
+(``sandbox.systems.models.anatomy.vector_blows``).
 
 The runs say who wins, the cards say why. A card depends only on (strike mode, the attacker's Strength, the
 defender's body, armour, test MLs and the attacker's aim), so each distinct one is computed once, however many
@@ -93,8 +95,10 @@ def card_keys(scenario: str | Path | ScenarioRef,
 
 def card(scenario: str | Path | ScenarioRef, key: CardKey, blows: int, seed: int,
          variant: Variant | None = None) -> dict[str, object]:
-    """One card's shares (``CARD_FIELDS`` less the pairs), or ``{"error": ...}`` when its numbers are out of the
-    range the vectorised pipeline computes in (a Strength of 10**21 overflows its integers).
+    """One card's shares (``CARD_FIELDS`` less the pairs).
+
+    It is ``{"error": ...}`` instead when its numbers are out of the range the vectorised pipeline computes in (a
+    Strength of 10**21 overflows its integers).
     """
     catalog = variant_content(variant or Variant("baseline"), scenario).catalog
     try:
@@ -118,8 +122,10 @@ def card(scenario: str | Path | ScenarioRef, key: CardKey, blows: int, seed: int
 def odds_cards(scenario: str | Path | ScenarioRef, blows: int = 100_000, seed: int = 0,
                executor: Executor | None = None,
                variant: Variant | None = None) -> tuple[list[dict[str, object]], list[str]]:
-    """Every distinct card of the scenario (computed on ``executor``, default here: the resolved scenario, with its
-    content trees, travels with each card's work), and a line per card that could not be computed.
+    """Every distinct card of the scenario, and a line per card that could not be computed.
+
+    The cards are computed on ``executor`` (default: here); the resolved scenario, with its content trees, travels with
+    each card's work.
 
     Returns:
         (cards as flat records of ``CARD_FIELDS``, problems).

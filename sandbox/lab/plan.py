@@ -48,9 +48,11 @@ coarser (a lab of one point and model on two jobs shares its runs only when they
 
 
 def default_chunk(engine: str, creatures: int) -> int:
-    """The chunk a lab on ``engine`` gets when none is asked for, for a scenario of ``creatures`` (at least one)
-    combatants: ``ESPER_CHUNK`` runs of a world each, or on an engine whose world runs a batch of fights, a world of
-    about ``ARRAY_WORLD`` creatures (an unknown engine is refused later, by ``check_engine``).
+    """The chunk a lab on ``engine`` gets when none is asked for.
+
+    For a scenario of ``creatures`` (at least one) combatants: ``ESPER_CHUNK`` runs of a world each, or on an engine
+    whose world runs a batch of fights, a world of about ``ARRAY_WORLD`` creatures. An unknown engine is refused later,
+    by ``check_engine``.
     """
     from sandbox.engines import ENGINES
 

@@ -59,8 +59,9 @@ def _label(lab: LabRun, variant: str, model: str) -> str:
 
 
 def win_rates(lab: LabRun) -> bytes:
-    """Win rate per team (its own colour) and the share of runs no team won (grey), per variant and model, with
-    95% Wilson intervals.
+    """Win rate per team and the share of runs no team won, per variant and model.
+
+    Each team is drawn in its own colour and no team in grey, with 95% Wilson intervals.
     """
     from .stats import wilson
 
@@ -93,8 +94,9 @@ def win_rates(lab: LabRun) -> bytes:
 
 
 def differences(lab: LabRun, diffs: dict[str, dict[str, Any]]) -> bytes:
-    """Each variant's win rate minus the baseline's per team, with the paired 95% interval (thick) and the
-    unpaired one two independent labs would give (thin).
+    """Each variant's win rate minus the baseline's, per team.
+
+    Each comes with the paired 95% interval (thick) and the unpaired one two independent labs would give (thin).
     """
     rows = [(v, m, team, d["wins"][team]) for v, by_model in diffs.items() for m, d in by_model.items()
             for team in lab.teams if team in d.get("wins", {})]
@@ -147,8 +149,9 @@ def scale_factors(lab: LabRun, factors: dict[str, list[dict[str, Any]]]) -> byte
 
 
 def solve(lab: LabRun, results: Sequence[dict[str, Any]]) -> bytes:
-    """The solver's probes (the team's win rate at each value tried, with 95% intervals), the target, and the
-    value found with its interval.
+    """The solver's probes, the target, and the value found with its interval.
+
+    A probe is the team's win rate at a value tried, with its 95% interval.
     """
     fig = _figure(7, 4.2)
     ax = fig.add_subplot()
@@ -176,8 +179,9 @@ def solve(lab: LabRun, results: Sequence[dict[str, Any]]) -> bytes:
 
 
 def time_to_out(lab: LabRun) -> bytes:
-    """Share of fights still going by tick, per variant and model (fights stopped by the tick limit count as
-    going on).
+    """Share of fights still going by tick, per variant and model.
+
+    Fights stopped by the tick limit count as going on.
     """
     fig = _figure(7, 4)
     ax = fig.add_subplot()
@@ -199,9 +203,11 @@ def time_to_out(lab: LabRun) -> bytes:
 
 
 def hit_locations(lab: LabRun, bodies: dict[str, BodyStructure]) -> bytes | None:
-    """Landed blows by location, on the body map (``sandbox.bodymap.location_layout``), for every model that
-    places blows on the anatomy (a row each), the baseline's runs, the most struck bodies side by side; each box
-    coloured by its share of that body's blows, with a colour bar. ``None`` when no model placed a blow.
+    """Landed blows by location, on the body map (``sandbox.bodymap.location_layout``).
+
+    It draws a row for every model that places blows on the anatomy, from the baseline's runs, the most struck bodies
+    side by side; each box is coloured by its share of that body's blows, with a colour bar. ``None`` when no model
+    placed a blow.
     """
     from matplotlib import colormaps
     from matplotlib.cm import ScalarMappable
@@ -260,8 +266,10 @@ def hit_locations(lab: LabRun, bodies: dict[str, BodyStructure]) -> bytes | None
 
 
 def injury_mix(lab: LabRun) -> bytes:
-    """Per model (the baseline's runs), the share of each injury level (anatomy), depth tier (depth) or band of
-    damage dealt (point models).
+    """Per model, the share of each injury level, depth tier or band of damage dealt.
+
+    From the baseline's runs: injury levels for the anatomy model, depth tiers for depth, bands of damage dealt for the
+    point models.
     """
     base = lab.plan.baseline.name
     models = [m for m in lab.plan.models if (base, m) in lab.tallies and lab.tallies[(base, m)].injuries]

@@ -212,9 +212,10 @@ def endings_records(variant: str, model: str, seed: int, ends: FightEndings) -> 
 
 def run_chunk(scenario: str | Path | ScenarioRef, seed: int, model: str, runs: Iterable[int], variant: Variant,
               engine: str = DEFAULT_ENGINE) -> list[RunRecord]:
-    """Run a chunk of run indices of one variant under one model on ``engine`` (what a worker is sent: the scenario
-    travels resolved, with its content trees, so the worker builds the content the lab was given): one world of the
-    chunk's fights on an engine that runs batches, else a world per run.
+    """Run a chunk of run indices of one variant under one model on ``engine``.
+
+    This is what a worker is sent: the scenario travels resolved, with its content trees, so the worker builds the
+    content the lab was given. One world of the chunk's fights on an engine that runs batches, else a world per run.
     """
     if engine_named(engine).batches:
         return array_chunk(scenario, seed, model, list(runs), variant)

@@ -192,8 +192,9 @@ def _ignore_signals() -> None:
 
 
 def _parquet(folder: LabFolder) -> list[str]:
-    """``runs.parquet``, ``combatants.parquet`` and ``blows.parquet`` beside the CSV files, when pandas and pyarrow
-    are installed (the ``lab`` extra).
+    """``runs.parquet``, ``combatants.parquet`` and ``blows.parquet`` beside the CSV files.
+
+    Written only when pandas and pyarrow are installed (the ``lab`` extra).
     """
     try:
         import pandas

@@ -114,10 +114,11 @@ class Solver:
 
     def _crossing(self, runs: int, a: float, b: float, value: Callable[[Probe], float], sign: float,
                   side: str = "root") -> float:
-        """Where ``sign * value(probe)`` goes from below zero (at ``a``) to zero or above (at ``b``), by bisection
-        on the probes over ``runs`` runs: interpolated between the last two (``side="root"``, and any side of a key
-        that takes any number), else, for a whole-number key, the last value below (``"low"``) or the first at or
-        above (``"high"``): the interval then claims nothing between the values it has seen.
+        """Where ``sign * value(probe)`` goes from below zero (at ``a``) to zero or above (at ``b``).
+
+        Found by bisection on the probes over ``runs`` runs: interpolated between the last two (``side="root"``, and any
+        side of a key that takes any number), else, for a whole-number key, the last value below (``"low"``) or the
+        first at or above (``"high"``): the interval then claims nothing between the values it has seen.
         """
         pa, pb = self.probe(a, runs), self.probe(b, runs)
         va, vb = sign * value(pa), sign * value(pb)
@@ -163,8 +164,9 @@ class Solver:
         self._range = (lo, hi, sign)
 
     def _same_fights(self, lo: float, hi: float, runs: int) -> bool:
-        """Every one of runs 0..runs-1 ends the same at ``lo`` as at ``hi`` (common random numbers: the parameter
-        changed nothing in them).
+        """Whether every one of runs 0..runs-1 ends the same at ``lo`` as at ``hi``.
+
+        On common random numbers, the parameter then changed nothing in them.
         """
         ends = [self.lab.tally(self.variant(x).name, self.model).outcomes for x in (lo, hi)]
         assert ends[0] is not None and ends[1] is not None

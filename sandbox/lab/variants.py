@@ -387,8 +387,9 @@ _SCRATCH: dict[int, Path] = {}
 
 
 def _scratch() -> Path:
-    """This process's own scratch folder for variants' files (removed when the process ends; a forked worker
-    makes its own, never writing into its parent's).
+    """This process's own scratch folder for variants' files.
+
+    It is removed when the process ends; a forked worker makes its own, never writing into its parent's.
     """
     import os
 
@@ -478,8 +479,9 @@ def _derived_entry(model: str, table: str, entry: str, catalog: Catalog) -> dict
 
 
 def check_patches(variant: Variant, scenario: str | Path | ScenarioRef) -> None:
-    """Check every key and value of a variant (they name something, the types match) and that the content it
-    makes is valid, building it in this process.
+    """Check every key and value of a variant, and that the content it makes is valid.
+
+    The keys must name something and the values' types match; the content is built in this process.
 
     Raises:
         LabError: A key names nothing or a value has the wrong type.
@@ -587,8 +589,9 @@ def _fill_derived(data: dict[str, Any], target: Target, catalog: Catalog) -> Non
 
 def _with_model_tables(catalog: Catalog, folder: Path, files: Mapping[str, tuple[Target, dict[str, Any]]],
                        point_models: Sequence[str]) -> Catalog:
-    """The catalog reading every point model's tables from ``folder`` (the patched ones as patched, the others as
-    the content has them), each patched one checked now.
+    """The catalog reading every point model's tables from ``folder``, each patched one checked now.
+
+    The patched tables are read as patched, the others as the content has them.
     """
     from sandbox.models import load_model
 

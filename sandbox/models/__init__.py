@@ -85,8 +85,10 @@ def load_model(name: str, catalog: Catalog, root: Path | None = None) -> Loaded:
 
 
 def structural_problems(content: Sequence[Path], root: Path | None = None) -> list[Problem]:
-    """Every problem each model's tables have on their own (unreadable, not TOML, not of their schema), without a
-    catalog: what ``sandbox validate`` still reports when the content it would check them against is broken.
+    """Every problem each model's tables have on their own, without a catalog.
+
+    A table may be unreadable, not TOML, or not of its schema: this is what ``sandbox validate`` still reports when the
+    content it would check them against is broken.
 
     Args:
         content: The content trees laid over the base.

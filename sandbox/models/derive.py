@@ -186,8 +186,9 @@ def natural_protection(body: BodyStructure) -> list[float]:
 
 
 def creature_features(catalog: Catalog, creature_id: str, attribute_default: float) -> dict[str, float]:
-    """The features of a creature (``natural_protection`` is the mean over the aspects; see ``natural_protection``
-    for each aspect's).
+    """The features of a creature.
+
+    ``natural_protection`` is the mean over the aspects; see ``natural_protection`` for each aspect's.
     """
     creature = catalog.creatures[creature_id]
     features = {name: float(creature.attributes.get(name, attribute_default)) for name in ATTRIBUTE_NAMES}
@@ -202,8 +203,10 @@ def creature_features(catalog: Catalog, creature_id: str, attribute_default: flo
 
 
 def values_text(values: Mapping[str, Any]) -> str:
-    """Derived values as a TOML inline table's contents (``damage = "1d8+1", anti_armor = "halve"``), ready to be
-    pasted into the model's file as an explicit entry.
+    """Derived values as a TOML inline table's contents.
+
+    For example ``damage = "1d8+1", anti_armor = "halve"``, ready to be pasted into the model's file as an explicit
+    entry.
     """
     def toml(value: Any) -> str:
         if isinstance(value, bool):

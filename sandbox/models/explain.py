@@ -10,8 +10,10 @@ from sandbox.models.tables import Loaded
 
 
 def derived_report(loaded: Mapping[str, Loaded], width: int = 120) -> str:
-    """One table per model of the entries it derived (``[weapons."kobold_spear.impale"]`` and its values, as they
-    would be written in ``models/<model>.toml`` to tune them), or a line saying it derived none.
+    """One table per model of the entries it derived, or a line saying it derived none.
+
+    An entry is its key (``[weapons."kobold_spear.impale"]``) and its values, as they would be written in
+    ``models/<model>.toml`` to tune them.
 
     Args:
         loaded: Model name -> its loaded tables.

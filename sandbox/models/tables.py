@@ -82,8 +82,9 @@ class Tables(Generic[M]):
 
 
 def read_tables(name: str, content: Sequence[Path], root: Path, schema: type[M]) -> Tables[M]:
-    """Read ``models/<name>.toml`` of ``root`` with the content trees' files of that name laid over it, and
-    validate it (what can be checked without a catalog).
+    """Read ``models/<name>.toml`` of ``root`` with the content trees' files of that name laid over it.
+
+    It is validated as far as it can be without a catalog.
 
     Raises:
         ConfigError: A file is unreadable or not TOML, two trees override one key, or every structural problem.

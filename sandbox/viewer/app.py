@@ -177,8 +177,10 @@ class Viewer:
 
     @classmethod
     def saved(cls, path: str | Path, content: Sequence[str | Path] = (), **options: object) -> Viewer:
-        """Watch a saved world from its tick on (``Sandbox.load``, over the shipped content extended by ``content``:
-        the trees it was made with), with the ``Viewer`` options.
+        """Watch a saved world from its tick on, with the ``Viewer`` options.
+
+        The world is loaded by ``Sandbox.load``, over the shipped content extended by ``content`` (the trees it was made
+        with).
 
         Raises:
             SaveError: The file is not a save this sandbox reads.
@@ -410,8 +412,9 @@ class Viewer:
         self.status = f"restarted with seed {self.seed}"
 
     def cycle_model(self) -> None:
-        """The next damage model on the same fight and seed (one pane of a world that can be built again), among
-        those its engine runs.
+        """The next damage model on the same fight and seed, among those its engine runs.
+
+        Only for one pane of a world that can be built again.
         """
         if self.factory is None or len(self.panes) > 1:
             self.status = ("the panes already show models side by side" if len(self.panes) > 1 else

@@ -273,8 +273,10 @@ WRAPPED_LINES = 3
 
 
 def wrapped(rows: tuple[WoundRow, ...], type_: Typeset, width: int) -> tuple[WoundRow, ...]:
-    """The wound rows with a wound wider than ``width`` pixels wrapped onto rows of its own (``continued``), at
-    most ``WRAPPED_LINES`` each: a point model's long words read whole in a narrow pane.
+    """The wound rows with a wound wider than ``width`` pixels wrapped onto rows of its own.
+
+    Each wound takes at most ``WRAPPED_LINES`` rows, those after its first marked ``continued``: a point model's long
+    words read whole in a narrow pane.
     """
     out: list[WoundRow] = []
     for row in rows:

@@ -48,8 +48,10 @@ class Camera:
 
     def fit(self, points: Iterable[tuple[float, float]], view: tuple[int, int, int, int],
             margin: float = 0.1) -> None:
-        """Show every point, with ``margin`` of the view to spare on each side, at least ``MIN_SPAN`` metres
-        across the view's longer side (a short wide pane zooms in on a fight that is wide but not deep).
+        """Show every point, with ``margin`` of the view to spare on each side.
+
+        At least ``MIN_SPAN`` metres show across the view's longer side (a short wide pane zooms in on a fight that is
+        wide but not deep).
         """
         pts = list(points) or [(0.0, 0.0)]
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]

@@ -85,8 +85,10 @@ def radius_at(scale: float) -> int:
 
 
 class FieldCache:
-    """The field as last drawn, redrawn only when the scene, the camera, the view or the selection changes (a
-    frame between ticks only blits it and fades the labels over it), and the labels' places.
+    """The field as last drawn, and the labels' places.
+
+    The field is redrawn only when the scene, the camera, the view or the selection changes: a frame between ticks only
+    blits it and fades the labels over it.
 
     Attributes:
         layer: The ground, the attacks and the creatures, drawn at the field's size.
@@ -206,8 +208,9 @@ def _ground(surface: pygame.Surface, rect: pygame.Rect, camera: Camera, type_: T
 
 
 def _attacks(surface: pygame.Surface, scene: Scene, positions: Mapping[int, tuple[int, int]]) -> None:
-    """This tick's attacks as lines, the landed ones bright (and thick, unless a crowd of them would hide the
-    fight).
+    """This tick's attacks as lines, the landed ones bright.
+
+    The landed ones are thick too, unless a crowd of them would hide the fight.
     """
     thick = 2 if len(scene.attacks) <= 40 else 1
     line = pygame.draw.line
@@ -260,8 +263,10 @@ def _creature(surface: pygame.Surface, f: Figure, at: tuple[int, int], radius: i
 
 
 class LabelCache:
-    """The labels' places, worked out again only when what they depend on changes (a tick, the camera, the view,
-    the selection, the labels themselves), not every frame: a frame only redraws them as they fade.
+    """The labels' places, worked out again only when what they depend on changes.
+
+    They depend on a tick, the camera, the view, the selection and the labels themselves. They are not worked out every
+    frame: a frame only redraws them as they fade.
     """
 
     def __init__(self) -> None:

@@ -42,8 +42,9 @@ _LANDED: list[tuple[int, int, int]] = [(0, 0, 0)]  # (id of the attacks, their c
 
 
 def _landed(attacks: Sequence[Attack]) -> int:
-    """How many of ``attacks`` reached the body (remembered for the last sequence asked about: a frame asks again
-    about the same one).
+    """How many of ``attacks`` reached the body.
+
+    The answer is remembered for the last sequence asked about: a frame asks again about the same one.
     """
     key, count, landed = _LANDED[0]
     if key != id(attacks) or count != len(attacks):

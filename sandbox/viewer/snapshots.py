@@ -73,8 +73,10 @@ class Snapshots:
         return gap >= MOST_TICKS or self._spent >= REPLAY_BUDGET
 
     def keep(self, world: World, quiet: Callable[[], None] = lambda: None) -> None:
-        """Keep a snapshot of ``world`` as it is now (``quiet`` is called just before freezing it, the step that
-        holds the interpreter for a while, so a drawing thread can finish its frame first).
+        """Keep a snapshot of ``world`` as it is now.
+
+        ``quiet`` is called just before freezing it, the step that holds the interpreter for a while, so a drawing
+        thread can finish its frame first.
         """
         quiet()
         snapshot = Snapshot(world.tick, world.freeze(), len(world.log))
@@ -97,7 +99,8 @@ class Snapshots:
         return self._kept[at - 1] if at else None
 
     def restore(self, snapshot: Snapshot, log: Sequence[LogEntry]) -> World:
-        """A new world from ``snapshot``, with the first ``snapshot.log_length`` entries of ``log`` (the log of the
-        fight it was taken from).
+        """A new world from ``snapshot``, with the first ``snapshot.log_length`` entries of ``log``.
+
+        ``log`` is the log of the fight the snapshot was taken from.
         """
         return snapshot.state.copy(log[:snapshot.log_length])

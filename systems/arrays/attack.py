@@ -59,8 +59,10 @@ class Attacks:
 
 
 def gather(engine: ArrayEngine) -> Attacks:
-    """Every attack this tick (``sandbox.systems.combat.AttackProcessor``'s checks as the phase begins: able, a target
-    that is not dead and within reach or range).
+    """Every attack this tick.
+
+    An attack passes ``sandbox.systems.combat.AttackProcessor``'s checks as the phase begins: able, a target that is not
+    dead and within reach or range.
     """
     cr, modes, loadout = engine.creatures, engine.modes, engine.loadout
     att = np.zeros(len(cr), dtype=np.int64)

@@ -150,8 +150,9 @@ class ArrayEngine:
         return table
 
     def locators(self, kind: IntArray, aim_zone: IntArray, spread: IntArray) -> IntArray:
-        """Per blow, the id of its (target kind, aim, Spread) location table (each below 2**21: the schema's
-        bounds).
+        """Per blow, the id of its (target kind, aim, Spread) location table.
+
+        Kind, aim and Spread are each below 2**21: the schema's bounds.
         """
         return self._locators(pack(kind, aim_zone, spread))
 
@@ -167,9 +168,10 @@ class ArrayEngine:
         return has
 
     def sync_hands(self, who: Iterable[int] | IntArray) -> None:
-        """Mirror creatures' gear states into the arrays the vector phases read (what each part holds, whether it
-        can still strike) after hands let go or took up weapons: once for all those of a phase, since the arrays
-        are read only after it.
+        """Mirror creatures' gear states into the arrays the vector phases read.
+
+        The arrays say what each part holds and whether it can still strike. Called after hands let go or took up
+        weapons: once for all those of a phase, since the arrays are read only after it.
         """
         cr, gear = self.creatures, self.gear
         idx = who if isinstance(who, np.ndarray) else np.fromiter(who, dtype=np.int64)
@@ -254,8 +256,9 @@ class ArrayEngine:
         return self.creatures.able & self.creatures.armed
 
     def standing(self, i: int) -> Standing:
-        """Creature ``i`` in brief, read from the arrays (``Sandbox.standing``: its readout's alive, can act and
-        label, without building its records).
+        """Creature ``i`` in brief, read from the arrays.
+
+        As ``Sandbox.standing``: its readout's alive, can act and label, without building its records.
         """
         cr = self.creatures
         dead = bool(cr.dead[i])
@@ -282,8 +285,9 @@ class ArrayEngine:
         return out
 
     def teams_able(self) -> tuple[IntArray, IntArray]:
-        """Per fight, how many teams can still fight, and the index (into ``creatures.team_names``) of one of them
-        (-1: none): of a fight with one team left, its winner.
+        """Per fight, how many teams can still fight, and the index of one of them.
+
+        The index is into ``creatures.team_names`` (-1: none): of a fight with one team left, its winner.
         """
         fights = int(self.creatures.fight.max(initial=0)) + 1
         able, team_fight = self._able_teams()
@@ -293,8 +297,9 @@ class ArrayEngine:
         return np.bincount(team_fight[codes], minlength=fights), one
 
     def _able_teams(self) -> tuple[BoolArray, IntArray]:
-        """Per team index, whether a creature of it can still fight, and its fight (-1: a team of no creature
-        left in the world).
+        """Per team index, whether a creature of it can still fight, and its fight.
+
+        Its fight is -1 for a team of no creature left in the world.
         """
         cr = self.creatures
         able = np.zeros(len(cr.team_names), dtype=np.bool_)

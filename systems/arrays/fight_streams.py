@@ -46,8 +46,9 @@ _UNIT = 1.0 / (1 << 53)
 
 @compiled
 def _uniforms(keys: U64, counters: U64, fights: IntArray, out: FloatArray) -> None:
-    """Row by row, its fight's next counter mixed with that fight's key, as a uniform in [0, 1) (its top 53
-    bits).
+    """Row by row, its fight's next counter mixed with that fight's key, as a uniform in [0, 1).
+
+    The uniform is made of the mix's top 53 bits.
     """
     for j in range(fights.shape[0]):
         f = fights[j]
@@ -118,16 +119,18 @@ class FightStreams:
         self.keys, self.counters = self.keys[:, fights], self.counters[:, fights]
 
     def random(self, purpose: str, fights: IntArray) -> FloatArray:
-        """One uniform in [0, 1) per row (``fights[j]``: row ``j``'s fight), each fight's rows taking its next
-        counters in row order (53 bits each).
+        """One uniform in [0, 1) per row (``fights[j]``: row ``j``'s fight).
+
+        Each fight's rows take its next counters in row order (53 bits each).
         """
         out = np.empty(fights.shape[0], dtype=np.float64)
         _uniforms(self.keys[self.purposes[purpose]], self.counters[self.purposes[purpose]], fights, out)
         return out
 
     def integers(self, purpose: str, fights: IntArray, low: int | IntArray, high: int | IntArray) -> IntArray:
-        """One integer in ``[low, high)`` per row (``low`` and ``high`` may be one per row), from the row's next
-        uniform (``random``).
+        """One integer in ``[low, high)`` per row, from the row's next uniform (``random``).
+
+        ``low`` and ``high`` may be one per row.
         """
         n = fights.shape[0]
         lows = _per_row(low, n)
@@ -152,8 +155,10 @@ class FightStreams:
 
 
 class BoundStream:
-    """The ``numpy.random.Generator`` calls the blow pipeline makes (``random(n)``, ``integers(low, high, size=n)``),
-    each drawing one value per bound row from that row's fight stream.
+    """The ``numpy.random.Generator`` calls the blow pipeline makes.
+
+    They are ``random(n)`` and ``integers(low, high, size=n)``, each drawing one value per bound row from that row's
+    fight stream.
 
     Args:
         streams: The streams.

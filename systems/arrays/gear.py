@@ -23,8 +23,10 @@ __all__ = ["Gear", "GearState"]
 
 @dataclass(frozen=True, slots=True)
 class GearState:
-    """One distinct ``Equipment``, frozen (its lists in their order; what each part holds in the order the parts
-    took hold, as the ``holding`` dict keeps it).
+    """One distinct ``Equipment``, frozen.
+
+    Its lists keep their order; what each part holds is in the order the parts took hold, as the ``holding`` dict keeps
+    it.
 
     Attributes:
         weapons: The weapons it owns.
@@ -145,8 +147,9 @@ class Gear:
         return self.states[s].equipment()
 
     def let_go(self, s: int, part: int, flung: bool) -> tuple[int, str | None]:
-        """``GearState.let_go`` of state ``s``, by number (worked out once per state, part and way, into the
-        tables ``let_go_in_order`` walks).
+        """``GearState.let_go`` of state ``s``, by number.
+
+        Worked out once per state, part and way, into the tables ``let_go_in_order`` walks.
         """
         way = int(flung)
         if self._let_go_to[s, part, way] == _UNKNOWN:

@@ -130,8 +130,9 @@ def _seekers(order: IntArray, acting: BoolArray, able: BoolArray, target: IntArr
 @compiled
 def _engaging(acting: BoolArray, target: IntArray, x: FloatArray, y: FloatArray, action: IntArray, idx: IntArray,
               dist: FloatArray) -> int:
-    """The acting creatures with a foe, in entity order, and how far it is, into ``idx`` and ``dist`` (returns
-    how many); the others stand.
+    """The acting creatures with a foe, in entity order, and how far it is, into ``idx`` and ``dist``.
+
+    Returns how many; the others stand.
     """
     count = 0
     for i in range(target.shape[0]):

@@ -163,8 +163,10 @@ def _stale(held: IntArray, hold_mask: IntArray, unusable: IntArray, dead: BoolAr
 @compiled
 def _choose(options: IntArray, idx: IntArray, distance: FloatArray, kind: IntArray, limit: FloatArray,
             reach_of: FloatArray, column: IntArray, chosen: IntArray) -> None:
-    """``Loadout.choose`` per creature ``idx[r]`` over its option row (the first reaching, else the first melee,
-    else the first of the longest range; column 0 and no mode when it has none).
+    """``Loadout.choose`` per creature ``idx[r]`` over its option row.
+
+    It chooses the first reaching option, else the first melee one, else the first of the longest range; column 0 and no
+    mode when it has none.
     """
     for r in range(idx.shape[0]):
         row = idx[r]

@@ -75,8 +75,9 @@ class ArrayModel:
     # ------------------------------------------------------------------ the tick
 
     def attack(self, attacks: Attacks) -> None:
-        """Resolve the attack phase's attacks (in initiative order, a creature felled earlier acting no more) and
-        apply what they do at once.
+        """Resolve the attack phase's attacks and apply what they do at once.
+
+        They go in initiative order, a creature felled earlier acting no more.
         """
         raise NotImplementedError
 

@@ -68,8 +68,10 @@ def move(engine: ArrayEngine) -> None:
 @compiled
 def _close_in(movers: IntArray, target: IntArray, step_of: FloatArray, stop: FloatArray, x: FloatArray,
               y: FloatArray, action: IntArray) -> None:
-    """Each mover in entity order (``movers`` ascending) a step toward where its target stands by then, stopping a
-    little inside its reach; one that moved strikes if the target is in reach by then (the attack phase checks).
+    """Each mover in entity order a step toward where its target stands by then.
+
+    ``movers`` is ascending; each stops a little inside its reach. One that moved strikes if the target is in reach by
+    then (the attack phase checks).
     """
     for k in range(movers.shape[0]):
         who, foe = movers[k], target[k]
@@ -85,8 +87,10 @@ def _close_in(movers: IntArray, target: IntArray, step_of: FloatArray, stop: Flo
 
 
 def _take_up(engine: ArrayEngine, idx: IntArray) -> None:
-    """Each of ``idx`` grips the first dropped (``PICK_UP``) or carried (``DRAW``) weapon that free, usable hands
-    can hold, if there is one (``Rearming.grips``): its gear state moves on, and the arrays mirror it.
+    """Each of ``idx`` grips the first dropped or carried weapon that free, usable hands can hold.
+
+    A dropped one for ``PICK_UP``, a carried one for ``DRAW``, if there is one (``Rearming.grips``): its gear state
+    moves on, and the arrays mirror it.
     """
     cr, tracer = engine.creatures, engine.tracer
     pick_up = cr.action[idx] == PICK_UP

@@ -65,8 +65,9 @@ class Rearming:
         return list(zip(cr.anatomy_code[idx].tolist(), cr.gear[idx].tolist(), unusable.tolist(), strict=True))
 
     def actions(self, idx: IntArray, unusable: IntArray) -> IntArray:
-        """Per creature of ``idx`` (``unusable``: its unusable parts as a mask), ``PICK_UP``, ``DRAW`` or
-        ``NOTHING`` (``sandbox.systems.ai.rearm_action``).
+        """Per creature of ``idx``, ``PICK_UP``, ``DRAW`` or ``NOTHING`` (``sandbox.systems.ai.rearm_action``).
+
+        ``unusable`` holds each one's unusable parts as a mask.
         """
         cr = self.engine.creatures
         if self._packed is not None:
@@ -100,8 +101,9 @@ class Rearming:
         return action
 
     def grips(self, idx: IntArray, unusable: IntArray, pick_up: BoolArray) -> list[Grip | None]:
-        """Per creature of ``idx``, the first dropped (``pick_up``) or carried weapon that free, usable hands can
-        hold, and those hands (``None``: none).
+        """Per creature of ``idx``, the first dropped or carried weapon that free, usable hands can hold.
+
+        A dropped one where ``pick_up`` is set, else a carried one; with those hands (``None``: none).
         """
         out: list[Grip | None] = []
         anatomy = self.engine.creatures.anatomy

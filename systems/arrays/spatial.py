@@ -103,8 +103,9 @@ class Finder:
 @compiled
 def _sort_into_cells(members: IntArray, fight: IntArray, x: FloatArray, y: FloatArray, x0: float, y0: float,
                      cell: float, nx: int, ny: int, out: IntArray, starts: IntArray) -> None:
-    """``members`` (ascending) written to ``out`` cell by cell, in key order ``(fight, row, column)``, and each
-    cell's first place in ``starts`` (its last entry: the count).
+    """``members`` (ascending) written to ``out`` cell by cell, in key order ``(fight, row, column)``.
+
+    Each cell's first place goes in ``starts``, whose last entry is the count.
     """
     keys = np.empty(members.shape[0], dtype=np.int64)
     for k in range(members.shape[0]):

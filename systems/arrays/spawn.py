@@ -1,5 +1,7 @@
-"""Building an array world's creatures from recruits (a scenario's combatants), through the same
-``creature_components`` that ``Sandbox.spawn`` uses, so a creature starts exactly as it would in an esper world.
+"""Building an array world's creatures from recruits (a scenario's combatants).
+
+They are built through the same ``creature_components`` that ``Sandbox.spawn`` uses, so a creature starts exactly as it
+would in an esper world.
 
 Recruits that differ only in name and position (a scenario group) share one build.
 """
@@ -144,8 +146,9 @@ def per_object(objects: Sequence[_T], value: Callable[[_T], object], dtype: type
 
 
 def distinct_recruits(recruits: Sequence[tuple[int, Recruit]]) -> tuple[list[Recruit], IntArray, IntArray]:
-    """The distinct recruits of ``(fight, recruit)`` pairs (by identity, in order of first appearance), which one
-    each creature is, and each creature's fight.
+    """The distinct recruits of ``(fight, recruit)`` pairs, which one each creature is, and each creature's fight.
+
+    Distinct by identity, in order of first appearance.
     """
     fight = np.fromiter(map(itemgetter(0), recruits), dtype=np.int64, count=len(recruits))
     distinct, which = by_identity(list(map(itemgetter(1), recruits)))

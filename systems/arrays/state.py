@@ -169,8 +169,9 @@ class Creatures:
 
 
 def picked(values: list[_T], rows: list[int]) -> list[_T]:
-    """``[values[i] for i in rows]``, by ``operator.itemgetter`` (one C loop: keeping a lab's fights copies lists of
-    tens of thousands).
+    """``[values[i] for i in rows]``, by ``operator.itemgetter``.
+
+    One C loop: keeping a lab's fights copies lists of tens of thousands.
     """
     if len(rows) < 2:
         return [values[i] for i in rows]

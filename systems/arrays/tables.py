@@ -168,8 +168,10 @@ class ModeTables:
         return out
 
     def roll_impacts(self, mode: IntArray, streams: FightStreams, fights: IntArray) -> IntArray:
-        """One roll of each entry's impact dice (``NdX+M``; a one-faced die counts 1), from the ``injury`` stream
-        of each entry's fight: an entry's ``N`` dice are ``N`` consecutive draws of its fight's stream.
+        """One roll of each entry's impact dice, from the ``injury`` stream of each entry's fight.
+
+        The dice are ``NdX+M``; a one-faced die counts 1. An entry's ``N`` dice are ``N`` consecutive draws of its
+        fight's stream.
         """
         total = self.dice_modifier[mode].copy()
         count = self.dice_count[mode]
@@ -220,8 +222,9 @@ class SkillTables:
 
 
 def skill_tables(skills: Mapping[str, SkillDef], extra: Sequence[str] = ()) -> SkillTables:
-    """Compile the skill definitions (``extra``: further ids creatures test, such as attributes with no
-    definition: never impaired).
+    """Compile the skill definitions.
+
+    ``extra`` names further ids creatures test, such as attributes with no definition (never impaired).
     """
     ids = tuple(dict.fromkeys([*skills, *extra]))
     roles = []

@@ -1,5 +1,7 @@
-"""Tracing: the named creatures' landed blows as full records (the anatomy model's own ``AttackRecord``, which
-explains itself from aim to shock state) and the events of what followed, in the order the rules decide them.
+"""Tracing: the named creatures' landed blows as full records and the events of what followed.
+
+A record is the anatomy model's own ``AttackRecord``, which explains itself from aim to shock state; the events come in
+the order the rules decide them.
 
 The array engine keeps no per-blow Python objects for creatures nobody traces, which is what lets it run ten
 thousand fighters a tick; a traced creature's blows (struck or taken) cost what they cost in the esper engine.

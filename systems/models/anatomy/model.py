@@ -267,8 +267,9 @@ class AnatomyModel(DamageModel):
                 int(lv), int(aspect), self.rules, ctx)
 
     def settle(self, creature: Creature, ctx: TickContext) -> None:
-        """Recompute impairment and health from the wounds, and whether the creature is out of the fight from its
-        shock state (after either was edited by hand).
+        """Recompute impairment and health from the wounds, and whether the creature is out of the fight.
+
+        Whether it is out comes from its shock state. For use after either was edited by hand.
         """
         injury, shock = cast(AnatomyState, creature.state)
         if not creature.condition.dead:
@@ -373,8 +374,10 @@ class AnatomyModel(DamageModel):
     # ------------------------------------------------------------------ out of combat
 
     def advance(self, ctx: TickContext, seconds: float, care: CarePolicy) -> None:
-        """Bleeding rounds and stoppage, shock re-tests, Extended Shock and Coma courses, first aid and treatment,
-        healing periods and infection, each as it falls due (``sandbox.systems.models.anatomy.care``).
+        """Run the rules of passing time, each as it falls due (``sandbox.systems.models.anatomy.care``).
+
+        They are bleeding rounds and stoppage, shock re-tests, Extended Shock and Coma courses, first aid and treatment,
+        healing periods and infection.
         """
         advance_out_of_combat(self.rules, ctx, seconds, care)
 

@@ -102,8 +102,9 @@ class AttackRecord:
         return self.blow is not None and not self.blow.missed
 
     def placed_blow(self) -> tuple[str, str] | None:
-        """Where the blow landed on the anatomy and the wound's code (``"S3"``, ``"NA"``), or ``None`` when it
-        did not reach the body (what the lab's ``blows.csv`` counts, read without expanding the record).
+        """Where the blow landed on the anatomy and the wound's code, or ``None`` when it did not reach the body.
+
+        A code such as ``"S3"`` or ``"NA"``. What the lab's ``blows.csv`` counts, read without expanding the record.
         """
         blow = self.blow
         if blow is None or blow.missed:

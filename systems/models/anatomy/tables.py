@@ -1,5 +1,7 @@
-"""The anatomy model's tables are the catalog's own (``models/anatomy.toml`` is read with every content tree,
-since bodies are checked against its thresholds): building the model needs nothing more, and nothing is derived.
+"""The anatomy model's tables are the catalog's own.
+
+``models/anatomy.toml`` is read with every content tree, since bodies are checked against its thresholds: building the
+model needs nothing more, and nothing is derived.
 """
 
 from __future__ import annotations

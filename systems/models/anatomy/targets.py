@@ -24,8 +24,10 @@ CompiledTargets = dict[tuple[str, tuple[str, ...]], TargetProfile]
 
 def target_profile(anat: Anatomy, injury: Injury, armor: Armor, rules: AnatomyRules,
                    skills: Mapping[str, SkillDef], compiled: CompiledTargets) -> TargetProfile:
-    """The creature compiled as a target (cached in ``injury.profile`` until its impairment, fatigue or armour
-    changes; the per-location tables in ``compiled``).
+    """The creature compiled as a target.
+
+    Cached in ``injury.profile`` until its impairment, fatigue or armour changes; the per-location tables are in
+    ``compiled``.
     """
     profile = injury.profile
     if isinstance(profile, TargetProfile):

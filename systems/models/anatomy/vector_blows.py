@@ -111,8 +111,10 @@ def roll_impacts(mode: StrikeMode, strength: int | None, rules: AnatomyRules, n:
 
 
 def _tests(tables: TargetTables, rules: AnatomyRules, ml: IntArray | int, rolls: IntArray) -> IntArray:
-    """``n`` d100 tests against ``ml`` (one ML, or one per test; ``NO_ML``: a critical failure with no roll, as
-    ``skill_test(None)``), read through the lookup table. Only the tests that can succeed draw a roll.
+    """``n`` d100 tests against ``ml``, read through the lookup table.
+
+    ``ml`` is one ML, or one per test; ``NO_ML`` is a critical failure with no roll, as ``skill_test(None)``. Only the
+    tests that can succeed draw a roll.
     """
     tests = rules.tests
     n = rolls.shape[0]
@@ -195,8 +197,10 @@ def resolve_blows(target: TargetProfile, impacts: IntArray, aspect: int, rng: np
 
 @dataclass(frozen=True, slots=True)
 class BlowRules:
-    """The numbers of the anatomy rules a blow reads, as arrays by aspect and by ``TestResult`` (what
-    ``resolve_blow_batch`` and the array engine's compiled pass, ``sandbox.systems.models.anatomy.arrays.blows``, read).
+    """The numbers of the anatomy rules a blow reads, as arrays by aspect and by ``TestResult``.
+
+    What ``resolve_blow_batch`` and the array engine's compiled pass, ``sandbox.systems.models.anatomy.arrays.blows``,
+    read.
 
     Attributes:
         glancing_aspect: Per aspect index, a blow of it can glance off rigid armour.

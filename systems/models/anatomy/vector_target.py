@@ -202,9 +202,10 @@ def ml_code(ml: int | None) -> int:
 
 @dataclass(frozen=True, slots=True)
 class TargetTables:
-    """The per-location tables of several compiled targets stacked into one set of arrays, so blows against
-    different targets (bodies, armour) resolve in one pass: target ``k``'s locations are rows ``offset[k]`` to
-    ``offset[k] + count[k] - 1``, and the last row is the shared sentinel for ``MISS``.
+    """The per-location tables of several compiled targets stacked into one set of arrays.
+
+    Blows against different targets (bodies, armour) so resolve in one pass: target ``k``'s locations are rows
+    ``offset[k]`` to ``offset[k] + count[k] - 1``, and the last row is the shared sentinel for ``MISS``.
 
     Every target must share one rule set (the test table and the shock states are read from the first).
 
@@ -257,8 +258,9 @@ class TargetTables:
         return int(self.rigid.shape[0]) - 1
 
     def locator(self, kind: int, aim: int | None, spread: int) -> int:
-        """The id of the joint ``(zone number, location)`` table of a blow on ``kind`` with this aim and Spread
-        (``locate_blows`` draws from any mix of them at once).
+        """The id of the joint ``(zone number, location)`` table of a blow on ``kind`` with this aim and Spread.
+
+        ``locate_blows`` draws from any mix of them at once.
         """
         key = (kind, aim, spread)
         found = self._locators.get(key)
@@ -272,8 +274,9 @@ class TargetTables:
         return found
 
     def _flattened(self) -> tuple[IntArray, IntArray, FloatArray, IntArray]:
-        """Every locator's outcomes end to end, with cumulative probabilities shifted by the locator id (table
-        ``t`` spans ``(t, t + 1]``), so one ``searchsorted`` serves blows of every locator.
+        """Every locator's outcomes end to end, with cumulative probabilities shifted by the locator id.
+
+        Table ``t`` spans ``(t, t + 1]``, so one ``searchsorted`` serves blows of every locator.
         """
         if not self._flat:
             zns = np.concatenate([j[0] for j in self._joint])
@@ -284,8 +287,9 @@ class TargetTables:
         return self._flat[0]
 
     def locate_blows(self, locator: IntArray, rng: np.random.Generator) -> tuple[IntArray, IntArray]:
-        """Draw each blow's ``(zone number, row)`` from its locator's joint table (one uniform draw per blow; none
-        when every table has a single outcome).
+        """Draw each blow's ``(zone number, row)`` from its locator's joint table.
+
+        One uniform draw per blow; none when every table has a single outcome.
         """
         zns, rows, cum, sizes = self._flattened()
         n = locator.shape[0]

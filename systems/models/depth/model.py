@@ -449,8 +449,9 @@ class DepthModel(DamageModel):
 
 
 def _called(body: BodyStructure, aim: str) -> tuple[int | None, int | None]:
-    """The called part, or the called location, an aim names on ``body`` (both ``None`` when it names neither:
-    ``unaimed``, ``random``, or a name the body lacks).
+    """The called part, or the called location, an aim names on ``body``.
+
+    Both ``None`` when it names neither: ``unaimed``, ``random``, or a name the body lacks.
     """
     try:
         return body.part_index(aim), None

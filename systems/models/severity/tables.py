@@ -118,8 +118,9 @@ class RestModel(StrictTable):
 
 
 class ItemEntryModel(StrictTable):
-    """Medicine or equipment for first aid (document 001: "Proper equipment and medicine can reduce the difficulty
-    of the check").
+    """Medicine or equipment for first aid.
+
+    Document 001: "Proper equipment and medicine can reduce the difficulty of the check".
     """
 
     difficulty: Annotated[int, Field(ge=-20, le=0, description="Added to the first-aid difficulty when the healer "

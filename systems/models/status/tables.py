@@ -97,9 +97,11 @@ class CreatureEntry(StrictTable):
 
 
 class PenaltyReduction(StrictTable):
-    """How Constitution lessens the damage penalties (document 004: "characters of strong will or fitness
-    (Constitution), who either feel their wounds less or can overcome them by willpower"): one point of penalty off
-    for every ``per`` points of Constitution above ``above``, never below half the table value.
+    """How Constitution lessens the damage penalties.
+
+    One point of penalty off for every ``per`` points of Constitution above ``above``, never below half the table value.
+    Document 004: "characters of strong will or fitness (Constitution), who either feel their wounds less or can
+    overcome them by willpower".
     """
 
     above: Annotated[int, Field(ge=0, le=100, description="The Constitution that feels its wounds fully.")]

@@ -430,8 +430,10 @@ class StrengthModel(DamageModel):
 
 
 def _old_armor_key(data: Mapping[str, JSON]) -> Mapping[str, JSON]:
-    """``data`` with a ``StrengthHealth`` that spells its natural Armour value ``armour`` (a save of before the
-    rename) spelling it ``armor``; anything else as it is (``load_state`` reports what is wrong with it).
+    """``data`` with a ``StrengthHealth``'s old key ``armour`` renamed ``armor``.
+
+    A save of before the rename spells the natural Armour value ``armour``. Anything else is returned as it is
+    (``load_state`` reports what is wrong with it).
     """
     values = data.get(StrengthHealth.__name__)
     if not isinstance(values, dict) or "armour" not in values or "armor" in values:

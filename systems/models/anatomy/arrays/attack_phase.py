@@ -42,8 +42,9 @@ __all__ = ["read_tests", "resolve"]
 
 
 def read_tests(model: AnatomyArrayModel, ml: IntArray, rolls: IntArray) -> IntArray:
-    """d100 results (``TestResult`` codes) of ``rolls`` (0..99, a roll of 1..100 less one) against ``ml``
-    (``NO_ML``: a critical failure).
+    """d100 results (``TestResult`` codes) of ``rolls`` against ``ml``.
+
+    ``rolls`` are 0..99, a roll of 1..100 less one; an ``ml`` of ``NO_ML`` is a critical failure.
     """
     tests = model.rules.tests
     lut = model.engine.tables.test_lut
@@ -180,8 +181,10 @@ def _follow(model: AnatomyArrayModel, hits: Attacks, blows: BlowArrays, landed: 
 
 @dataclass(frozen=True, slots=True)
 class _TestMLs:
-    """The MLs of the tests a blow makes of its target, per attack, read as the attack phase begins
-    (``_opposed_tests``): nothing in the phase changes an ML (impairment and fatigue settle after it).
+    """The MLs of the tests a blow makes of its target, per attack.
+
+    Read as the attack phase begins (``_opposed_tests``): nothing in the phase changes an ML (impairment and fatigue
+    settle after it).
 
     Attributes:
         defence: The defence skill.
@@ -210,10 +213,11 @@ def _opposed_tests(attacker: IntArray, target: IntArray, mode: IntArray, parts: 
                    test_roles: IntArray, lut: IntArray, ml_min: int, ml_max: int, shock: IntArray, stunned: int,
                    stunned_drop: int, found: IntArray, attack_ml: IntArray, result: IntArray, target_mls: IntArray,
                    defence_raw: IntArray) -> int:
-    """The attacks whose attacker's own test succeeds (the others cannot land and change nothing), in order,
-    written to ``found``; returns how many. Per such attack: the attacker's ML (``anatomy_attack.attack_ml``: skill
-    + the mode's modifier + the worst impairment of the wielding parts - fatigue) and result (less the stunned
-    drop, not below CF), its target's test MLs (``_TestMLs``'s fields, from ``test_skill``'s skills:
+    """The attacks whose attacker's own test succeeds, in order, written to ``found``; returns how many.
+
+    The others cannot land and change nothing. Per such attack: the attacker's ML (``anatomy_attack.attack_ml``: skill +
+    the mode's modifier + the worst impairment of the wielding parts - fatigue) and result (less the stunned drop, not
+    below CF), its target's test MLs (``_TestMLs``'s fields, from ``test_skill``'s skills:
     ``AnatomyArrays.effective_ml``) and the target's defence result.
     """
     count = 0
@@ -256,9 +260,10 @@ def _opposed_tests(attacker: IntArray, target: IntArray, mode: IntArray, parts: 
 
 
 def _blows(model: AnatomyArrayModel, hits: Attacks, mls: _TestMLs) -> BlowArrays:
-    """Resolve ``hits`` as blows that land (``mls``: their targets' test MLs), each against its own target as
-    the attack phase began; compounding, which reads the wounds already there, is left to the walk (it reads them
-    as each blow lands).
+    """Resolve ``hits`` as blows that land, each against its own target as the attack phase began.
+
+    ``mls`` are their targets' test MLs. Compounding, which reads the wounds already there, is left to the walk (it
+    reads them as each blow lands).
     """
     engine = model.engine
     cr, modes = engine.creatures, engine.modes

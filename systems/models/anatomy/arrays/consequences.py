@@ -1,7 +1,7 @@
-"""What a shock change and a hand letting go do to creatures of the array world outside the attack phase's
-compiled walk (``landing``): bleeding's shock changes and the deaths they bring (``set_shock``, entering each
-state as the walk does), and the ``Equipment`` a hand lets go from (``drop_held``), with the events of traced
-creatures.
+"""What a shock change and a hand letting go do outside the attack phase's compiled walk (``landing``).
+
+To creatures of the array world: bleeding's shock changes and the deaths they bring (``set_shock``, entering each state
+as the walk does), and the ``Equipment`` a hand lets go from (``drop_held``), with the events of traced creatures.
 """
 
 from __future__ import annotations

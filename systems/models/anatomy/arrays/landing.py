@@ -134,9 +134,10 @@ def walk_attacks(attacker: IntArray, target: IntArray, natural: BoolArray, resul
           unconscious_after: float, stunned_drop: int, helpless_defence: bool,
           landed: IntArray, defence: IntArray, compound: BoolArray, shock_before: IntArray, shock_after: IntArray,
           fell: IntArray, killed: IntArray, touched: IntArray, drops: IntArray) -> tuple[int, int, int, int]:
-    """The walk (see the module docstring) over arrays, the state arrays updated in place and the records
-    written to the last nine; returns how many blows landed, the wound count, and how many wounds were touched and
-    hands let go.
+    """The walk (see the module docstring) over arrays.
+
+    The state arrays are updated in place and the records written to the last nine. Returns how many blows landed, the
+    wound count, and how many wounds were touched and hands let go.
     """
     creatures = shock.shape[0]
     parts = holding.shape[1]

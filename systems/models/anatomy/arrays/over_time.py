@@ -30,8 +30,9 @@ __all__ = ["bleed", "retest"]
 @compiled
 def _due_to_bleed(bleeder: BoolArray, next_bleed: FloatArray, owner: IntArray, dead: BoolArray, now: float,
                   count: int, out: IntArray) -> int:
-    """The first ``count`` wounds that bleed, are due a Blood Loss Advance test by ``now`` and whose owner lives,
-    into ``out`` in order; returns how many.
+    """The wounds due a Blood Loss Advance test by ``now``, into ``out`` in order; returns how many.
+
+    Of the first ``count`` wounds, those that bleed and whose owner lives.
     """
     found = 0
     for j in range(count):

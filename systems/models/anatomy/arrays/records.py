@@ -1,6 +1,8 @@
-"""One creature of an array world as the per-event records (``Creature`` with ``Injury`` and ``Shock``), so the
-anatomy model's own ``readout`` reads it exactly as it reads an esper creature; and a traced creature's landed
-blows as the anatomy model's own ``AttackRecord`` (which explains itself from aim to shock state).
+"""One creature of an array world as the per-event records, and a traced creature's landed blows.
+
+The records are a ``Creature`` with ``Injury`` and ``Shock``, so the anatomy model's own ``readout`` reads it exactly as
+it reads an esper creature. The blows are the anatomy model's own ``AttackRecord`` (which explains itself from aim to
+shock state).
 """
 
 from __future__ import annotations

@@ -66,8 +66,9 @@ class Wounds:
                 setattr(self, name, grown)
 
     def keep(self, moved_to: IntArray) -> IntArray:
-        """Keep the wounds of the creatures kept (``moved_to[i]``: where creature ``i`` goes, -1: gone), in order,
-        their owners renumbered; returns where each wound went (-1: gone).
+        """Keep the wounds of the creatures kept, in order, their owners renumbered.
+
+        ``moved_to[i]`` is where creature ``i`` goes (-1: gone). Returns where each wound went (-1: gone).
         """
         owner = self.owner[:self.count]
         kept = np.flatnonzero(moved_to[owner] >= 0)
@@ -169,9 +170,10 @@ class AnatomyArrays:
 
     def effective_ml(self, idx: IntArray | None, skill: int, mls: IntArray, skills: SkillTables, modifier: int = 0
                      ) -> IntArray:
-        """``sandbox.systems.models.anatomy.mastery.effective_ml`` per creature (``idx``; ``None``: every creature, in
-        order): base - fatigue + the worst penalty of the roles the skill names (``NO_ML``: no such skill, or one of
-        those roles has an unusable part).
+        """``sandbox.systems.models.anatomy.mastery.effective_ml`` per creature of ``idx``.
+
+        An ``idx`` of ``None`` is every creature, in order. The ML is base - fatigue + the worst penalty of the roles
+        the skill names (``NO_ML``: no such skill, or one of those roles has an unusable part).
         """
         rows = np.arange(self.fatigue.shape[0]) if idx is None else idx
         out = np.full(rows.shape[0], NO_ML, dtype=np.int64)
