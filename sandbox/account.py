@@ -23,6 +23,20 @@ from sandbox.world import Outcome, Sandbox
 if TYPE_CHECKING:
     from sandbox.world_protocol import World
 
+__all__ = [
+    "ROWS_MOST",
+    "WIDE",
+    "ModelRun",
+    "account_key",
+    "aftermath_table",
+    "blow_lines",
+    "closing_table",
+    "comparison_table",
+    "outcome_line",
+    "run_model",
+    "team_table",
+]
+
 
 def blow_lines(log: Iterable[LogEntry], names: Mapping[int, str], plain: bool = False) -> Iterator[str]:
     """One line per blow that landed on the body: who, where, what wound, what followed.

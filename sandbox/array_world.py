@@ -39,6 +39,18 @@ from sandbox.systems.models import DEFAULT_MODEL
 from sandbox.world import Outcome, SandboxError, verdict
 from sandbox.world_protocol import TRACE_ALL as TRACE_ALL  # its old home: `from sandbox.array_world import ...`
 
+__all__ = [
+    "SHRINK",
+    "SHRINK_FROM",
+    "TRACE_ALL",
+    "ArrayWorld",
+    "FightEndings",
+    "FightResult",
+    "check_array_model",
+    "end_fights",
+    "run_fights",
+]
+
 
 def check_array_model(model: str) -> None:
     """Raise ``SandboxError`` for a damage model the array engine does not run.

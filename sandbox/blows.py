@@ -25,6 +25,8 @@ from sandbox.systems.models.anatomy.mishaps import keep_control_ml
 from sandbox.systems.streams import make_stream
 from sandbox.systems.strike import strength_impact_modifier
 
+__all__ = ["BlowSetup", "Odds", "SetupError", "creature_for_body", "record", "resolve_mode", "seeded_blows"]
+
 
 def creature_for_body(catalog: Catalog, body_id: str) -> CreatureDef:
     """The creature whose skills a target of ``body_id`` tests with.

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from sandbox.components.body import BodyStructure
 
+__all__ = ["Rect", "body_layout", "figure_layout", "location_layout"]
+
 Rect = tuple[float, float, float, float]
 
 

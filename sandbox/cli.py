@@ -32,6 +32,32 @@ if TYPE_CHECKING:
     from sandbox.config.content import ScenarioRef
     from sandbox.files import Target
 
+__all__ = [
+    "CONTENT_ENV",
+    "ENGINE_HELP",
+    "EXIT_CODES",
+    "MAX_AFTERMATH_DAYS",
+    "MAX_BLOWS",
+    "MAX_CHUNK",
+    "MAX_FRAMES",
+    "MAX_RUNS",
+    "MAX_SEED",
+    "SCENARIO_HELP",
+    "ContentOption",
+    "Format",
+    "app",
+    "blows",
+    "body",
+    "content_default",
+    "init",
+    "lab",
+    "main",
+    "run",
+    "schema",
+    "validate",
+    "view",
+]
+
 MAX_BLOWS = 10_000_000
 """The most blows one ``sandbox blows`` samples (more would run for minutes and fill memory)."""
 MAX_AFTERMATH_DAYS = 3650.0

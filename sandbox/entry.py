@@ -17,6 +17,8 @@ import signal
 import sys
 from types import FrameType
 
+__all__ = ["INTERRUPTED", "INTERRUPTS", "main"]
+
 INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
 INTERRUPTED = 130
 """The exit code of an interrupted command (128 + SIGINT), whichever of the two signals stopped it."""

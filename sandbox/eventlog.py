@@ -10,6 +10,8 @@ from typing import IO, Any
 from sandbox.components.events import Event, event_from_dict
 from sandbox.components.log import LogEntry
 
+__all__ = ["event_json", "expand_log", "read_jsonl", "write_jsonl"]
+
 
 def expand_log(entries: Iterable[LogEntry]) -> Iterator[Event]:
     """Typed events of raw log entries (each entry gives its own: an attack record its step events)."""

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+__all__ = ["STDOUT", "Target", "atomic_folder", "atomic_path", "atomic_text", "check_writable", "target"]
+
 _ATTEMPTS = 100
 _MAX_LINKS = 40
 """Symbolic links followed before giving up (the kernel's own limit)."""

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 
 from sandbox.components.rules import LEVEL_CODES, LEVEL_WORDS, TEST_WORDS
 
+__all__ = ["BLEEDING_MARK", "CODES", "codes_in", "key_line", "spell_out"]
+
 CODES: dict[str, str] = {
     **{code: f"{LEVEL_WORDS[level]}, level {level}" for level, code in enumerate(LEVEL_CODES) if level},
     **TEST_WORDS,

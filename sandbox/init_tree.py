@@ -18,6 +18,8 @@ from sandbox.config.layout import MANIFEST, MODELS_DIR, SCHEMAS_DIR
 from sandbox.config.limits import MAX_NAME
 from sandbox.setup_error import SetupError
 
+__all__ = ["STARTER_NAME", "InitError", "content_name", "starter_files", "write_starter"]
+
 STARTER_NAME = 'name = "starter"'
 """The manifest line ``init`` rewrites with the tree's own name."""
 

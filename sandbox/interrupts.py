@@ -11,6 +11,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+__all__ = ["INTERRUPTS", "interrupts_deferred", "sigterm_as_interrupt"]
+
 INTERRUPTS = (signal.SIGINT, signal.SIGTERM)
 """The signals that stop a lab the way Ctrl-C does (``kill`` sends SIGTERM)."""
 

@@ -6,6 +6,8 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+__all__ = ["lazy_attributes"]
+
 
 def lazy_attributes(package: str, namespace: dict[str, Any], homes: Mapping[str, str]
                     ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:

@@ -46,6 +46,25 @@ if TYPE_CHECKING:
     from sandbox.scenario_def import ScenarioDef
     from sandbox.world import Sandbox
 
+__all__ = [
+    "ACTIONS",
+    "BUSY",
+    "ENTITY_KEYS",
+    "FORMAT",
+    "MAX_MASTERY",
+    "MAX_RUN",
+    "MAX_SAVE_BYTES",
+    "POLICIES",
+    "TOP_KEYS",
+    "VERSION",
+    "FrozenSandbox",
+    "SaveError",
+    "load_world",
+    "save_world",
+    "world_document",
+    "world_from_document",
+]
+
 FORMAT = "combat-sandbox-save"
 VERSION = 2
 """Version 2: the damage model's state (under the anatomy model, ``Injury`` and ``Shock``) is saved by the model

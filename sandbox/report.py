@@ -26,6 +26,9 @@ from sandbox.components.body import BodyStructure
 from sandbox.components.rules import LEVEL_CODES, ShockState
 from sandbox.systems.hit_location import build_hit_table, location_probabilities
 
+__all__ = ["MAX_WORD", "PLAIN", "UNBOUNDED", "body_json", "body_report", "drawn_for_a_file", "odds_report",
+           "output_width", "render", "table", "wrapped"]
+
 PLAIN = box.Box("    \n    \n -  \n    \n    \n    \n    \n    \n")
 """A table with no box: columns apart by spaces, a row of dashes under the header (what a non-terminal gets)."""
 UNBOUNDED = 100_000

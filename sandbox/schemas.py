@@ -11,6 +11,8 @@ from sandbox.config.schema import FILE_KINDS
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+__all__ = ["schema_documents", "write_schemas"]
+
 
 def schema_documents() -> dict[str, str]:
     """File name -> JSON text of the schema of each config kind, and of each damage model's tables.

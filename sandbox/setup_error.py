@@ -4,6 +4,8 @@ Options that describe nothing the sandbox can do (its own light module: the CLI 
 imports what raises it).
 """
 
+__all__ = ["SetupError"]
+
 
 class SetupError(ValueError):
     """The options describe no valid blow, run or output.

@@ -19,6 +19,9 @@ from sandbox.systems.models.anatomy.vector_blows import BlowArrays, resolve_blow
 from sandbox.systems.models.anatomy.vector_target import DISPOSITIONS, FUMBLE_OUTCOMES, STUMBLE_OUTCOMES, IntArray
 from sandbox.systems.streams import PURPOSES, stream_seed
 
+__all__ = ["CHUNK", "VECTOR_FROM", "add_arrays", "exact_odds", "exact_report", "numpy_stream", "resolve_chunk",
+           "setup_impacts", "vector_odds"]
+
 VECTOR_FROM = 100_000
 """``sandbox blows --format table`` resolves this many blows or more on the vectorised path."""
 CHUNK = 65_536

@@ -44,6 +44,17 @@ from sandbox.systems.spawning import SpawnError, creature_components
 if TYPE_CHECKING:
     from sandbox.persistence import FrozenSandbox
 
+__all__ = [
+    "GC_GEN0_THRESHOLD",
+    "CreatureRef",
+    "Entity",
+    "Outcome",
+    "Sandbox",
+    "SandboxError",
+    "load_scenario",
+    "verdict",
+]
+
 _world_ids = itertools.count(1)
 
 C = TypeVar("C")

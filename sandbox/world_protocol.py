@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from sandbox.systems.creatures import Creature
     from sandbox.world import Outcome
 
+__all__ = ["TRACE_ALL", "FrozenWorld", "World"]
+
 TRACE_ALL = "all"
 """``trace=TRACE_ALL`` traces every creature (on an engine whose log holds only the creatures it traces)."""
 

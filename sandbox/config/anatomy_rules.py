@@ -20,6 +20,8 @@ from sandbox.components.rules import (
 from sandbox.config import schema as s
 from sandbox.config.errors import Problem
 
+__all__ = ["RESULT_NAMES", "aspects", "build_rules"]
+
 
 def aspects(names: Iterable[str]) -> frozenset[int]:
     """The aspect indices of aspect names."""

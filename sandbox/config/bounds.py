@@ -28,6 +28,31 @@ from sandbox.config.limits import (
     MIN_REPEAT_SECONDS,
 )
 
+__all__ = [
+    "DAY_SECONDS",
+    "Coefficient",
+    "Count",
+    "DelayHours",
+    "DelayMinutes",
+    "DelaySeconds",
+    "Faces",
+    "Metres",
+    "Modifier",
+    "Name",
+    "Penalty",
+    "Points",
+    "Positive",
+    "PositiveMetres",
+    "RepeatDays",
+    "RepeatHours",
+    "RepeatMinutes",
+    "RepeatSeconds",
+    "Score",
+    "Share",
+    "Text",
+    "unprintable",
+]
+
 DAY_SECONDS = 86_400.0
 
 Modifier = Annotated[int, Field(ge=-MAX_MODIFIER, le=MAX_MODIFIER)]

@@ -10,6 +10,8 @@ from sandbox.config.checks import group_names
 from sandbox.scenario_def import CarePolicy, CombatantSpec, ScenarioDef
 from sandbox.systems.dice import parse_dice
 
+__all__ = ["build_armor", "build_body", "build_creature", "build_item", "build_scenario", "build_weapon", "protection"]
+
 
 def build_scenario(m: s.ScenarioFile, scenario_id: str) -> ScenarioDef:
     """Build a ``ScenarioDef`` from a checked scenario file, expanding groups into named members."""

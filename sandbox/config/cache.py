@@ -23,6 +23,8 @@ from pathlib import Path
 from sandbox.config.layout import KIND_DIRS, MODELS_DIR, folder_files
 from sandbox.config.limits import MAX_FILE_BYTES
 
+__all__ = ["CACHE_ENV", "FORMAT", "KEEP", "cache_folder", "cached_report", "fingerprint", "keep_report"]
+
 CACHE_ENV = "SANDBOX_CACHE"
 """A folder for the cache instead of the user's cache folder, or ``off``."""
 FORMAT = "1"

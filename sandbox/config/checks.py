@@ -16,6 +16,25 @@ from sandbox.config.errors import Problem, dotted, unknown
 from sandbox.config.limits import MAX_CREATURES, MAX_SIDES
 from sandbox.systems.dice import parse_dice
 
+__all__ = [
+    "CHECKS",
+    "DICE_EXPECTED",
+    "MAX_DICE",
+    "MAX_MODIFIER",
+    "RULE_SKILLS",
+    "Known",
+    "check_armor",
+    "check_body",
+    "check_creature",
+    "check_scenario",
+    "check_weapon",
+    "dice_problem",
+    "entries",
+    "group_names",
+    "known_from",
+    "text",
+]
+
 MAX_DICE = 100
 """Bounds of an impact's dice (``1000000d1000000`` would make every roll and every exact odds table huge)."""
 MAX_MODIFIER = 1000

@@ -19,6 +19,9 @@ from pathlib import Path
 from sandbox.config.layout import MANIFEST
 from sandbox.setup_error import SetupError
 
+__all__ = ["SHIPPED_PACKAGE", "ScenarioRef", "find_tree", "is_scenario_path", "is_tree", "resolve_content",
+           "scenario_ref", "shipped_root"]
+
 SHIPPED_PACKAGE = "sandbox.shipped"
 """The package the wheel carries the shipped content in (the repository's top-level ``configs/`` folder)."""
 

@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+__all__ = ["SHOWN", "ConfigError", "Problem", "dotted", "escaped", "readable", "shorten", "suggest", "unknown"]
+
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 SHOWN = 80
 """The most characters of one value a message shows (a 5,000-character name is cut, with its length said)."""

@@ -19,6 +19,8 @@ import tomli
 
 from sandbox.config.limits import MAX_KEY_LENGTH, MAX_NESTING
 
+__all__ = ["NestingError", "check_structure", "parse_json", "parse_toml"]
+
 
 class NestingError(ValueError):
     """Text nested deeper than ``MAX_NESTING`` levels, or with a key longer than ``MAX_KEY_LENGTH`` characters.

@@ -9,6 +9,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+__all__ = ["FILE_KIND_NAMES", "FOLDER_WORDS", "KIND_DIRS", "MANIFEST", "MODELS_DIR", "SCHEMAS_DIR", "SINGLE_FILES",
+           "definition_files", "folder_files", "is_content_tree", "kind_of", "kind_of_folder", "model_files"]
+
 KIND_DIRS: dict[str, str] = {"bodies": "body", "weapons": "weapon", "armor": "armor", "items": "item",
                              "creatures": "creature", "scenarios": "scenario"}
 """The folders of definitions (one id a file, the file's stem), and the kind of file each holds."""

@@ -1,5 +1,11 @@
 """Bounds that keep the work of one valid config small (no pydantic here: the CLI reads them on every command)."""
 
+__all__ = ["MAX_COEFFICIENT", "MAX_COUNT", "MAX_CREATURES", "MAX_DISTANCE", "MAX_FILE_BYTES", "MAX_GROUP",
+           "MAX_KEY_LENGTH", "MAX_LIMBS", "MAX_MODIFIER", "MAX_NAME", "MAX_NESTING", "MAX_POINTS", "MAX_SCORE",
+           "MAX_SIDES", "MAX_SPAN_DAYS", "MAX_SPREAD", "MAX_THRESHOLD", "MAX_TICKS", "MAX_TICK_SECONDS", "MAX_WEIGHT",
+           "MAX_ZONE_WEIGHT", "MIN_GRID_CELL", "MIN_NATURAL_PROTECTION", "MIN_REPEAT_MINUTES", "MIN_REPEAT_SECONDS",
+           "MIN_TICK_SECONDS"]
+
 MAX_FILE_BYTES = 1_000_000
 """The largest config file read (the biggest shipped one is a few tens of kilobytes)."""
 MAX_WEIGHT = 1_000_000.0

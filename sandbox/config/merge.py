@@ -12,6 +12,8 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+__all__ = ["Origin", "merge_tables"]
+
 
 class Origin:
     """Which file gave each key of merged tables.

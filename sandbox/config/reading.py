@@ -21,6 +21,8 @@ from sandbox.config.errors import Problem, dotted, suggest
 from sandbox.config.guard import NestingError, parse_toml
 from sandbox.config.limits import MAX_FILE_BYTES
 
+__all__ = ["KEYED_TABLES", "entry_name", "expected_text", "fields_at", "not_a_file", "read_toml", "validation_problems"]
+
 KEYED_TABLES = ("weapons", "armor", "creatures")
 """The tables of a damage model's file keyed by config id (``[weapons."broadsword.cut"]``): that id names the entry."""
 

@@ -20,6 +20,8 @@ from sandbox.config.loader import Catalog, default_catalog
 from sandbox.config.reading import not_a_file, read_toml, validation_problems
 from sandbox.scenario_def import ScenarioDef
 
+__all__ = ["known_from_catalog", "load_scenario", "resolve_scenario"]
+
 
 def known_from_catalog(catalog: Catalog) -> Known:
     """What a loaded catalog defines, for checking one more file against it (case-folded names)."""

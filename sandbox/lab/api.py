@@ -32,6 +32,8 @@ from .runner import cast_of, parse_models
 from .session import Session, run_session
 from .variants import BASELINE, Variant, check_patches
 
+__all__ = ["LabResult", "VariantsArg", "run"]
+
 VariantsArg = Mapping[str, Mapping[str, Any]] | Sequence[Variant] | str | Path | None
 """Variants: name -> {key: value}, ``Variant`` objects, or a variants file (the baseline is added first)."""
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+__all__ = ["NO_WINNER", "TEAM_COLOURS", "label_colour", "rgb", "team_colour"]
+
 TEAM_COLOURS: tuple[tuple[int, int, int], ...] = (
     (220, 72, 60), (70, 130, 235), (90, 190, 90), (235, 180, 60), (185, 95, 225), (60, 200, 200),
     (235, 120, 180), (170, 170, 170))

@@ -13,6 +13,8 @@ from .paired import Difference, paired_means, proportions_of
 from .runner import LabRun
 from .stats import RunOutcome
 
+__all__ = ["compare", "difference_of", "differences", "scale_factors"]
+
 
 def _common(lab: LabRun, first: str, second: str, model: str) -> tuple[list[RunOutcome], list[RunOutcome]]:
     a = lab.tallies.get((first, model))

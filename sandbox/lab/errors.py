@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+__all__ = ["LabError", "LabStopped"]
+
 
 class LabError(ValueError):
     """A lab request that cannot run.

@@ -22,6 +22,21 @@ from urllib.parse import urlsplit
 
 from .errors import LabError, LabStopped
 
+__all__ = [
+    "JOBS_PER_CORE",
+    "ORPHAN_POLL",
+    "SCHEMES",
+    "WORKER_TIMEOUT",
+    "Cluster",
+    "InlineExecutor",
+    "check_jobs",
+    "check_scheduler",
+    "dask_executor",
+    "make_executor",
+    "max_jobs",
+    "worker_start",
+]
+
 T = TypeVar("T")
 ORPHAN_POLL = 0.5
 """Seconds between a pool worker's checks that its parent is alive."""

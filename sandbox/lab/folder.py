@@ -37,6 +37,8 @@ from .records import (
 )
 from .runner import RunKey
 
+__all__ = ["RECORDS", "SUMMARY_EVERY", "SUMMARY_FILE", "LabFolder"]
+
 SUMMARY_FILE = "summary.json"
 RECORDS = ((BLOWS_FILE, BLOW_COLUMNS), (COMBATANTS_FILE, COMBATANT_COLUMNS), (RUNS_FILE, RUN_COLUMNS))
 """The record files in the order a chunk is appended to them (``runs.csv`` last: its rows mark finished runs)."""

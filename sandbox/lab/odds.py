@@ -28,6 +28,8 @@ from sandbox.world import Sandbox
 
 from .variants import Variant, variant_content
 
+__all__ = ["CARD_FIELDS", "MAX_ODDS_BLOWS", "CardKey", "card", "card_keys", "cards_csv", "odds_cards"]
+
 MAX_ODDS_BLOWS = 1_000_000
 """The most blows per card (a million blows take about a second; more would hold a Ctrl-C for as long)."""
 CARD_FIELDS = ["mode", "strength", "body", "armor", "aim", "pairs", "example", "blows", "missed", "glancing",

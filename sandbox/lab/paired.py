@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from .stats import Z95, wilson
 
+__all__ = ["Difference", "paired_means", "paired_proportions", "proportions_of"]
+
 
 @dataclass(frozen=True, slots=True)
 class Difference:

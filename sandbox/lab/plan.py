@@ -32,6 +32,10 @@ from .variants import (
     with_modifier,
 )
 
+__all__ = ["ARRAY_WORLD", "ESPER_CHUNK", "LabPlan", "Numeric", "ScaleKey", "SolveSpec", "Target", "check_engine",
+           "default_chunk", "default_models", "numeric", "parse_target", "read_variants", "scale_keys", "solve_spec",
+           "vary_variants"]
+
 ESPER_CHUNK = 25
 """Runs per chunk on the esper engine: small, so a lab's progress and ``target_error`` move often."""
 ARRAY_WORLD = 40_000

@@ -21,6 +21,9 @@ from .stats import ModelTally
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+__all__ = ["MAX_BODIES", "differences", "hit_locations", "injury_mix", "scale_factors", "solve", "time_to_out",
+           "win_rates"]
+
 MAX_BODIES = 4
 """Bodies drawn per model in the hit-location map (the most struck)."""
 

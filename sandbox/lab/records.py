@@ -32,6 +32,10 @@ if TYPE_CHECKING:
 
 from .variants import Variant, variant_content
 
+__all__ = ["BLOWS_FILE", "BLOW_COLUMNS", "COMBATANTS_FILE", "COMBATANT_COLUMNS", "DAMAGE_BANDS", "KEYS", "RUNS_FILE",
+           "RUN_COLUMNS", "RunRecord", "array_chunk", "collector_paused", "endings_records", "flatten", "landed_blows",
+           "run_chunk", "run_one", "world_of"]
+
 RUNS_FILE = "runs.csv"
 COMBATANTS_FILE = "combatants.csv"
 BLOWS_FILE = "blows.csv"

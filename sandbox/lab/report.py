@@ -14,6 +14,8 @@ from typing import Any
 
 from .summary import differences_table, scale_table, solve_lines, summary_table
 
+__all__ = ["REPORT_FILE", "report_html"]
+
 REPORT_FILE = "report.html"
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #1d1f23; }

@@ -31,6 +31,9 @@ from .records import KEYS, RunRecord, run_chunk
 from .stats import ModelTally, RunOutcome
 from .variants import Variant
 
+__all__ = ["Cast", "Engine", "LabRun", "NoSink", "RunKey", "Sink", "cast_of", "parse_models", "precise_enough",
+           "run_plan"]
+
 RunKey = tuple[str, str, int]
 """(variant, model, run index): a run's identity in every file."""
 

@@ -28,6 +28,8 @@ from .runner import Engine, LabRun, run_plan
 from .solver import Solver, probes_json
 from .summary import summary_data
 
+__all__ = ["MemorySink", "Session", "draw", "finish", "run_session"]
+
 
 class MemorySink:
     """Keeps the records in memory (the solver's end probes, before the folder may be written)."""

@@ -34,6 +34,8 @@ from .runner import Engine, LabRun
 from .stats import Z95, wilson
 from .variants import Variant
 
+__all__ = ["FIRST_RUNS", "Probe", "Solver", "probes_json"]
+
 FIRST_RUNS = 200
 """Runs per probe in the first stage (fewer when ``--runs`` is smaller)."""
 

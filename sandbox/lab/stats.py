@@ -11,6 +11,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+__all__ = ["Z95", "ModelTally", "RunOutcome", "counted_quantile", "wilson"]
+
 Z95 = 1.959963984540054
 """The two-sided 95% normal quantile."""
 

@@ -7,6 +7,8 @@ from typing import Any
 from .compare import differences, scale_factors
 from .runner import LabRun
 
+__all__ = ["differences_table", "scale_table", "solve_lines", "summary_data", "summary_table", "table"]
+
 
 def summary_data(lab: LabRun, jobs: int, *, final: bool = False) -> dict[str, Any]:
     """Everything ``summary.json`` holds.

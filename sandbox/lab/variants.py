@@ -44,6 +44,10 @@ from sandbox.scenario_def import ScenarioDef
 
 from .errors import LabError
 
+__all__ = ["BASELINE", "MAX_KEY_LENGTH", "MAX_VARIANTS", "Target", "Variant", "VariantContent", "check_patches",
+           "dice_parts", "locate", "parse_value", "set_value", "split_key", "split_values", "target_of", "toml_text",
+           "variant_content", "with_modifier"]
+
 BASELINE = "baseline"
 """The name of the unpatched content in a lab of variants (unless the variants file names another baseline)."""
 MAX_VARIANTS = 64

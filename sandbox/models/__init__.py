@@ -25,6 +25,8 @@ from sandbox.config.loader import Catalog, config_root
 from sandbox.models.tables import Loaded
 from sandbox.systems.models import DamageModel, get_model, model_names
 
+__all__ = ["Loader", "available_models", "build_model", "load_model", "loaders", "structural_problems", "table_schemas"]
+
 Loader = Callable[[Catalog, Path], Loaded]
 
 

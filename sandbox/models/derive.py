@@ -33,6 +33,10 @@ from sandbox.config.limits import MAX_COEFFICIENT
 from sandbox.config.loader import Catalog
 from sandbox.systems.hit_location import build_hit_table, location_probabilities
 
+__all__ = ["ASPECT_NAMES", "ATTRIBUTE_NAMES", "ArmorFormula", "Coefficient", "CreatureFormula", "Formula",
+           "WeaponFormula", "armor_features", "creature_features", "derived_dice", "dice_with_mean", "hit_shares",
+           "mean_of", "natural_protection", "round_half_up", "values_text", "weapon_features"]
+
 ASPECT_NAMES = ("blunt", "edged", "piercing", "fire")
 """The aspects in their index order (``sandbox.components.body.Aspect``)."""
 ATTRIBUTE_NAMES = ("strength", "endurance", "will", "dexterity", "agility", "perception")

@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from sandbox.models.derive import values_text
 from sandbox.models.tables import Loaded
 
+__all__ = ["derived_report"]
+
 
 def derived_report(loaded: Mapping[str, Loaded], width: int = 120) -> str:
     """One table per model of the entries it derived, or a line saying it derived none.

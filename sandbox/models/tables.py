@@ -26,6 +26,20 @@ from sandbox.config.merge import Origin
 from sandbox.config.reading import KEYED_TABLES, expected_text, validation_problems
 from sandbox.systems.damage_model import DamageModel
 
+__all__ = [
+    "Derived",
+    "Deriver",
+    "Loaded",
+    "StrictTable",
+    "Tables",
+    "TablesLoader",
+    "derive_each",
+    "derive_missing",
+    "load_checked",
+    "model_of",
+    "read_tables",
+]
+
 M = TypeVar("M", bound=BaseModel)
 
 Derived = Mapping[str, Mapping[str, Mapping[str, Any]]]

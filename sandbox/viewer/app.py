@@ -34,6 +34,9 @@ from sandbox.viewer.worker import Worker
 from sandbox.world import Sandbox
 from sandbox.world_protocol import World
 
+__all__ = ["DEFAULT_SIZE", "HEADER", "KEYS", "KEYS_ROW", "MAX_PANES", "MAX_SPEED", "MAX_TICKS_A_FRAME", "MIN_SIZE",
+           "MIN_SPEED", "SPEEDS", "SPLIT_SIZE", "Source", "Viewer", "run_headless", "run_window"]
+
 SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 """The speed steps (ticks of game time per wall second) that + and - go through."""
 MIN_SPEED, MAX_SPEED = SPEEDS[0], SPEEDS[-1]

@@ -38,6 +38,17 @@ from sandbox.viewer.theme import (
 )
 from sandbox.viewer.wounds import Window, WoundRow, part_state, window, wound_rows
 
+__all__ = [
+    "LEGEND_ROWS",
+    "ROOMY_PANEL",
+    "WRAPPED_LINES",
+    "BodyDrawn",
+    "draw_body",
+    "draw_header",
+    "location_fills",
+    "wrapped",
+]
+
 LEGEND_ROWS = 2
 ROOMY_PANEL = 420
 """A body panel at least this tall gives conditions and the model's details two lines each (else one each)."""

@@ -8,6 +8,8 @@ does (a pan, a zoom, a hover, a resize) is drawn at once: it never waits for the
 
 from __future__ import annotations
 
+__all__ = ["Budget"]
+
 
 class Budget:
     """The redraws left to this frame.

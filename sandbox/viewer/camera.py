@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+__all__ = ["MAX_SCALE", "MIN_EXTENT", "MIN_SCALE", "MIN_SPAN", "Camera"]
+
 MIN_SCALE = 2.0
 """Pixels per metre at the widest zoom."""
 MAX_SCALE = 160.0

@@ -17,6 +17,8 @@ from sandbox.viewer.odds import LocationOdds
 from sandbox.viewer.theme import DIM, EXPLAIN, PANEL_DARK, RULE, TEXT, Colour
 from sandbox.viewer.wounds import wound_text
 
+__all__ = ["Line", "card_lines", "draw_card", "protection_rows"]
+
 Line = tuple[str, str, Colour]
 """A line of the card: text, style, colour."""
 

@@ -30,6 +30,8 @@ from sandbox.components.events import (
 from sandbox.components.log import AttackEntry, LogEntry, Names
 from sandbox.viewer.theme import TEXT, Colour
 
+__all__ = ["STEPS", "Attack", "EventAttack", "LogReader", "blow_label"]
+
 STEPS: tuple[type[Event], ...] = (AttackRolled, D20AttackRolled, Missed, BlowLanded, ProtectionApplied, Injured,
                                   AmputationTested, ShockTested, MishapTested, DamageDealt)
 """The events that are steps of an attack (after its ``AttackDeclared``), not consequences of it."""

@@ -24,6 +24,8 @@ from sandbox.viewer.scene import Scene, TickMarks, marks_of, world_scene
 from sandbox.viewer.snapshots import Snapshots
 from sandbox.world_protocol import World
 
+__all__ = ["Feed", "LiveFeed", "Shown", "WorldFactory", "scenario_factory"]
+
 WorldFactory = Callable[[int, str | None], World]
 """Builds the world to watch from a seed and a damage model (``None``: its own default), on any engine."""
 

@@ -32,6 +32,21 @@ from sandbox.viewer.theme import (
     fade,
 )
 
+__all__ = [
+    "ATTACKER",
+    "BODY_RADIUS",
+    "LABEL_LIFE",
+    "MAX_BLOW_LABELS",
+    "PLATE_ALPHA",
+    "PLATE_SIZE",
+    "BlowLabel",
+    "FieldCache",
+    "FieldDrawn",
+    "LabelCache",
+    "draw_field",
+    "radius_at",
+]
+
 LABEL_LIFE = 2.0
 """Seconds a blow's label stays on the field (it fades out over the last half)."""
 BODY_RADIUS = 0.4

@@ -8,6 +8,8 @@ import pygame
 
 from sandbox.files import atomic_path
 
+__all__ = ["save_png"]
+
 
 def save_png(surface: pygame.Surface, path: str | Path) -> None:
     """Save a PNG whole or not at all.

@@ -14,6 +14,8 @@ import pygame
 
 from sandbox.viewer.theme import Colour
 
+__all__ = ["CACHE_SIZE", "STYLES", "Typeset", "font_path"]
+
 STYLES: dict[str, tuple[str, int]] = {
     "title": ("DejaVuSans-Bold.ttf", 15),
     "heading": ("DejaVuSans-Bold.ttf", 13),

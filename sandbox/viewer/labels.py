@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+__all__ = ["BUCKET", "RINGS", "Box", "Request", "overlaps", "place"]
+
 Box = tuple[int, int, int, int]
 """x, y, width, height in pixels."""
 

@@ -15,6 +15,8 @@ from sandbox.viewer.entries import Attack
 from sandbox.viewer.fonts import Typeset
 from sandbox.viewer.theme import DIM, EXPLAIN, FAINT, HIGHLIGHT, PANEL_DARK, RULE, TEXT
 
+__all__ = ["EXPLAIN_SHARE", "LogDrawn", "draw_log"]
+
 EXPLAIN_SHARE = 0.55
 """The most of the log's height an explanation takes."""
 

@@ -24,6 +24,8 @@ from sandbox.systems.models.anatomy.targets import CompiledTargets, target_profi
 from sandbox.systems.strike import is_off_hand, strength_impact_modifier
 from sandbox.world_protocol import World
 
+__all__ = ["LocationOdds", "OddsUnavailable", "location_odds"]
+
 
 @dataclass(frozen=True, slots=True)
 class LocationOdds:

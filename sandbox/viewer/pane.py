@@ -22,6 +22,8 @@ from sandbox.viewer.fonts import Typeset
 from sandbox.viewer.log_view import LogDrawn, draw_log
 from sandbox.viewer.theme import DIM, PANEL, RULE, TEXT, Colour
 
+__all__ = ["FIELD_MIN", "SIDE_MAX", "SIDE_MIN", "STRIP", "Pane", "PaneRects", "PanelCache", "pane_rects"]
+
 SIDE_MIN, SIDE_MAX = 460, 660
 """The panel column's width in a lone pane, in pixels."""
 FIELD_MIN = 380

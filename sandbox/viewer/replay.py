@@ -58,6 +58,8 @@ from sandbox.viewer.odds import LocationOdds
 from sandbox.viewer.scene import DOWN_SHOCK, Figure, Scene, TickMarks, is_down, marks_of, verdict_of
 from sandbox.world import Sandbox
 
+__all__ = ["DOWN_WORDS", "KEEP_EVERY", "ReplayError", "ReplayFeed", "find_cast", "log_model", "log_names"]
+
 DOWN_WORDS = frozenset({*DOWN_SHOCK, "fainted", "down", "mortally wounded"})
 """State words of the models that mean a creature is out of the fight (what the log says of it; the live viewer
 asks the world instead)."""

@@ -15,6 +15,9 @@ from sandbox.components.readout import Readout
 from sandbox.viewer.entries import Attack
 from sandbox.world_protocol import World
 
+__all__ = ["DOWN_SHOCK", "Figure", "Scene", "TickMarks", "is_down", "marks_of", "team_order", "verdict_of",
+           "world_scene"]
+
 DOWN_SHOCK = ("incapacitated", "unconscious", "dying", "dead")
 """Shock words of a creature that is down."""
 

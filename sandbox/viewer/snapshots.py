@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from sandbox.components.log import LogEntry
 from sandbox.world_protocol import FrozenWorld, World
 
+__all__ = ["MOST_TICKS", "REPLAY_BUDGET", "Snapshot", "Snapshots"]
+
 REPLAY_BUDGET = 0.04
 """CPU seconds of ticks between two snapshots (by default): going to any tick replays at most about this much, so
 a battle whose ticks are slow keeps a snapshot every few ticks and a small skirmish one every ``MOST_TICKS``."""

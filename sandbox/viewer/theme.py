@@ -10,6 +10,41 @@ from sandbox.components.impairment import Impairment
 from sandbox.components.models.depth import TIERS
 from sandbox.components.rules import LEVEL_CODES
 
+__all__ = [
+    "BACKGROUND",
+    "BLEEDING",
+    "DEAD",
+    "DIM",
+    "DOWN",
+    "EXPLAIN",
+    "FAINT",
+    "FIELD",
+    "GRID",
+    "GRIEVOUS",
+    "HIGHLIGHT",
+    "IMPAIRMENT_LEGEND",
+    "LANDED",
+    "LEVEL_FILL",
+    "LEVEL_LEGEND",
+    "MINOR",
+    "MISSED",
+    "PANEL",
+    "PANEL_DARK",
+    "RULE",
+    "SERIOUS",
+    "SEVERED",
+    "SHOCK_RING",
+    "TEAM_COLOURS",
+    "TEXT",
+    "UNHURT",
+    "UNUSABLE",
+    "WHOLE",
+    "Colour",
+    "fade",
+    "part_colour",
+    "wound_rank",
+]
+
 Colour = tuple[int, int, int]
 
 TEAM_COLOURS: tuple[Colour, ...] = ((220, 72, 60), (70, 130, 235), (90, 190, 90), (235, 180, 60), (185, 95, 225),

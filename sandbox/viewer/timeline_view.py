@@ -16,6 +16,8 @@ from sandbox.viewer.feeds import Shown
 from sandbox.viewer.fonts import Typeset
 from sandbox.viewer.theme import DIM, DOWN, FAINT, HIGHLIGHT, LANDED, PANEL_DARK, RULE, TEXT, fade
 
+__all__ = ["LABEL_WIDTH", "Span", "Timeline", "span_of"]
+
 LABEL_WIDTH = 92
 """Pixels at the left of each lane for its name."""
 

@@ -16,6 +16,8 @@ import threading
 from collections import deque
 from collections.abc import Callable
 
+__all__ = ["QUIET_WAIT", "SWITCH_INTERVAL", "Job", "Worker"]
+
 SWITCH_INTERVAL = 0.0002
 """Seconds between thread switches while the worker thread runs (Python's default is 0.005): every time a frame
 hands the interpreter over (pygame releases it while it blits) it waits at most this long to get it back."""

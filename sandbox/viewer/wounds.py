@@ -13,6 +13,8 @@ from sandbox.components.body import BodyStructure
 from sandbox.components.readout import PartReading, Readout, WoundReading
 from sandbox.viewer.theme import wound_rank
 
+__all__ = ["GENERAL", "Window", "WoundRow", "part_state", "window", "wound_rows", "wound_text"]
+
 GENERAL = "General"
 """The group of the wounds a model places at no location (its own words)."""
 
