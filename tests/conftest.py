@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer.testing
 
 # Every test, and every command a test starts, checks content in full and sees only the content it names: no
 # answer from the user's validated-content cache, no content trees from the user's environment.
@@ -25,6 +26,24 @@ os.environ.pop("LINES", None)
 from sandbox.components.body import BodyStructure, Location, Part, Zone
 from sandbox.components.rules import AnatomyRules
 from sandbox.config import Catalog, default_catalog
+
+# Typer's CliRunner builds the click command of the app anew on every invoke (typer.main.get_command): about 17 ms,
+# nearly all the time of a quick command, and the suite invokes the CLI hundreds of times. The app's commands and
+# options are fixed once sandbox.cli is imported (no test adds one), so each test process builds it once; the command
+# line itself runs in full on every invoke, as `sandbox` runs it.
+_build_command = getattr(typer.testing, "_get_command", None)
+_built: dict[int, tuple[object, Any]] = {}
+
+
+def _command_of(app: Any) -> Any:
+    assert _build_command is not None
+    if id(app) not in _built:
+        _built[id(app)] = (app, _build_command(app))  # the app kept alive: its id stays its own
+    return _built[id(app)][1]
+
+
+if _build_command is not None:  # a typer that names it otherwise builds the command each time, as before
+    typer.testing._get_command = _command_of
 
 
 class QueuedRng:
