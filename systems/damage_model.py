@@ -46,7 +46,8 @@ from sandbox.systems.hit_location import called_target
 from sandbox.systems.phases import Phase
 from sandbox.systems.saved import StateError, typed_fields
 
-__all__ = ["DAY", "DamageModel", "ModelError", "get_model", "model_names", "register", "unregister"]
+__all__ = ["DAY", "DamageModel", "ModelError", "check_aim", "check_living", "get_model", "model_names", "register",
+           "unregister"]
 
 DAY = 86400.0
 
@@ -68,6 +69,17 @@ def check_aim(body: BodyStructure, aim: str) -> tuple[int | None, int | None]:
         return called_target(body, aim)
     except ValueError as exc:
         raise ModelError(str(exc)) from None
+
+
+def check_living(*creatures: Creature | None) -> None:
+    """Refuse a blow struck by or at a dead creature (``None``: no attacker, a blow struck directly).
+
+    Raises:
+        ModelError: One of them is dead.
+    """
+    for who in creatures:
+        if who is not None and who.condition.dead:
+            raise ModelError(f"{who.name} is dead: a blow needs a living attacker and target")
 
 
 class DamageModel:

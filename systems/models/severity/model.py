@@ -25,7 +25,7 @@ from sandbox.systems.conditions import kill
 from sandbox.systems.context import TickContext, TurnAction
 from sandbox.systems.creatures import Creature, able
 from sandbox.systems.d20 import d20_attack
-from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, register
+from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, check_living, register
 from sandbox.systems.dice import roll_dice
 from sandbox.systems.models.severity.care import SeverityTurnProcessor, advance_severity, give_first_aid, needs_aid
 from sandbox.systems.models.severity.readout import effect_readings, effects_text, label
@@ -263,9 +263,7 @@ class SeverityModel(DamageModel):
                 no entry in the model's tables.
         """
         check_aim(target.anatomy.body, aim)
-        for who in (target, attacker):
-            if who is not None and who.condition.dead:
-                raise ModelError(f"{who.name} is dead: a blow needs a living attacker and target")
+        check_living(target, attacker)
         if attacker is not None:
             self._attack(attacker, target, mode, aim, ctx)
             return

@@ -27,7 +27,7 @@ from sandbox.systems.conditions import kill
 from sandbox.systems.context import TickContext
 from sandbox.systems.creatures import Creature, able
 from sandbox.systems.d20 import d20_attack
-from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, register
+from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, check_living, register
 from sandbox.systems.dice import roll_dice
 from sandbox.systems.models.status.care import ComeRoundProcessor, set_level
 from sandbox.systems.models.status.care import advance as advance_out_of_combat
@@ -233,9 +233,7 @@ class StatusModel(DamageModel):
                 no entry in the model's tables.
         """
         check_aim(target.anatomy.body, aim)
-        for who in (target, attacker):
-            if who is not None and who.condition.dead:
-                raise ModelError(f"{who.name} is dead: a blow needs a living attacker and target")
+        check_living(target, attacker)
         if attacker is not None:
             self._attack(attacker, target, mode, aim, ctx)
             return
