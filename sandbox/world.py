@@ -233,8 +233,8 @@ class Sandbox:
         self.close()
 
     def __del__(self) -> None:
-        # BaseException too: a Ctrl-C or SIGTERM landing while a finalizer runs cannot stop anything from here (Python
-        # would print it as "Exception ignored" with a traceback and drop it); the code around goes on.
+        # BaseException too: a Ctrl-C or SIGTERM landing while a finalizer runs cannot stop anything from here. One
+        # landing before the suppress is raised again in ordinary code by sandbox.interrupts (the CLI's commands).
         if getattr(self, "_closed", True):
             return  # closed already (the CLI closes its world before its last line): nothing a signal could cut
         with suppress(BaseException):
