@@ -36,6 +36,7 @@ from sandbox.scenario_def import ScenarioDef
 from sandbox.systems.creatures import Creature
 from sandbox.systems.embedding import context_for, processors_for
 from sandbox.systems.ending import fighting_teams
+from sandbox.systems.errors import SandboxError
 from sandbox.systems.hit_location import called_target
 from sandbox.systems.models import DEFAULT_MODEL, DamageModel, ModelError
 from sandbox.systems.phases import priority
@@ -104,14 +105,6 @@ def _fewer_collections() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*old)
-
-
-class SandboxError(ValueError):
-    """A request the world cannot honour.
-
-    An unknown creature, name, location, mode, aspect, aim or model; the message names the bad value and the valid ones.
-    The world is unchanged.
-    """
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ from sandbox.components.log import LogEntry
 from sandbox.components.readout import AftermathRow, PartReading, Readout
 from sandbox.systems.context import TickContext, TurnAction
 from sandbox.systems.creatures import Creature
+from sandbox.systems.errors import SandboxError
 from sandbox.systems.hit_location import called_target
 from sandbox.systems.phases import Phase
 from sandbox.systems.saved import StateError, typed_fields
@@ -52,7 +53,7 @@ __all__ = ["DAY", "DamageModel", "ModelError", "check_aim", "check_living", "get
 DAY = 86400.0
 
 
-class ModelError(ValueError):
+class ModelError(SandboxError):
     """A request a damage model cannot honour (an unknown location, a missing or bad option).
 
     The message names the bad value and the valid ones.
