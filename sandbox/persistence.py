@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import random
 import stat
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,6 +43,7 @@ from sandbox.systems.models import DamageModel, ModelError
 from sandbox.systems.saved import LARGEST, LONGEST, StateError, choice, index, is_int, need, number, shown, typed_fields
 
 if TYPE_CHECKING:
+    from sandbox.saves import SaveHook
     from sandbox.scenario_def import ScenarioDef
     from sandbox.world import Sandbox
 
@@ -101,9 +102,22 @@ def _entity_dict(c: Creature, model: DamageModel) -> dict[str, Any]:
     }
 
 
-def save_world(world: Sandbox, path: Path) -> None:
-    """Write ``world`` to ``path`` atomically."""
-    text = json.dumps(world_document(world), separators=(",", ":"))
+def save_world(world: Sandbox, path: Path, hook: SaveHook | None = None) -> None:
+    """Write ``world`` to ``path`` atomically, with ``hook``'s data under ``game``.
+
+    Raises:
+        GameDataError: ``hook.dump()`` gave something JSON cannot hold (nothing is written).
+    """
+    from sandbox.saves import GameDataError
+
+    doc = world_document(world)
+    if hook is not None:
+        with world.active():
+            doc["game"] = hook.dump()
+    try:
+        text = json.dumps(doc, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise GameDataError(f"the game's save hook gave data a JSON save cannot hold ({exc})") from None
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_text(path) as fh:
         fh.write(text)
@@ -114,6 +128,8 @@ def world_document(world: Sandbox, *, events: bool = True) -> dict[str, Any]:
 
     ``events=False`` leaves the log out: the viewer's in-memory snapshots keep the log themselves.
     """
+    from sandbox.saves import entity_layout
+
     model = world.damage_model
     entities = [_entity_dict(c, model) for c in world.creatures().values()]
     doc = {
@@ -132,6 +148,8 @@ def world_document(world: Sandbox, *, events: bool = True) -> dict[str, Any]:
                   "seconds": world.ctx.clock.seconds},
         "streams": {name: _stream_state(rng) for name, rng in world.ctx.streams.items()},
         "entities": entities,
+        **entity_layout(world),
+        "game": None,
         "events": [e.to_dict() for e in expand_log(world.ctx.log)] if events else [],
     }
     return doc
@@ -182,6 +200,8 @@ MAX_SAVE_BYTES = 64 * 1024 * 1024
 TOP_KEYS = ("format", "version", "seed", "lineage", "run", "model", "scenario", "max_ticks", "care", "clock",
             "streams", "entities", "events")
 """The keys of a save, every one required."""
+LATER_KEYS = ("reserved", "next_entity", "game")
+"""The keys a save has held since the game's own entities were kept (``sandbox.saves``); an older save has none."""
 ENTITY_KEYS = ("id", "identity", "traits", "armor", "condition", "combatant", "position", "equipment", "model_state")
 POLICIES = ("nearest", "weakest", "random")
 ACTIONS = ("stand", "attack", "approach", "stand up", "pick up", "draw", "dead", "down", "stunned", "first aid",
@@ -265,31 +285,34 @@ def _ids(key: str, value: Any, known: Mapping[str, Any] | set[str], what: str) -
     return list(value)
 
 
-def load_world(path: Path, catalog: Catalog, world_type: type[Sandbox]) -> Sandbox:
+def load_world(path: Path, catalog: Catalog, world_type: Callable[..., Sandbox],
+               hook: SaveHook | None = None) -> Sandbox:
     """Rebuild a world of ``world_type`` from a save (see ``Sandbox.load``): every value checked for meaning first.
 
     Raises:
         SaveError: The file is not a save, or holds a state the world could not have reached (the message names
             the key: ``entities#2.model_state.Injury.wounds#1.level``).
     """
-    return world_from_document(_read(path), catalog, world_type, path)
+    return world_from_document(_read(path), catalog, world_type, path, hook)
 
 
-def world_from_document(doc: dict[str, Any], catalog: Catalog, world_type: type[Sandbox],
-                        path: Path | str = "snapshot") -> Sandbox:
+def world_from_document(doc: dict[str, Any], catalog: Catalog, world_type: Callable[..., Sandbox],
+                        path: Path | str = "snapshot", hook: SaveHook | None = None) -> Sandbox:
     """Rebuild a world of ``world_type`` from what ``world_document`` gave.
 
     The document is checked for meaning as a save is (the viewer's in-memory snapshots go through the same door);
-    ``path`` names it in errors.
+    ``path`` names it in errors. ``world_type`` builds the empty world (``world_type(seed, model, run=, catalog=)``);
+    ``hook.restore`` gets the document's ``game`` part once the world is whole.
 
     Raises:
         SaveError: The document does not describe a world the rules could have reached (nothing is half-built).
     """
     from sandbox.models import available_models
+    from sandbox.saves import EntityPlacer
 
     world: Sandbox | None = None
     try:
-        doc = _keys(doc, "", TOP_KEYS)
+        doc = _keys(doc, "", TOP_KEYS + tuple(k for k in LATER_KEYS if isinstance(doc, dict) and k in doc))
         seed = int(number("seed", doc["seed"], 0, MAX_RUN, whole=True))
         run = int(number("run", doc["run"], 0, MAX_RUN, whole=True))
         model = choice("model", doc["model"], available_models(), "a damage model:")
@@ -308,17 +331,27 @@ def world_from_document(doc: dict[str, Any], catalog: Catalog, world_type: type[
         need(isinstance(rows, list) and len(rows) <= MAX_CREATURES, "entities",
              f"a list of at most {MAX_CREATURES:,} creatures", rows)
         ids = {row.get("id") for row in rows if isinstance(row, dict)}
+        placer = EntityPlacer(world, doc.get("reserved", []), doc.get("next_entity"))
         for i, row in enumerate(rows):
+            placer.before(row, f"entities#{i + 1}")
             _restore_entity(world, row, catalog, f"entities#{i + 1}", ids)
+        placer.finish()
         world.care = _care(doc["care"], world)
         _restore_events(world, doc["events"], ids)
         _check_world(world)
-        return world
     except ValueError as exc:  # SaveError, StateError, ModelError, SandboxError: each names what it refuses
         if world is not None:
             world.close()
         message = readable(str(exc))
         raise SaveError(message if message.startswith(str(path)) else f"{path}: {message}") from None
+    if hook is not None:
+        try:
+            with world.active():
+                hook.restore(doc.get("game"))
+        except BaseException:
+            world.close()  # the game refused its part: nothing of the load is left behind
+            raise
+    return world
 
 
 def _care(data: Any, world: Sandbox) -> CarePolicy:
@@ -397,7 +430,21 @@ def _check_world(world: Sandbox) -> None:
 
 
 def _restore_entity(world: Sandbox, row: Any, catalog: Catalog, where: str, ids: set[Any]) -> None:
-    row = _keys(row, where, ENTITY_KEYS)
+    components = _entity_components(world, row, catalog, where, ids)
+    entity = world.adopt(*components)
+    need(row["id"] == entity and is_int(row["id"]), f"{where}.id", f"the entity {entity} (entities in order)",
+         row["id"])
+
+
+def _entity_components(world: Sandbox, row: Any, catalog: Catalog, where: str, ids: set[Any],
+                       keys: Sequence[str] = ENTITY_KEYS) -> tuple[object, ...]:
+    """A creature's components from its save row (``_entity_dict``), every value checked; ``keys``: the row's keys.
+
+    Raises:
+        StateError: A value the world could not have reached, naming its key under ``where``.
+        SaveError: A model state the model refuses.
+    """
+    row = _keys(row, where, keys)
     ident_data = _keys(row["identity"], f"{where}.identity", ("name", "creature"))
     name = _text(f"{where}.identity.name", ident_data["name"])
     need(len(name) <= MAX_NAME, f"{where}.identity.name", f"a name of at most {MAX_NAME} characters", name)
@@ -427,9 +474,7 @@ def _restore_entity(world: Sandbox, row: Any, catalog: Catalog, where: str, ids:
         state = world.damage_model.load_state(data, kind, body, armor.pieces)
     except (ModelError, StateError) as exc:
         raise SaveError(f"{where}.model_state.{exc}") from None
-    entity = world.adopt(ident, anat, armor, cond, comb, position, equip, *state)
-    need(row["id"] == entity and is_int(row["id"]), f"{where}.id", f"the entity {entity} (entities in order)",
-         row["id"])
+    return (ident, anat, armor, cond, comb, position, equip, *state)
 
 
 def _traits(data: Any, where: str, catalog: Catalog, kind: CreatureDef, body: BodyStructure) -> Anatomy:

@@ -44,6 +44,7 @@ from sandbox.systems.spawning import SpawnError, creature_components
 
 if TYPE_CHECKING:
     from sandbox.persistence import FrozenSandbox
+    from sandbox.saves import SaveHook
 
 __all__ = [
     "GC_GEN0_THRESHOLD",
@@ -173,7 +174,7 @@ class Sandbox:
         if check_invariants is None:
             check_invariants = os.environ.get("SANDBOX_INVARIANTS", "") == "1"
         self.check_invariants = check_invariants
-        self._world = f"sandbox-{next(_world_ids)}"
+        self._world = self._esper_world()
         self.uid = uuid.uuid4().hex
         """This world's unique id (what its ``Entity`` handles carry; a save keeps it for the loaded world)."""
         self.lineage: tuple[str, ...] = (self.uid,)
@@ -184,9 +185,9 @@ class Sandbox:
         self._expanded_upto = 0
         self._tracker: object = None
         self.damage_model: DamageModel = build_model(model, self.catalog)
-        self.ctx = context_for(self.damage_model, self.catalog, seed=seed, run=run)
+        self.ctx = context_for(self.damage_model, self.catalog, seed=seed, run=run, world=self._world)
         with self._active():
-            esper.clear_database()
+            self._claim_world()
             for phase_, processors in itertools.groupby(processors_for(self.ctx), key=lambda pair: pair[0]):
                 for order, (_, processor) in enumerate(processors):
                     esper.add_processor(processor, priority(phase_, order))
@@ -641,21 +642,92 @@ class Sandbox:
         """
         return self.freeze().copy(self.log if log is None else log)
 
-    def save(self, path: str | Path) -> None:
-        """Write the whole world (entities, components, clock, generator states, log) as versioned JSON, atomically."""
+    def save(self, path: str | Path, hook: SaveHook | None = None) -> None:
+        """Write the whole world (entities, components, clock, generator states, log) as versioned JSON, atomically.
+
+        Entities of the esper world that are no creature (a game's loot chest) keep their ids: the save records them
+        as reserved, and a load recreates them empty at the same ids. ``hook.dump()`` (``sandbox.saves.SaveHook``) is
+        the game's own part, kept under the save's ``game`` key.
+
+        Raises:
+            GameDataError: ``hook.dump()`` gave something JSON cannot hold (nothing is written).
+        """
         from sandbox.persistence import save_world
 
-        save_world(self, Path(path))
+        save_world(self, Path(path), hook)
 
     @classmethod
-    def load(cls, path: str | Path, catalog: Catalog | None = None, content: Sequence[str | Path] = ()) -> Sandbox:
+    def load(cls, path: str | Path, catalog: Catalog | None = None, content: Sequence[str | Path] = (),
+             hook: SaveHook | None = None) -> Sandbox:
         """Restore a world saved by ``save``, over ``catalog``.
 
-        ``catalog`` defaults to the shipped content extended by ``content``, the trees it was made with.
+        ``catalog`` defaults to the shipped content extended by ``content``, the trees it was made with. The reserved
+        entities exist again (empty, at their ids; a spawn never reuses them); ``hook.restore(data)`` is then called
+        with the world current and the save's ``game`` part (``None`` when it has none), to put the game's components
+        back.
 
         Raises:
             SaveError: A corrupt, truncated or wrong-version file (nothing is half-loaded).
         """
         from sandbox.persistence import load_world
 
-        return load_world(Path(path), catalog or default_catalog(content), cls)
+        return load_world(Path(path), catalog or default_catalog(content), cls, hook)
+
+    # ------------------------------------------------------------------ issue 32: worlds held, fork, creature JSON
+
+    def _esper_world(self) -> str:
+        """The name of the esper world this Sandbox runs in (a fresh private one; ``OwnWorld`` names the game's)."""
+        return f"sandbox-{next(_world_ids)}"
+
+    def _claim_world(self) -> None:
+        """Prepare the esper world, current, before the systems are registered (a private world starts empty)."""
+        esper.clear_database()
+
+    @property
+    def esper_world(self) -> str:
+        """The name of the esper world this Sandbox is bound to (every call switches to it as needed)."""
+        return self._world
+
+    def fork(self) -> Sandbox:
+        """A cheap independent copy for "what if" previews: ticked as often as this world, it gives the same events.
+
+        The copy (``copy``) is a new private world with this world's creatures, clock, streams, care, scenario and
+        log (the entries shared); entities that are no creature are reserved in it, empty. Change either freely.
+
+        Raises:
+            ClosedWorldError: This world is closed.
+        """
+        from sandbox.saves import ClosedWorldError
+
+        if self._closed:
+            raise ClosedWorldError("cannot fork a closed world (fork it before closing it)")
+        return self.copy()
+
+    def creature_to_json(self, creature: CreatureRef) -> dict[str, object]:
+        """One creature as JSON-ready data: its traits, wounds and conditions (the model's state), gear and policies.
+
+        What ``add_creature`` of another world under the same model and content takes (a hero carried to the next
+        level). Its current target is left out (an entity of this world only).
+        """
+        from sandbox.creature_json import creature_document
+
+        return creature_document(self, self._creature(creature))
+
+    def add_creature(self, data: Mapping[str, object], *, name: str | None = None, team: str | None = None,
+                     position: Sequence[float] | None = None) -> Entity:
+        """Add a creature from ``creature_to_json`` data, with its wounds, conditions and gear; returns its entity.
+
+        Args:
+            data: What ``creature_to_json`` gave (of a world under this model and content).
+            name: Its name here (default: the one it had).
+            team: Its team here (default: the one it had).
+            position: Where it stands here (default: where it stood).
+
+        Raises:
+            CreatureDataError: Data of another model or content (an unknown creature, body, weapon or armour id),
+                tampered (a bad type, a value out of range), or a name already taken; the world is unchanged.
+        """
+        from sandbox.creature_json import add_creature
+
+        return add_creature(self, data, name=name, team=team, position=position)
+

@@ -9,9 +9,12 @@ the processors; the sandbox does the same. Nothing here is global, so two worlds
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+import esper
 
 from sandbox.components.creature import SkillDef
 from sandbox.components.gear import StrikeMode, Weapon
@@ -20,6 +23,7 @@ from sandbox.components.log import LogEntry
 from sandbox.components.rules import CombatRules
 from sandbox.systems.creatures import Creature, Roster
 from sandbox.systems.dice import Rng
+from sandbox.systems.worlds import in_world
 
 if TYPE_CHECKING:
     from sandbox.systems.damage_model import DamageModel
@@ -119,6 +123,8 @@ class TickContext:
             ``None``.
         strike_options: Per entity, the strike modes it can use (never saved; rebuilt on demand).
         melee_modes: Ids of the melee strike modes.
+        world: The esper world it belongs to (``install`` binds it): its reads and ``process`` switch to that world
+            when another is current. ``""``: whatever world is current (a context built by hand).
     """
 
     combat: CombatRules
@@ -134,9 +140,10 @@ class TickContext:
     due: DueQueue | None = None
     strike_options: dict[int, StrikeOptions] = field(default_factory=dict)
     melee_modes: frozenset[str] = frozenset()
+    world: str = ""
 
     def __post_init__(self) -> None:
-        self.roster = Roster(self.model)
+        self.roster = Roster(self.model, self.world)
         self.melee_modes = frozenset(m.id for m in self.modes.values() if m.kind == "melee")
 
     def emit(self, event: LogEntry) -> None:
@@ -146,6 +153,17 @@ class TickContext:
     def creatures(self) -> dict[int, Creature]:
         """Every creature of the world by entity (the roster's records)."""
         return self.roster.creatures()
+
+    @contextmanager
+    def active(self) -> Iterator[None]:
+        """Make this context's esper world current inside the block (to create or read entities by hand)."""
+        with in_world(self.world or esper.current_world):
+            yield
+
+    def process(self) -> None:
+        """Run one tick of this context's esper world (``esper.process()`` there, whatever world is current)."""
+        with in_world(self.world or esper.current_world):
+            esper.process()
 
     def begin_tick(self) -> TickState:
         """Start a tick's working state afresh (the first processor of a tick calls this)."""

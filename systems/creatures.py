@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 import esper
 
 from sandbox.components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
+from sandbox.systems.worlds import in_world
 
 if TYPE_CHECKING:
     from sandbox.systems.damage_model import DamageModel
@@ -81,14 +82,17 @@ def able(creature: Creature) -> bool:
 
 
 class Roster:
-    """Every creature of the current esper world under one damage model, as ``Creature`` records.
+    """Every creature of one esper world under one damage model, as ``Creature`` records.
 
     Args:
         model: The world's damage model (it names its state components and binds them into the record).
+        world: The esper world's name: reads switch to it when another world is current. ``""``: whatever world is
+            current at each call (a context a game builds by hand).
     """
 
-    def __init__(self, model: DamageModel) -> None:
+    def __init__(self, model: DamageModel, world: str = "") -> None:
         self.model = model
+        self.world = world
         self._types: tuple[type, ...] = SHARED + tuple(model.state_types())
         self._rows: object = None
         self._creatures: dict[int, Creature] = {}
@@ -99,6 +103,13 @@ class Roster:
         Read the records' components; do not add or remove entries. Rebuilt only when the world's entities or components
         changed.
         """
+        world = self.world
+        if world and esper.current_world != world:  # a read between ticks, with the game's other world current
+            with in_world(world):
+                return self._read()
+        return self._read()
+
+    def _read(self) -> dict[int, Creature]:
         # esper types its query by the component types named; ours are a run-time tuple.
         rows = cast("list[tuple[int, Sequence[object]]]", esper.get_components(*self._types))
         if rows is not self._rows:
