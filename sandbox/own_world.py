@@ -95,9 +95,10 @@ class OwnWorld(Sandbox):
              hook: SaveHook | None = None, *, world: str | None = None) -> OwnWorld:
         """Restore a save (of a ``Sandbox`` or an ``OwnWorld``) into esper world ``world`` (default: the current one).
 
-        The world must hold no entity yet (the saved ids are recreated as they were; its own processors may be
-        there): the creatures come back at their ids, the game's entities as empty entities at theirs, and then
-        ``hook.restore(data)`` runs with the world current to put the game's components back.
+        The world must hold no entity (the saved ids are recreated as they were, so its id counter starts afresh;
+        the game's own processors may be there): the creatures come back at their ids, the game's entities as empty
+        entities at theirs, and then ``hook.restore(data)`` runs with the world current to put the game's components
+        back.
 
         Raises:
             OccupiedWorldError: The world holds entities already.
@@ -117,6 +118,8 @@ class OwnWorld(Sandbox):
         # Checked in full in a private world first: a refused save then leaves the game's world untouched (esper
         # cannot give back the ids a half-done load would have taken there).
         Sandbox.load(path, catalog).close()
+        with in_world(name):
+            esper.clear_database()  # no entity in it: only its id counter starts afresh (its processors stay)
         loaded = load_world(Path(path), catalog, functools.partial(cls, world=name), hook)
         assert isinstance(loaded, OwnWorld)
         return loaded

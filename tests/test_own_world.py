@@ -338,3 +338,30 @@ def test_a_save_from_before_reserved_ids_still_loads(tmp_path: Path) -> None:
     (tmp_path / "s.json").write_text(json.dumps(doc))
     with Sandbox.load(tmp_path / "s.json") as loaded:
         assert int(loaded.spawn("human", name="Cuthbert")) == 3
+
+
+def test_a_sandboxs_own_context_answers_from_its_world_with_another_current(worlds: list[str]) -> None:
+    worlds.append("menu")
+    with Sandbox(seed=1) as world:
+        duel(world)
+        esper.switch_world("menu")
+        assert sorted(c.name for c in world.ctx.creatures().values()) == ["Aldric", "Bertram"]
+        assert world.ctx.roster.get(int(world.entity("Aldric"))) is not None
+        world.ctx.process()
+        assert world.tick == 1 and esper.current_world == "menu"
+
+
+def test_loading_into_an_emptied_world_recreates_the_saved_ids(worlds: list[str], tmp_path: Path) -> None:
+    """A quickload: the game empties its world (its id counter has moved on), then loads into it."""
+    worlds.append("dungeon")
+    esper.switch_world("dungeon")
+    chest = esper.create_entity(Chest(5))
+    world = OwnWorld(seed=1)
+    duel(world)
+    world.save(tmp_path / "q.json", hook=ChestHook())
+    world.close()
+    esper.delete_entity(chest, immediate=True)
+    loaded = OwnWorld.load(tmp_path / "q.json", hook=ChestHook())
+    assert {n: int(e) for e, n in loaded.names.items()} == {"Aldric": 2, "Bertram": 3}
+    assert esper.component_for_entity(chest, Chest).gold == 5
+    assert int(loaded.spawn("human", name="Cuthbert")) == 4
