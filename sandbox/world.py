@@ -664,7 +664,7 @@ class Sandbox:
         ``catalog`` defaults to the shipped content extended by ``content``, the trees it was made with. The reserved
         entities exist again (empty, at their ids; a spawn never reuses them); ``hook.restore(data)`` is then called
         with the world current and the save's ``game`` part (``None`` when it has none), to put the game's components
-        back.
+        back (whatever it raises closes the loaded world and goes on to the caller).
 
         Raises:
             SaveError: A corrupt, truncated or wrong-version file (nothing is half-loaded).
