@@ -9,8 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.game_folder import game_test_file
+
 ROOT = Path(__file__).resolve().parents[1]
-BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), re.DOTALL)
+# The "Testing your game" section's blocks are a test module, run under pytest below, not a script.
+_TESTING = re.compile(r"\n## Testing your game\n.*?(?=\n## )", re.DOTALL)
+BLOCKS = re.findall(r"```python\n(.*?)```", _TESTING.sub("", (ROOT / "README.md").read_text(encoding="utf-8")),
+                    re.DOTALL)
 
 
 def test_the_readme_has_python_examples() -> None:
@@ -23,6 +28,18 @@ def test_a_readme_example_runs(index: int, tmp_path: Path) -> None:
                           timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip()  # every example prints what it shows
+
+
+def test_the_readme_testing_example_passes_under_pytest(tmp_path: Path) -> None:
+    """Run from the clone, the plugin named with ``-p`` (``tests/test_wheel.py`` runs it from the wheel, where the
+    installed entry point alone brings the fixtures)."""
+    code, tests = game_test_file(check_own_names=False)
+    (tmp_path / "test_example.py").write_text(code, encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "sandbox.testing.plugin", "-p",
+                           "no:cacheprovider", "test_example.py"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"{tests} passed" in proc.stdout and tests >= 1
 
 
 SAMPLE = re.search(r"<!-- sample: COLUMNS=(\d+) sandbox (.*?) -->\n```text\n(.*?)```",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.game_folder import make_game_folder, run_in_game_folder
+from tests.game_folder import make_game_folder, run_in_game_folder, run_testing_example
 
 REPO = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.wheel
@@ -98,3 +98,18 @@ def test_the_readme_embedding_runs_beside_a_games_own_components_and_systems(ins
         assert result.returncode == 0, result.stderr
     top_level = {p.name for p in installed.iterdir() if not p.name.endswith(".dist-info") and p.name != "bin"}
     assert top_level == {"sandbox"}
+
+
+def test_the_readme_testing_example_runs_under_pytest_from_the_wheel(installed: Path, tmp_path: Path) -> None:
+    """The game's own test file, no conftest, no ``-p``: the fixtures come from the wheel's ``pytest11`` entry point
+    (issue 32, point 8), beside the game's own ``components`` and ``systems``."""
+    path = os.pathsep.join([str(installed), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
+    env = {**os.environ, "PYTHONPATH": path, "SANDBOX_CACHE": "off"}
+    env.pop("SANDBOX_CONTENT", None)
+    env.pop("PYTEST_ADDOPTS", None)
+    env.pop("PYTEST_PLUGINS", None)
+    result, tests = run_testing_example([sys.executable, "-S"], make_game_folder(tmp_path / "my-game"), env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{tests} passed" in result.stdout and tests >= 2
+    entry_points = next(installed.glob("combat_sandbox-*.dist-info")) / "entry_points.txt"
+    assert "[pytest11]" in entry_points.read_text(encoding="utf-8")
