@@ -78,11 +78,11 @@ def preview_blow(tables: DepthTables, table: HitTable, target: Creature, mode: S
             called = tables.called_shot_modifier if aim_zone > 0 else 0
             modifier = me.penalty + me.mishap + called + me.notches.get(mode.weapon, 0) + foe.open_guard
             rolls = d20_rolls(ability, foe.defense, modifier)
-    where, _ = landing_odds(body, table, called_part, called_location, aim_zone)
+    where, miss = landing_odds(body, table, called_part, called_location, aim_zone)
     reduction = tables.creatures.get(target.anatomy.kind.id, CreatureDepth()).reduction[FAMILIES.index(weapon.family)]
     down_now = target.condition.out
     each = 1.0 / len(rolls) if rolls else 0.0
-    hit = 0.0
+    hits = 0
     located: dict[int, float] = {}
     depths: dict[str, float] = {}
     injuries: dict[str, float] = {}
@@ -92,7 +92,7 @@ def preview_blow(tables: DepthTables, table: HitTable, target: Creature, mode: S
         if roll is not None and not roll.hit:
             continue
         margin, natural_20 = (1, False) if roll is None else (roll.margin, roll.natural == 20)
-        hit += each
+        hits += 1
         depth = wound_depth(margin, weapon.depth_bonus, reduction, natural_20, tables.tiers)
         for li, p_loc in where.items():
             p = each * p_loc
@@ -113,7 +113,8 @@ def preview_blow(tables: DepthTables, table: HitTable, target: Creature, mode: S
             kill += p if injury.kills else 0.0
             sever += p if injury.lost else 0.0
             dying += p if injury.dies_after and not injury.kills else 0.0
-    land = sum(located.values())
+    hit = hits * each
+    land = hit * (1.0 - miss)
     return OutcomePreview(
         model=NAME, attacker="" if attacker is None else attacker.name, target=target.name, mode=mode.id, aim=aim,
         hit=hit, land=land,
