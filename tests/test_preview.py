@@ -124,7 +124,11 @@ def test_every_model_previews_a_strike_whose_levels_sum_to_its_chance_to_land(mo
 
 
 def test_the_models_with_locations_say_where_and_the_others_say_why_not() -> None:
-    located = {m for m in MODELS if duel(m).preview("Aldric", "Bertram", "battleaxe.cut").locations is not None}
+    located = set()
+    for model in MODELS:
+        with duel(model) as world:
+            if world.preview("Aldric", "Bertram", "battleaxe.cut").locations is not None:
+                located.add(model)
     assert located == {"anatomy", "depth"}
     with duel("anatomy") as world:
         aimed = world.preview("Aldric", "Bertram", "battleaxe.cut", "Head")
@@ -178,7 +182,9 @@ def test_a_dead_target_or_attacker_has_no_preview(model: str) -> None:
 
 def test_a_mode_the_model_has_no_numbers_for_is_refused() -> None:
     with duel("status") as world:
-        del world.damage_model.tables.weapons["battleaxe.cut"]  # type: ignore[attr-defined]
+        tables = world.damage_model.tables
+        world.damage_model.tables = replace(tables, weapons={k: v for k, v in tables.weapons.items()  # type: ignore
+                                                             if k != "battleaxe.cut"})
         with pytest.raises(PreviewError, match=r"no damage for strike mode 'battleaxe\.cut'"):
             world.preview("Aldric", "Bertram", "battleaxe.cut")
 
