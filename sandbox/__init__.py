@@ -11,10 +11,11 @@ The embedding surface::
         print(world.readout("Bertram").wounds)
         outcome = world.run()
 
-- ``Sandbox``: one world (spawn, step, run, strike, inflict, advance, readout, get, save, load);
-  ``Outcome``: how a run ended; ``Readout``: a creature's state in its model's words;
-- ``SandboxError`` (a bad request: an unknown name), ``SaveError`` (a bad save), ``ConfigError`` (a bad config
-  file, every problem listed);
+- ``Sandbox``: one world (spawn, step, run, strike, preview, inflict, advance, readout, get, save, load);
+  ``Outcome``: how a run ended; ``Readout``: a creature's state in its model's words; ``OutcomePreview``: the exact
+  odds of a strike (``Sandbox.preview``);
+- ``SandboxError`` (a bad request: an unknown name; ``PreviewError`` is one), ``SaveError`` (a bad save),
+  ``ConfigError`` (a bad config file, every problem listed);
 - ``load_body``, ``load_catalog``, ``default_catalog``, ``Catalog``: the content.
 
 The rules themselves are in ``systems`` (pure functions, the processors, the damage models, ``sandbox.systems.install``
@@ -29,18 +30,21 @@ from typing import TYPE_CHECKING
 from sandbox.lazy import lazy_attributes
 
 if TYPE_CHECKING:
+    from sandbox.components.preview import OutcomePreview
     from sandbox.components.readout import Readout
     from sandbox.config.errors import ConfigError
     from sandbox.config.loader import Catalog, default_catalog, load_body, load_catalog
     from sandbox.persistence import SaveError
+    from sandbox.preview import PreviewError
     from sandbox.world import Outcome, Sandbox, SandboxError
 
-__all__ = ["Catalog", "ConfigError", "Outcome", "Readout", "Sandbox", "SandboxError", "SaveError", "default_catalog",
-           "load_body", "load_catalog"]
+__all__ = ["Catalog", "ConfigError", "Outcome", "OutcomePreview", "PreviewError", "Readout", "Sandbox", "SandboxError",
+           "SaveError", "default_catalog", "load_body", "load_catalog"]
 __version__ = "0.1.0"
 
 __getattr__, __dir__ = lazy_attributes(__name__, globals(), {
     "Sandbox": "sandbox.world", "Outcome": "sandbox.world", "SandboxError": "sandbox.world",
     "SaveError": "sandbox.persistence", "Readout": "sandbox.components.readout", "ConfigError": "sandbox.config.errors",
     "Catalog": "sandbox.config.loader", "default_catalog": "sandbox.config.loader",
-    "load_body": "sandbox.config.loader", "load_catalog": "sandbox.config.loader"})
+    "load_body": "sandbox.config.loader", "load_catalog": "sandbox.config.loader",
+    "OutcomePreview": "sandbox.components.preview", "PreviewError": "sandbox.preview"})

@@ -43,6 +43,7 @@ from sandbox.systems.phases import priority
 from sandbox.systems.spawning import SpawnError, creature_components
 
 if TYPE_CHECKING:
+    from sandbox.components.preview import OutcomePreview
     from sandbox.persistence import FrozenSandbox
     from sandbox.saves import SaveHook
 
@@ -731,3 +732,32 @@ class Sandbox:
 
         return add_creature(self, data, name=name, team=team, position=position)
 
+    # ------------------------------------------------------------------ outcome preview (issue 32)
+
+    def preview(self, attacker: CreatureRef | None, target: CreatureRef, mode: str,
+                aim: str = "unaimed") -> OutcomePreview:
+        """The exact odds of ``strike(target, mode, aim, attacker=attacker)`` against ``target`` as it is now.
+
+        To land, per location, per outcome level in the model's own terms, to sever, to kill and to leave it unable
+        to act, every roll summed over its faces (``DamageModel.preview``), under any of the five models. Nothing
+        changes: no stream is drawn from, so the next strike is the one the world would have made anyway.
+
+        Args:
+            attacker: Who would strike, or ``None`` (a blow that lands, as ``strike`` without an attacker).
+            target: Who would be struck.
+            mode: The strike mode, ``weapon.mode`` (``battleaxe.cut``).
+            aim: ``unaimed``, or a part (or location) of the target's body.
+
+        Raises:
+            PreviewError: An unknown creature, mode or aim, a dead attacker or target, or a mode the model has no
+                numbers for (a ``SandboxError``; nothing changes).
+        """
+        from sandbox.preview import PreviewError, preview_of
+
+        try:
+            victim = self._creature(target)
+            striker = self._creature(attacker) if attacker is not None else None
+        except SandboxError as exc:
+            raise PreviewError(str(exc)) from None
+        with self._active():
+            return preview_of(self.damage_model, self.ctx, self.catalog.modes, victim, mode, aim, striker)

@@ -12,6 +12,7 @@ A model declares:
   how hale it is (``health``, what the ``weakest`` policy compares); whether it can act is ``Condition.out``,
   which the model keeps current;
 - its attack procedure (``attack``), applied at once, and a real blow struck from outside the loop (``strike``);
+- the exact odds of such a blow against a creature as it is now (``preview``), which changes nothing;
 - optionally, turns of its own a creature takes instead of fighting (``turn_action``, then ``act``: first aid, a
   healing item), and the carried items it has rules for (``items``);
 - direct damage for set-up and tests (``inflict``), and settling its derived state after a hand edit
@@ -39,6 +40,7 @@ from sandbox.components.creature import CreatureDef
 from sandbox.components.gear import ArmorPiece, StrikeMode
 from sandbox.components.impairment import SOUND, Impairment
 from sandbox.components.log import LogEntry
+from sandbox.components.preview import OutcomePreview
 from sandbox.components.readout import AftermathRow, PartReading, Readout
 from sandbox.systems.context import TickContext, TurnAction
 from sandbox.systems.creatures import Creature
@@ -270,6 +272,27 @@ class DamageModel:
             ModelError: An aim the target's body does not have.
         """
         raise NotImplementedError
+
+    def preview(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
+                attacker: Creature | None = None) -> OutcomePreview:
+        """The exact odds of ``strike(target, mode, aim, ctx, attacker)``, against the target as it is now.
+
+        Every roll the strike would make is summed over its faces (``sandbox.systems.distributions``), never
+        sampled; nothing in the world changes and no stream is drawn from. Every model implements it: a sixth
+        model's strike has odds too.
+
+        Args:
+            target: Who would be struck.
+            mode: The strike mode.
+            aim: ``unaimed`` or the name of a part (or location) of the target's body.
+            ctx: The world.
+            attacker: Who would strike, or ``None`` (a blow that lands, as ``strike`` without one).
+
+        Raises:
+            ModelError: What ``strike`` would refuse: an aim the target's body does not have, a dead attacker or
+                target, a mode the model has no numbers for.
+        """
+        raise NotImplementedError(f"the {self.name!r} model gives no preview")
 
     def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
         """Apply damage directly (scenario set-up and tests), as the model applies a landed blow.

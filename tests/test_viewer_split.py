@@ -12,7 +12,7 @@ from sandbox.models import available_models
 from sandbox.vector_odds import exact_odds
 from sandbox.viewer import Viewer
 from sandbox.viewer.app import SPLIT_SIZE
-from sandbox.viewer.odds import LocationOdds
+from sandbox.viewer.odds import LocationOdds, PreviewOdds
 from tests.test_viewer import click, drawn_text, hover
 
 pytestmark = pytest.mark.usefixtures("dummy_display")  # tests/conftest.py
@@ -174,8 +174,10 @@ def test_the_card_s_odds_are_the_exact_engine_s_for_the_attacker_s_current_mode(
         viewer.close()
 
 
-def test_the_card_says_why_there_are_no_odds(monkeypatch: pytest.MonkeyPatch) -> None:
-    viewer = Viewer("duel", seed=2, models=["severity"])
+@pytest.mark.parametrize("model", ["severity", "depth"])
+def test_the_card_says_why_there_are_no_odds_and_shows_a_point_model_s_own(
+        model: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    viewer = Viewer("duel", seed=2, models=[model])
     try:
         viewer.select("Bertram")
         viewer.choose_attacker("Aldric")
@@ -183,12 +185,24 @@ def test_the_card_says_why_there_are_no_odds(monkeypatch: pytest.MonkeyPatch) ->
         pane = viewer.panes[0]
         assert pane.drawn_body is not None
         text = drawn_text(monkeypatch, viewer)
-        click(viewer, next(iter(pane.drawn_body.locations.values())).center)
+        location, spot = next(iter(pane.drawn_body.locations.items()))
+        click(viewer, spot.center)
         viewer.draw()
         assert any("No exact odds: Aldric has no strike mode it can use now" in line for line in text)
         viewer.tick_once()  # the card stays pinned: the new tick's odds are asked for
         viewer.invalidate()
         viewer.draw()
-        assert any("No exact odds: the severity model keeps no wounds at locations" in line for line in text)
+        world = viewer.world
+        assert world is not None
+        odds = pane.feed.odds[(world.entity("Aldric"), world.entity("Bertram"), location, 1)]
+        assert isinstance(odds, PreviewOdds)  # the model's own exact odds, from the world's preview
+        striker = world.creatures()[world.entity("Aldric")]
+        assert odds.preview == world.preview("Aldric", "Bertram", striker.combatant.mode)
+        shown = " ".join(" ".join(text).split())
+        assert f"Exact odds ({model} model, the whole attack):" in shown
+        name = world.catalog.bodies["human"].locations[location].name
+        for line in odds.lines(name):
+            assert " ".join(line.split()) in shown
+        assert f"lands {100 * odds.preview.land:.1f}%" in shown
     finally:
         viewer.close()

@@ -13,7 +13,7 @@ from sandbox.components.body import ASPECTS, BodyStructure
 from sandbox.components.gear import ArmorPiece
 from sandbox.components.readout import Readout
 from sandbox.viewer.fonts import Typeset
-from sandbox.viewer.odds import LocationOdds
+from sandbox.viewer.odds import LocationOdds, PreviewOdds
 from sandbox.viewer.theme import DIM, EXPLAIN, PANEL_DARK, RULE, TEXT, Colour
 from sandbox.viewer.wounds import wound_text
 
@@ -49,7 +49,7 @@ def _numbers(first: int, last: int) -> str:
 
 
 def card_lines(body: BodyStructure, location: int, readout: Readout, armor: tuple[ArmorPiece, ...],
-               odds: LocationOdds | str | None, attacker: str | None) -> list[Line]:
+               odds: LocationOdds | PreviewOdds | str | None, attacker: str | None) -> list[Line]:
     """The card's lines, top to bottom, but the protection table (``protection_rows``)."""
     loc = body.locations[location]
     part = body.parts[loc.part]
@@ -74,7 +74,7 @@ def card_lines(body: BodyStructure, location: int, readout: Readout, armor: tupl
     elif isinstance(odds, str):
         lines.append((f"No exact odds: {odds}", "small", DIM))
     else:
-        lines.append(("Exact odds (the blow, once the attack lands):", "heading", TEXT))
+        lines.append((odds.heading, "heading", TEXT))
         lines += [(text, "small", EXPLAIN) for text in odds.lines(loc.name)]
     return lines
 

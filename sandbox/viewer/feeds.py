@@ -19,7 +19,7 @@ from sandbox.config.content import ScenarioRef
 from sandbox.engines import DEFAULT_ENGINE, TRACE_ALL, open_world
 from sandbox.systems.models.anatomy.targets import CompiledTargets
 from sandbox.viewer.entries import Attack, LogReader
-from sandbox.viewer.odds import LocationOdds, OddsUnavailable, location_odds
+from sandbox.viewer.odds import LocationOdds, OddsUnavailable, PreviewOdds, location_odds
 from sandbox.viewer.scene import Scene, TickMarks, marks_of, world_scene
 from sandbox.viewer.snapshots import Snapshots
 from sandbox.world_protocol import World
@@ -86,7 +86,7 @@ class Feed(Protocol):
     bounds: tuple[float, float] | None
     note: str
     shown: Shown
-    odds: dict[tuple[int, int, int, int], LocationOdds | str]
+    odds: dict[tuple[int, int, int, int], LocationOdds | PreviewOdds | str]
 
     @property
     def live(self) -> bool:
@@ -144,7 +144,7 @@ class LiveFeed:
         self.factory = factory
         self.quiet = quiet
         self.snapshot_every = snapshot_every
-        self.odds: dict[tuple[int, int, int, int], LocationOdds | str] = {}
+        self.odds: dict[tuple[int, int, int, int], LocationOdds | PreviewOdds | str] = {}
         self._compiled: CompiledTargets = {}
         self._title = title
         self._adopt(world, owned)

@@ -8,23 +8,28 @@ The engine enumerates the impact dice (the mode's, plus the attacker's Strength 
 thrown included), the hit-location tables under the attacker's aim and the mode's Spread, protection, the level
 thresholds, glancing, amputation and Shock tests, against the defender as its wounds leave it now (its Shock,
 Strength and keep-control MLs), on either engine (an array world's creature record carries the same wounds). It is
-the engine of the rules that resolve blows at locations: a creature that carries no such wound state (a point
-model's) gets no odds, and the card says why.
+the engine of the rules that resolve blows at locations. A creature that carries no such wound state (a point
+model's) gets its model's own exact odds of the whole attack instead, from the world's outcome preview
+(``Sandbox.preview``, ``PreviewOdds``); on a world with no preview, the card says why there are none.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from sandbox.components.models.anatomy import Injury
+from sandbox.components.preview import OutcomePreview
 from sandbox.components.rules import LEVEL_CODES, ShockState
 from sandbox.systems.creatures import Creature
+from sandbox.systems.errors import SandboxError
+from sandbox.systems.hit_location import called_target
 from sandbox.systems.models.anatomy.exact_odds import dice_distribution, exact_blow_odds
 from sandbox.systems.models.anatomy.targets import CompiledTargets, target_profile
 from sandbox.systems.strike import is_off_hand, strength_impact_modifier
 from sandbox.world_protocol import World
 
-__all__ = ["LocationOdds", "OddsUnavailable", "location_odds"]
+__all__ = ["LocationOdds", "OddsUnavailable", "PreviewOdds", "Previews", "location_odds"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +62,8 @@ class LocationOdds:
     shock: tuple[tuple[str, float], ...]
     dead: float
 
+    heading = "Exact odds (the blow, once the attack lands):"
+
     def lines(self, location: str) -> list[str]:
         """The odds in words, for the card."""
         unwounded = self.levels[0] - self.glancing
@@ -72,13 +79,61 @@ class LocationOdds:
                 f"shock: {shock}"]
 
 
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewOdds:
+    """The exact odds of the attacker's whole attack (its roll included), from the world's outcome preview.
+
+    Attributes:
+        mode: The strike mode's name.
+        preview: The world's ``OutcomePreview``.
+    """
+
+    mode: str
+    preview: OutcomePreview
+
+    @property
+    def heading(self) -> str:
+        """The card's heading over these odds."""
+        return f"Exact odds ({self.preview.model} model, the whole attack):"
+
+    def lines(self, location: str) -> list[str]:
+        """The odds in words, for the card: to land, here, each level, to kill, to leave it down, to sever."""
+        p = self.preview
+        aim = "unaimed" if p.aim == "unaimed" else f"aimed at the {p.aim}"
+        lands = f"{p.attacker}'s {self.mode} ({aim}): lands {_pct(p.land)}"
+        if p.hit - p.land > 0.0005:
+            lands += f" (hits {_pct(p.hit)}, finds nothing to strike {_pct(p.hit - p.land)})"
+        where = (f"strikes the {location} {_pct(p.location(location))}" if p.locations is not None
+                 else p.locations_note)
+        levels = "  ".join(f"{c.name} {_pct(c.p)}" for c in p.levels if c.p > 0.0005) or "nothing"
+        ends = f"kills {_pct(p.kill)}, leaves it unable to act {_pct(p.down)}"
+        if p.sever is not None:
+            ends += f", severs {_pct(p.sever)}"
+        return [lands, where, f"{p.level_kind}: {levels}", ends]
+
+
+@runtime_checkable
+class Previews(Protocol):
+    """A world that gives the exact odds of a strike under its own model (``Sandbox.preview``)."""
+
+    def preview(self, attacker: int | None, target: int, mode: str, aim: str = "unaimed") -> OutcomePreview:
+        """The exact odds of ``attacker`` striking ``target`` with ``mode`` at ``aim``."""
+        ...
+
+
 class OddsUnavailable(Exception):
     """The odds cannot be computed; the message says why (for the card)."""
 
 
 def location_odds(world: World, attacker: int, defender: int, location: int,
-                  compiled: CompiledTargets) -> LocationOdds:
+                  compiled: CompiledTargets) -> LocationOdds | PreviewOdds:
     """The exact odds of ``attacker``'s current strike mode at ``location`` of ``defender``, as the world is now.
+
+    A defender with no wounds at locations (a point model's) gets the world's outcome preview of the attack.
 
     Args:
         world: The world, on any engine.
@@ -96,6 +151,8 @@ def location_odds(world: World, attacker: int, defender: int, location: int,
     mode = world.catalog.modes.get(striker.combatant.mode)
     if mode is None:
         raise OddsUnavailable(f"{striker.name} has no strike mode it can use now")
+    if not isinstance(getattr(target.state, "injury", None), Injury) and isinstance(world, Previews):
+        return _previewed(world, striker, target, mode.id, mode.name)
     rules = world.catalog.rules
     injury = _wounds_of(target, world.model)
     cached = injury.profile
@@ -120,6 +177,23 @@ def location_odds(world: World, attacker: int, defender: int, location: int,
         there.glancing, there.bleeder, there.amputation.get("severed", 0.0),
         tuple((state.label, there.shock[state]) for state in ShockState if state is not ShockState.NONE),
         there.dead)
+
+
+def _previewed(world: Previews, striker: Creature, target: Creature, mode: str, name: str) -> PreviewOdds:
+    """The world's preview of ``striker``'s attack, aimed as it aims now where the target has what it aims at.
+
+    Raises:
+        OddsUnavailable: The world refuses the preview (the message says why).
+    """
+    aim = striker.combatant.aim if striker.combatant.aim_zone else "unaimed"
+    try:
+        called_target(target.anatomy.body, aim)
+    except ValueError:  # "random", or a part this body lacks: the odds of an unaimed blow
+        aim = "unaimed"
+    try:
+        return PreviewOdds(name, world.preview(striker.entity, target.entity, mode, aim))
+    except SandboxError as exc:
+        raise OddsUnavailable(str(exc)) from None
 
 
 def _no_wounds(model: str) -> str:

@@ -54,7 +54,7 @@ from sandbox.scenario_def import ScenarioDef
 from sandbox.systems.models import DEFAULT_MODEL
 from sandbox.viewer.entries import LogReader
 from sandbox.viewer.feeds import Shown
-from sandbox.viewer.odds import LocationOdds
+from sandbox.viewer.odds import LocationOdds, PreviewOdds
 from sandbox.viewer.scene import DOWN_SHOCK, Figure, Scene, TickMarks, is_down, marks_of, verdict_of
 from sandbox.world import Sandbox
 
@@ -169,7 +169,7 @@ class ReplayFeed:
             raise ReplayError(f"{path}: no events to replay")
         self.path = path
         self.model = log_model(self.events)
-        self.odds: dict[tuple[int, int, int, int], LocationOdds | str] = {}
+        self.odds: dict[tuple[int, int, int, int], LocationOdds | PreviewOdds | str] = {}
         self.casting = self._cast(cast, names)
         self.names = {e: c.name for e, c in self.casting.items()}
         scenario = cast.scenario if cast is not None else None

@@ -2,7 +2,9 @@
 
 ``exact_blow_odds`` sums over the impact distribution (``dice_distribution`` convolves the dice, never enumerating
 their rolls), the locations and every d100 test of a blow (amputation, Shock, keep-grip, keep-footing) and returns
-the exact probabilities ``sandbox.systems.models.anatomy.vector_blows.resolve_blows`` estimates.
+the exact probabilities ``sandbox.systems.models.anatomy.vector_blows.resolve_blows`` estimates. Against a target's
+current wounds (the profile carries them) it also sums what the blow leaves: compounding, and the shock state the
+new result leaves on the one the target is in (``shock_now``), so whether it is down after the blow.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from sandbox.components.rules import AnatomyRules, ShockState, TestResult
 from sandbox.systems.dice import success_probabilities
 from sandbox.systems.hit_location import location_probabilities
 from sandbox.systems.models.anatomy.blow import TargetProfile
+from sandbox.systems.models.anatomy.damage import offered_state
+from sandbox.systems.models.anatomy.injury import compounds
 from sandbox.systems.models.anatomy.mishaps import fumble_outcome, stumble_outcome
 
 __all__ = ["ExactOdds", "dice_distribution", "exact_blow_odds"]
@@ -37,6 +41,10 @@ class ExactOdds:
         shock: Per ``ShockState``, the chance of a landed blow offering it.
         fumble: ``none`` or ``<disposition> -> <outcome>``.
         stumble: Likewise for keep-footing.
+        compound: The new wound compounds the worst wound already at its location.
+        after: Per ``ShockState``, the chance of the state a landed blow leaves the target in (what it offers only
+            ever worsens the state it is in, ``shock_now``; a blow that kills by severing leaves it dead).
+        down: The target is dead or out of the fight (Incapacitated on) after a landed blow.
     """
 
     missed: float = 0.0
@@ -49,6 +57,9 @@ class ExactOdds:
     shock: list[float] = field(default_factory=lambda: [0.0] * len(ShockState))
     fumble: dict[str, float] = field(default_factory=dict)
     stumble: dict[str, float] = field(default_factory=dict)
+    compound: float = 0.0
+    after: list[float] = field(default_factory=lambda: [0.0] * len(ShockState))
+    down: float = 0.0
 
 
 def dice_distribution(dice: Dice, bonus: int = 0) -> dict[int, float]:
@@ -70,10 +81,19 @@ def dice_distribution(dice: Dice, bonus: int = 0) -> dict[int, float]:
     return {low + i: float(p) for i, p in enumerate(dist) if p > 0}
 
 
-def _test_odds(ml: int | None, rules: AnatomyRules) -> dict[TestResult, float]:
-    if ml is None:
-        return {TestResult.CF: 1.0}
-    return {r: p for r, p in success_probabilities(ml, rules.tests).items() if p > 0}
+def _test_odds(ml: int | None, rules: AnatomyRules,
+               seen: dict[int | None, dict[TestResult, float]] | None = None) -> dict[TestResult, float]:
+    """The results of a d100 test against ``ml``, from ``seen`` when already worked out.
+
+    A blow's walk asks for the same few MLs at every location and level, and each costs a hundred test readings.
+    """
+    if seen is not None and ml in seen:
+        return seen[ml]
+    odds = {TestResult.CF: 1.0} if ml is None else {
+        r: p for r, p in success_probabilities(ml, rules.tests).items() if p > 0}
+    if seen is not None:
+        seen[ml] = odds
+    return odds
 
 
 def _add(bucket: dict[str, float], key: str, p: float) -> None:
@@ -81,8 +101,12 @@ def _add(bucket: dict[str, float], key: str, p: float) -> None:
 
 
 def exact_blow_odds(target: TargetProfile, impacts: Mapping[int, float], aspect: int, aim: int | None = None,
-                    spread: int = 1, *, location: int | None = None) -> ExactOdds:
-    """The exact odds of one blow against an unwounded ``target``: every location, impact and d100 test.
+                    spread: int = 1, *, location: int | None = None,
+                    shock_now: ShockState = ShockState.NONE) -> ExactOdds:
+    """The exact odds of one blow against ``target``: every location, impact and d100 test.
+
+    The target's test MLs and the wounds already at each location come from its profile; ``shock_now`` is the
+    shock state it is in (what a new result worsens).
 
     Args:
         target: The compiled target.
@@ -92,6 +116,7 @@ def exact_blow_odds(target: TargetProfile, impacts: Mapping[int, float], aspect:
         aim: Target zone number, or ``None`` for unaimed.
         spread: Spread of an aimed blow.
         location: A forced location.
+        shock_now: The target's shock state before the blow.
 
     Returns:
         Probabilities of all blows, per location, level, amputation, shock state and mishap.
@@ -103,6 +128,7 @@ def exact_blow_odds(target: TargetProfile, impacts: Mapping[int, float], aspect:
         probs, miss = [0.0] * len(target.body.locations), 0.0
         probs[location] = 1.0
     odds = ExactOdds(missed=miss)
+    seen: dict[int | None, dict[TestResult, float]] = {}
     values = np.fromiter(impacts.keys(), dtype=np.int64, count=len(impacts))
     weights = np.fromiter(impacts.values(), dtype=np.float64, count=len(impacts))
     thresholds = np.asarray(target.thresholds, dtype=np.float64)
@@ -126,13 +152,16 @@ def exact_blow_odds(target: TargetProfile, impacts: Mapping[int, float], aspect:
                 level = 0
             odds.level[level] += p
             odds.glancing += p * glancing
+            existing = target.existing_levels.get(loc)
+            if existing and compounds(level, existing):
+                odds.compound += p
             base_bleeder = bool(target.bleeds[loc][level] >> aspect & 1)
             branches: list[tuple[float, str, bool, bool, int]] = []  # p, amputation, severed, bleeder, roll mod
             roll0 = rules.glancing_shock_roll if glancing else 0
             amp_mod = target.amputation[loc]
             if amp_mod is not None and level >= rules.amputation_level and aspect in rules.amputation_aspects:
                 ml = target.strength_ml
-                for result, q in _test_odds(None if ml is None else ml + amp_mod, rules).items():
+                for result, q in _test_odds(None if ml is None else ml + amp_mod, rules, seen).items():
                     out = rules.amputation_outcomes[result]
                     bleeds = base_bleeder or (out.severed and target.amputation_bleed[loc][result])
                     branches.append((q, "severed" if out.severed else "kept", out.severed, bleeds,
@@ -152,7 +181,7 @@ def exact_blow_odds(target: TargetProfile, impacts: Mapping[int, float], aspect:
                 elif index > rules.shock_no_test_max:
                     ml = target.shock_ml
                     shock = []
-                    for result, r in _test_odds(None if ml is None else ml + roll_mod, rules).items():
+                    for result, r in _test_odds(None if ml is None else ml + roll_mod, rules, seen).items():
                         final = index + rules.shock_index_change[result]
                         states = target.state_by_index
                         shock.append((r, states[min(max(final, 0), len(states) - 1)]))
@@ -162,6 +191,13 @@ def exact_blow_odds(target: TargetProfile, impacts: Mapping[int, float], aspect:
                     odds.shock[state] += pq * r
                     if state is ShockState.DEAD or (severed and target.vital_location[loc]):
                         odds.dead += pq * r
+                        odds.down += pq * r
+                        odds.after[ShockState.DEAD] += pq * r
+                        continue
+                    left = offered_state(shock_now, state)
+                    odds.after[left] += pq * r
+                    if left >= ShockState.INCAPACITATED:
+                        odds.down += pq * r
             for name, disposition, ml, outcome in (
                     ("fumble", target.fumble[loc][level], target.fumble_ml, fumble_outcome),
                     ("stumble", target.stumble[loc][level], target.stumble_ml, stumble_outcome)):
@@ -171,6 +207,6 @@ def exact_blow_odds(target: TargetProfile, impacts: Mapping[int, float], aspect:
                 elif disposition == "auto":
                     _add(bucket, f"auto -> {outcome('auto', None)}", p)
                 else:
-                    for result, r in _test_odds(ml, rules).items():
+                    for result, r in _test_odds(ml, rules, seen).items():
                         _add(bucket, f"roll -> {outcome('roll', result)}", p * r)
     return odds

@@ -23,11 +23,12 @@ from sandbox.components.gear import ArmorPiece, StrikeMode
 from sandbox.components.impairment import Impairment
 from sandbox.components.log import LogEntry
 from sandbox.components.models.anatomy import Injury, Shock, Wound
+from sandbox.components.preview import OutcomePreview
 from sandbox.components.readout import AftermathRow, PartReading, Readout, WoundReading
 from sandbox.components.rules import LEVEL_CODES, LEVEL_WORDS, AnatomyRules, InjuryLevel, ShockState
 from sandbox.systems.context import TickContext
 from sandbox.systems.creatures import Creature
-from sandbox.systems.damage_model import DAY, DamageModel, ModelError, register
+from sandbox.systems.damage_model import DAY, DamageModel, ModelError, check_living, register
 from sandbox.systems.hit_location import aimed_part, target_zone_number
 from sandbox.systems.models.anatomy.aftercare import BleedingProcessor
 from sandbox.systems.models.anatomy.blow import resolve_blow, roll_impact
@@ -36,6 +37,7 @@ from sandbox.systems.models.anatomy.damage import DamageProcessor, apply_blow, i
 from sandbox.systems.models.anatomy.health import band, health, health_ceiling
 from sandbox.systems.models.anatomy.impairment import body_impairments
 from sandbox.systems.models.anatomy.mastery import effective_ml
+from sandbox.systems.models.anatomy.preview import preview_blow
 from sandbox.systems.models.anatomy.record import AttackRecord, attack_ml, opposed, stunned
 from sandbox.systems.models.anatomy.recovery import RecoveryProcessor
 from sandbox.systems.models.anatomy.state import AnatomyState, anatomy_state
@@ -233,6 +235,23 @@ class AnatomyModel(DamageModel):
                 apply_blow(target.entity, target.anatomy, foe.injury, foe.shock, target.condition, target.equipment,
                            blow, rules, ctx)
         self.settle(target, ctx)
+
+    def preview(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
+                attacker: Creature | None = None) -> OutcomePreview:
+        """The exact odds of ``strike`` (``sandbox.systems.models.anatomy.preview``): the opposed test, then the blow.
+
+        Raises:
+            ModelError: An aim the target's body does not have, or a dead attacker or target.
+        """
+        zone = _aim_zone(target.anatomy.body, aim)
+        check_living(target, attacker)
+        parts: tuple[int, ...] = ()
+        if attacker is not None:
+            from sandbox.systems.combat import ready_parts
+
+            parts = ready_parts(attacker.anatomy, self.part_states(attacker), attacker.condition, attacker.equipment,
+                                mode) or ()
+        return preview_blow(self.rules, self.compiled, target, mode, aim, zone, ctx, attacker, parts)
 
     def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
         """``location=`` (a name), ``level=`` (1..5 or a code: ``S3``) and ``aspect=`` (a name; default blunt).

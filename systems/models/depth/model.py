@@ -33,6 +33,7 @@ from sandbox.components.models.depth import (
     Mishap,
     WeaponDepth,
 )
+from sandbox.components.preview import OutcomePreview
 from sandbox.components.readout import PartReading, Readout
 from sandbox.systems.conditions import drop_held, kill
 from sandbox.systems.context import TickContext
@@ -42,6 +43,7 @@ from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, reg
 from sandbox.systems.dice import roll_die
 from sandbox.systems.hit_location import MISS, HitTable, build_hit_table, locate
 from sandbox.systems.models.depth.care import DyingProcessor, advance_care, refresh
+from sandbox.systems.models.depth.preview import preview_blow
 from sandbox.systems.models.depth.readout import (
     ability_words,
     conditions_of,
@@ -321,6 +323,39 @@ class DepthModel(DamageModel):
         location = self._landing(body, called_part, called_location, 0, record, ctx)
         if location != MISS:
             self._wound(target, location, 1, weapon, False, record, ctx)
+
+    def preview(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
+                attacker: Creature | None = None) -> OutcomePreview:
+        """The exact odds of ``strike`` (``sandbox.systems.models.depth.preview``), with the same refusals.
+
+        Raises:
+            ModelError: An aim the target's body does not have, a mode the model has no entry for, or (with an
+                attacker) a mode only broken or lost limbs could wield.
+        """
+        from sandbox.systems.ai import choose_aim
+        from sandbox.systems.combat import ready_parts
+
+        body = target.anatomy.body
+        called_part, called_location = check_aim(body, aim)
+        if mode.id not in self.tables.weapons:
+            raise ModelError(f"the depth model has no entry for strike mode {mode.id!r}; its modes: "
+                             f"{', '.join(sorted(self.tables.weapons))}")
+        parts: tuple[int, ...] = ()
+        zone = 0
+        if attacker is not None:
+            found = ready_parts(attacker.anatomy, self.part_states(attacker), attacker.condition, attacker.equipment,
+                                mode)
+            if found is None and ready_parts(attacker.anatomy, DamageModel.part_states(self, attacker),
+                                             attacker.condition, attacker.equipment, mode) is not None:
+                raise ModelError(f"{attacker.name} cannot strike with {mode.name}: the limbs that wield it are "
+                                 "broken or lost")
+            parts = found or ()
+            # A named aim draws nothing from the stream (only "random" does, which no body's parts are called).
+            zone = choose_aim(aim, body, ctx.streams["ai"]) if aim != "unaimed" else 0
+            if not zone:
+                called_part = called_location = None
+        return preview_blow(self.tables, self._hit_table(body), target, mode, aim, called_part, called_location,
+                            zone, attacker, parts)
 
     # ---------------------------------------------------------------- direct damage
 

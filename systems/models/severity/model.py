@@ -20,6 +20,7 @@ from sandbox.components.creature import CreatureDef
 from sandbox.components.events import DamageDealt
 from sandbox.components.gear import ArmorPiece, StrikeMode
 from sandbox.components.models.severity import ANTI_ARMOR, EFFECTS, SeverityRules, SeverityState, SeverityWeapon
+from sandbox.components.preview import OutcomePreview
 from sandbox.components.readout import Readout
 from sandbox.systems.conditions import kill
 from sandbox.systems.context import TickContext, TurnAction
@@ -28,6 +29,7 @@ from sandbox.systems.d20 import d20_attack
 from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, check_living, register
 from sandbox.systems.dice import roll_dice
 from sandbox.systems.models.severity.care import SeverityTurnProcessor, advance_severity, give_first_aid, needs_aid
+from sandbox.systems.models.severity.preview import preview_blow
 from sandbox.systems.models.severity.readout import effect_readings, effects_text, label
 from sandbox.systems.models.severity.record import MODEL, SeverityAttack, _changed
 from sandbox.systems.models.severity.rules import (
@@ -270,6 +272,19 @@ class SeverityModel(DamageModel):
         clock = ctx.clock
         record = SeverityAttack(clock.tick, clock.time, -1, target.entity, mode, aim, None, True, not able(target))
         self._blow(record, target, mode, ctx)
+
+    def preview(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
+                attacker: Creature | None = None) -> OutcomePreview:
+        """The exact odds of ``strike`` (``sandbox.systems.models.severity.preview``).
+
+        Raises:
+            ModelError: An aim the target's body does not have, a dead target or attacker, or a strike mode with
+                no entry in the model's tables (against a target it could strike).
+        """
+        check_aim(target.anatomy.body, aim)
+        check_living(target, attacker)
+        weapon = self._weapon(mode) if self._can_be_struck(target.anatomy.body) else None
+        return preview_blow(self.rules, target, mode, aim, weapon, attacker)
 
     def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
         """Direct damage (set-up and tests), as a landed blow applies it; a dead creature takes none.

@@ -22,6 +22,7 @@ from sandbox.components.creature import CreatureDef
 from sandbox.components.events import DamageDealt, FellProne, ModelStateChanged
 from sandbox.components.gear import ArmorPiece, StrikeMode
 from sandbox.components.models.status import DEAD, HEALTHY, LEVELS, MORTALLY, StatusState, StatusTables, StatusWeapon
+from sandbox.components.preview import OutcomePreview
 from sandbox.components.readout import Readout, WoundReading
 from sandbox.systems.conditions import kill
 from sandbox.systems.context import TickContext
@@ -31,6 +32,7 @@ from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, che
 from sandbox.systems.dice import roll_dice
 from sandbox.systems.models.status.care import ComeRoundProcessor, set_level
 from sandbox.systems.models.status.care import advance as advance_out_of_combat
+from sandbox.systems.models.status.preview import preview_blow
 from sandbox.systems.models.status.record import StatusAttackRecord, describe
 from sandbox.systems.models.status.rules import (
     MODEL,
@@ -240,6 +242,18 @@ class StatusModel(DamageModel):
         clock = ctx.clock
         record = StatusAttackRecord(clock.tick, clock.time, -1, target.entity, mode, aim, None, self._weapon(mode))
         self._blow(record, target, 0, ctx)
+
+    def preview(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
+                attacker: Creature | None = None) -> OutcomePreview:
+        """The exact odds of ``strike`` (``sandbox.systems.models.status.preview``): the d20, the damage, the ladder.
+
+        Raises:
+            ModelError: An aim the target's body does not have, a dead target or attacker, or a strike mode with
+                no entry in the model's tables.
+        """
+        check_aim(target.anatomy.body, aim)
+        check_living(target, attacker)
+        return preview_blow(self.tables, target, mode, aim, self._weapon(mode), attacker)
 
     def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
         """``damage=N``: N HP after armour, applied as a landed blow applies its damage.

@@ -21,15 +21,17 @@ from sandbox.components.creature import CreatureDef
 from sandbox.components.events import DamageDealt, FellProne
 from sandbox.components.gear import ArmorPiece, StrikeMode
 from sandbox.components.models.strength import StrengthHealth, StrengthTables, WeaponDamage, default_tables
+from sandbox.components.preview import OutcomePreview
 from sandbox.components.readout import Readout
 from sandbox.systems.conditions import shields_held
 from sandbox.systems.context import TickContext, TurnAction
 from sandbox.systems.creatures import Creature, can_act
 from sandbox.systems.d20 import d20_attack
-from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, register
+from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, check_living, register
 from sandbox.systems.models.strength import care, items
 from sandbox.systems.models.strength.care import StrengthRecoveryProcessor, _changed, _die
 from sandbox.systems.models.strength.care import advance as advance_out_of_combat
+from sandbox.systems.models.strength.preview import preview_blow
 from sandbox.systems.models.strength.readout import invariant_breaches, label_of, readout_of
 from sandbox.systems.models.strength.record import StrengthAttack, damage_detail
 from sandbox.systems.models.strength.rules import (
@@ -242,6 +244,29 @@ class StrengthModel(DamageModel):
         self._roll_damage(record, weapon, target, 0, 0, ctx)
         ctx.log.append(record)
         record.outcome = self.apply_damage(target, record.dealt, ctx, mode.name)
+
+    def preview(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
+                attacker: Creature | None = None) -> OutcomePreview:
+        """The exact odds of ``strike`` (``sandbox.systems.models.strength.preview``): the d20, then the damage die.
+
+        Raises:
+            ModelError: An aim the target's body does not have, or a dead attacker or target.
+        """
+        check_aim(target.anatomy.body, aim)
+        check_living(target, attacker)
+        armor = self.armor_of(target, ctx)[0]
+        if attacker is None:
+            return preview_blow(self.t, target, mode, aim, armor)
+        t = self.t
+        state = strength_state(attacker)
+        weapon = t.weapons.get(mode.id) or WeaponDamage(4)
+        mine = condition_totals(state.conditions, t.conditions)
+        bonus = state.attack + weapon.attack + mine.attack + self.skill_shift(attacker, mode)
+        f_state = strength_state(target)
+        defense = (f_state.defense + condition_totals(f_state.conditions, t.conditions).defense
+                   if can_act(target.condition) else t.defenceless_defense)
+        return preview_blow(t, target, mode, aim, armor, attacker, bonus=bonus, defense=defense,
+                            impaired=mine.impaired)
 
     def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
         """Damage applied directly, as a landed blow applies it.
