@@ -8,10 +8,17 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass
 from typing import Any
 
-__all__ = ["JSON", "dump_fields", "load_fields", "plain", "restore"]
+__all__ = ["JSON", "SAVED_SINCE", "dump_fields", "load_fields", "plain", "restore"]
 
 JSON = Any
 """A JSON-ready value (what ``json.dumps`` takes)."""
+
+SAVED_SINCE = "saved_since"
+"""The metadata key of a component field added after saves of its format were written.
+
+``field(default_factory=list, metadata={SAVED_SINCE: "issue 32"})``: saves always write it, and loading a save
+without it (one written before) gives its default, so the save format keeps its version (``systems.saved``).
+"""
 
 
 def plain(value: Any) -> JSON:

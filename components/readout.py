@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["AftermathRow", "PartReading", "Readout", "Standing", "WoundReading"]
+__all__ = ["NO_LOCATIONS", "UNPLACED", "AftermathRow", "PartReading", "Readout", "Standing", "WoundReading"]
+
+NO_LOCATIONS = "(no locations under this model)"
+"""A wound's ``location`` and ``part`` under a model that places no wound on the body (strength-health)."""
+
+UNPLACED = "(not placed)"
+"""A wound's ``location`` and ``part`` under a model that places wounds, for one given with no place.
+
+A wound ``inflict`` made without a ``location`` under the severity or status model, or one in a save made before
+those models placed their wounds.
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -12,10 +22,12 @@ class WoundReading:
     """One wound in words.
 
     Attributes:
-        location: The location it is at ("Right Forearm"), or "" under a model that places no wound.
-        part: The part that location belongs to ("Right Arm"), or "".
+        location: The location it is at ("Right Forearm"); under a model that places no wound ``NO_LOCATIONS``,
+            and ``UNPLACED`` for a wound given no place (never "" from the shipped models: see ``placed``).
+        part: The part that location belongs to ("Right Arm"), or the same phrase as ``location``.
         level: The level in the model's own terms: a code (``M1`` ... ``G5``) under the anatomy model, a depth
-            (``flesh``) under the wound-depth model, the effect under severity ("weaken 2").
+            (``flesh``) under the wound-depth model, the effect under severity ("weaken 2"), the HP it still counts
+            under the status ladder ("6 HP").
         aspect: The damage aspect or type ("edged", "cutting"), or "".
         bleeding: The wound bleeds.
         healing_rate: Its Healing Rate once treated (anatomy), else ``None``.
@@ -33,6 +45,11 @@ class WoundReading:
     infection: int | None = None
     treated: bool = False
     text: str = ""
+
+    @property
+    def placed(self) -> bool:
+        """The wound is at a location of the body (``location`` and ``part`` are names of it, not a phrase)."""
+        return bool(self.location) and self.location not in (NO_LOCATIONS, UNPLACED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +71,11 @@ class PartReading:
 
 @dataclass(frozen=True, slots=True)
 class Readout:
-    """A creature's state in the words of its damage model.
+    """A creature's state in the words of its damage model, and in three readings that mean the same under all.
+
+    ``health_fraction``, ``health_max`` and ``tier`` compare across models: the same fight reads 1.0 and unhurt at
+    its start and 0.0 and dead for the fallen under every model, whatever each model's own ``health`` counts
+    (``docs/readout.md`` has what each model's fraction is).
 
     Attributes:
         alive: Not dead.
@@ -71,6 +92,12 @@ class Readout:
         details: The model's own numbers in words, as (name, value) pairs (("threshold", "3 of 5"), ...).
         health_unit: The unit of ``health`` ("%" under the anatomy model, else "").
         severed: The locations cut off.
+        health_max: The highest ``health`` can be, in the model's unit, for this creature unhurt (100 under the
+            anatomy model; 0 from a model that gives none).
+        health_fraction: ``health`` over ``health_max``, 0..1: 1.0 unhurt, 0.0 dead (a living creature can read 0.0
+            where its model's number is spent: strength's dying, severity's fainted at Threshold 0).
+        tier: ``unhurt``, ``hurt``, ``badly hurt``, ``down`` or ``dead`` (``sandbox.components.health_tiers``), on
+            thresholds each model sets in its TOML file ("" from a model that gives none).
     """
 
     alive: bool
@@ -85,6 +112,9 @@ class Readout:
     details: tuple[tuple[str, str], ...] = ()
     health_unit: str = ""
     severed: tuple[str, ...] = ()
+    health_max: int = 0
+    health_fraction: float = 0.0
+    tier: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,10 @@ change a rule without touching code, and lets tests pin the shipped values again
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
+
+from sandbox.components.health_tiers import TierTable
 
 __all__ = ["LEVEL_CODES", "LEVEL_WORDS", "MISHAP_DISPOSITIONS", "TEST_WORDS", "AftercareRules", "AmputationOutcome",
            "AnatomyRules", "CombatRules", "InjuryLevel", "ShockState", "StrengthImpactRules", "TestResult", "TestRules",
@@ -154,7 +156,8 @@ class StrengthImpactRules:
 class AnatomyRules:
     """Every table of document 000 that the anatomy model reads.
 
-    Aspects are indices (see ``sandbox.components.body.ASPECTS``); levels run 0 (no injury) to 5 (G5).
+    Aspects are indices (see ``sandbox.components.body.ASPECTS``); levels run 0 (no injury) to 5 (G5). ``health_tiers``
+    is where the health percent (as a fraction of 100) crosses the readout's tiers (``[health_tiers]``).
     """
 
     tests: TestRules
@@ -188,6 +191,7 @@ class AnatomyRules:
     health_bands: tuple[tuple[str, int], ...]
     strength_impact: StrengthImpactRules
     aftercare: AftercareRules | None = None
+    health_tiers: TierTable = field(default_factory=TierTable)
 
 
 @dataclass(frozen=True, slots=True)

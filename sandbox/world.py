@@ -40,6 +40,7 @@ from sandbox.systems.errors import SandboxError
 from sandbox.systems.hit_location import called_target
 from sandbox.systems.models import DEFAULT_MODEL, DamageModel, ModelError
 from sandbox.systems.phases import priority
+from sandbox.systems.readout_cache import ReadoutCache
 from sandbox.systems.spawning import SpawnError, creature_components
 
 if TYPE_CHECKING:
@@ -185,6 +186,7 @@ class Sandbox:
         self._expanded: list[Event] = []
         self._expanded_upto = 0
         self._tracker: object = None
+        self._readout_cache = ReadoutCache()
         self.damage_model: DamageModel = build_model(model, self.catalog)
         self.ctx = context_for(self.damage_model, self.catalog, seed=seed, run=run, world=self._world)
         with self._active():
@@ -198,8 +200,12 @@ class Sandbox:
     @contextmanager
     def active(self) -> Iterator[None]:
         """Make this Sandbox's esper world the current one inside the block (for reading components by hand)."""
-        with self._active():
-            yield
+        self._readouts_changed()  # the block may change any creature by hand
+        try:
+            with self._active():
+                yield
+        finally:
+            self._readouts_changed()
 
     @contextmanager
     def _active(self) -> Iterator[None]:
@@ -392,6 +398,7 @@ class Sandbox:
                 model).
         """
         c = self._creature(creature)
+        self._readouts_changed(c.entity)  # a live component: the caller may change it
         with self._active():
             found = esper.try_component(c.entity, component)
         if found is None:
@@ -411,6 +418,7 @@ class Sandbox:
         return self.ctx.clock.time
 
     def _tick(self) -> None:
+        self._readouts_changed()
         with self._active(), _fewer_collections():
             esper.process()
             if self.check_invariants:
@@ -488,6 +496,7 @@ class Sandbox:
         if span < 0:
             raise SandboxError("time only moves forward")
         start = len(self.ctx.log)
+        self._readouts_changed()
         with self._active():
             self.damage_model.advance(self.ctx, span, self.care)
             if self.check_invariants:
@@ -510,10 +519,13 @@ class Sandbox:
     # ------------------------------------------------------------------ reading and poking creatures
 
     def readout(self, creature: CreatureRef) -> Readout:
-        """What the creature's state reads as under the world's damage model (its wounds in names)."""
-        c = self._creature(creature)
-        with self._active():
-            return self.damage_model.readout(c, self.ctx)
+        """What the creature's state reads as under the world's damage model (its wounds in names).
+
+        Kept until the world changes (a tick, a strike, an inflicted wound, ``advance``, a hand edit through ``get``,
+        ``active`` or ``refresh``), so a HUD may ask every frame; the same readout is returned while nothing changed.
+        A component kept from an earlier ``get`` or ``creatures()`` and edited later needs ``refresh``.
+        """
+        return self._cached_readout(creature)
 
     def standing(self, creature: CreatureRef) -> Standing:
         """The creature in brief.
@@ -561,6 +573,7 @@ class Sandbox:
         except ValueError as exc:
             raise SandboxError(f"{victim.name}'s body: {exc}") from None
         start = len(self.ctx.log)
+        self._readouts_changed()
         try:
             with self._active():
                 self.damage_model.strike(victim, strike_mode, aim, self.ctx, striker)
@@ -587,6 +600,7 @@ class Sandbox:
             if value is not None:
                 options[key] = value
         start = len(self.ctx.log)
+        self._readouts_changed()
         try:
             with self._active():
                 self.damage_model.inflict(c, self.ctx, **options)
@@ -598,11 +612,13 @@ class Sandbox:
         """Hold a part fast (a net, a grapple, a binding): it keeps its grip but cannot strike or parry."""
         c = self._creature(creature)
         c.condition.immobilized.add(self._part(c, part))
+        self._readouts_changed()
 
     def free(self, creature: CreatureRef, part: str) -> None:
         """Remove the Immobilized condition from a part: it is free again on the spot."""
         c = self._creature(creature)
         c.condition.immobilized.discard(self._part(c, part))
+        self._readouts_changed()
 
     @staticmethod
     def _part(c: Creature, part: str) -> int:
@@ -619,6 +635,7 @@ class Sandbox:
         For use after editing its components by hand. Under the anatomy model, what it derives is impairment and health.
         """
         c = self._creature(creature)
+        self._readouts_changed()
         with self._active():
             self.damage_model.settle(c, self.ctx)
 
@@ -761,3 +778,41 @@ class Sandbox:
             raise PreviewError(str(exc)) from None
         with self._active():
             return preview_of(self.damage_model, self.ctx, self.catalog.modes, victim, mode, aim, striker)
+
+    # ------------------------------------------------------------------ readouts kept between changes (issue 32)
+
+    def _readouts_changed(self, entity: int | None = None) -> None:
+        """Forget the kept readouts (``entity``'s only, when given): something they read may have changed.
+
+        Every method that changes a creature without a log entry or a clock move calls it (the others call it too,
+        which costs nothing and keeps the rule simple); ``sandbox.systems.readout_cache`` says what else is checked.
+        """
+        self._readout_cache.changed(entity)
+
+    def _cached_readout(self, creature: CreatureRef) -> Readout:
+        """``readout``: the kept readout while the world's version is unchanged, else a fresh one, then kept."""
+        if self._closed:
+            raise SandboxError("this Sandbox is closed")
+        cache = self._readout_cache
+        entity: int | None
+        if isinstance(creature, str):
+            entity = self._names.get(creature)
+        elif isinstance(creature, Entity):
+            entity = creature if creature.world in self.lineage else None
+        else:
+            entity = creature if type(creature) is int else None
+        if entity is None:  # an unknown name, another world's entity, a bool: the full lookup raises, naming it
+            self._creature(creature)
+        assert entity is not None
+        clock = self.ctx.clock
+        kept = cache.get(entity, (len(self.ctx.log), clock.tick, clock.seconds, cache.changes))
+        if kept is not None:
+            return kept
+        with self._active():  # one switch for the lookup and the reading (a HUD's first frame after a tick)
+            c = self.ctx.roster.get(entity)
+            if c is None:
+                self._creature(creature)  # raises: no such creature
+            assert c is not None
+            reading = self.damage_model.readout(c, self.ctx)
+        cache.put(entity, reading)
+        return reading

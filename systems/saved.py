@@ -20,6 +20,8 @@ from dataclasses import fields, is_dataclass
 from functools import cache
 from typing import Any
 
+from sandbox.components.codec import SAVED_SINCE
+
 __all__ = ["AMOUNT", "LARGEST", "LONGEST", "StateError", "choice", "index", "is_int", "need", "number", "shown",
            "time_or_never", "typed_fields"]
 
@@ -179,6 +181,9 @@ def typed_fields(component_type: type[Any], data: Mapping[str, Any], where: str,
         where: The key of the component in the save (``entities#2.model_state.StatusState``).
         skip: Fields the save does not hold (caches); they keep their defaults.
 
+    A field whose metadata holds ``sandbox.components.codec.SAVED_SINCE`` may be missing (a save older than the
+    field): it is left out, so it keeps its default.
+
     Raises:
         StateError: A field missing, one the component does not have, or a value not of its field's type.
     """
@@ -193,6 +198,8 @@ def typed_fields(component_type: type[Any], data: Mapping[str, Any], where: str,
     for f in wanted:
         key = f"{where}.{f.name}"
         if f.name not in data:
+            if SAVED_SINCE in f.metadata:
+                continue  # a field added since the save was written: it keeps its default
             raise StateError(f"{key}: expected a value (a save holds every field), found nothing")
         out[f.name] = _typed(data[f.name], hints[f.name], key)
     return out

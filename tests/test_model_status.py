@@ -29,6 +29,7 @@ from sandbox.components.models.status import (
     WOUNDED,
     StatusState,
 )
+from sandbox.components.readout import UNPLACED
 from sandbox.components.state import Anatomy, Condition
 from sandbox.config import ConfigError, config_root, default_catalog
 from sandbox.models import available_models, build_model
@@ -843,11 +844,13 @@ def test_readout_wounds_and_details(world: Sandbox) -> None:
     assert r.wounds == () and r.health_unit == ""
     assert [p.name for p in r.parts] == [p.name for p in world.get(a, Anatomy).body.parts]
     assert all(not p.unusable and p.penalty == 0 for p in r.parts)
-    world.inflict(a, damage=21)  # wounded, 5 minor
+    world.inflict(a, damage=13, location="Left Forearm")
+    world.inflict(a, damage=8)  # wounded (21 HP: two levels), 5 minor
     r = world.readout(a)
-    assert [(w.level, w.text, w.treated, w.location) for w in r.wounds] == [
-        ("wounded", "wounded: -4 on every roll, 4 levels left before death", False, ""),
-        ("5 minor", "5 HP of minor injuries (a level is 8)", False, "")]
+    assert [(w.level, w.text, w.treated, w.location, w.part) for w in r.wounds] == [
+        ("13 HP", "13 HP struck at the Left Forearm (a level is 8 HP)", False, "Left Forearm", "Left Arm"),
+        ("8 HP", "8 HP with no place (a level is 8 HP)", False, UNPLACED, UNPLACED)]
+    assert "minor injuries: 5" in r.conditions and (r.label, r.health, r.health_max) == ("wounded", 4, 6)
     details = dict(r.details)
     assert details["status"] == "wounded" and details["levels left"] == "4 of 6"
     assert details["minor injuries"] == "5 HP of a level's 8"

@@ -30,6 +30,7 @@ from sandbox.components.events import AttackDeclared, D20AttackRolled, DamageDea
 from sandbox.components.impairment import SOUND
 from sandbox.components.models.anatomy import Injury, Shock
 from sandbox.components.models.strength import StrengthHealth, StrengthTables
+from sandbox.components.readout import NO_LOCATIONS
 from sandbox.components.state import Condition
 from sandbox.config import ConfigError, config_root, default_catalog, load_catalog
 from sandbox.models import available_models, load_model
@@ -974,10 +975,11 @@ def test_the_readout_lists_what_the_injuries_table_left_and_the_models_numbers(w
         m.roll_injury(world.creatures()[e], world.ctx, 1)  # scarred
     r = world.readout(e)
     assert [(w.location, w.level, w.treated, w.text) for w in r.wounds] == [
-        ("", "hobbled", False, "hobbled, until a full rest"),
-        ("", "arm injury (secondary arm)", False, "arm injury (secondary arm), until a full rest"),
-        ("", "AGI -2", False, "AGI 8 (-2), until a full rest"),
-        ("", "scarred", True, "scarred: a permanent mark, nothing else")]
+        (NO_LOCATIONS, "hobbled", False, "hobbled, until a full rest"),
+        (NO_LOCATIONS, "arm injury (secondary arm)", False, "arm injury (secondary arm), until a full rest"),
+        (NO_LOCATIONS, "AGI -2", False, "AGI 8 (-2), until a full rest"),
+        (NO_LOCATIONS, "scarred", True, "scarred: a permanent mark, nothing else")]
+    assert not any(w.placed for w in r.wounds) and all(w.part == NO_LOCATIONS for w in r.wounds)
     details = dict(r.details)
     assert details["health"] == "6 of 9 (STR)"
     assert details["abilities"] == "STR 9, WIT 10, AGI 8 (base 10); at most 15"

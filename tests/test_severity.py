@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from sandbox.components.care import CarePolicy
 from sandbox.components.events import D20AttackRolled, DamageDealt, Died, ModelStateChanged
 from sandbox.components.models.severity import EFFECTS, SeverityRules, SeverityState
+from sandbox.components.readout import UNPLACED
 from sandbox.components.state import Anatomy
 from sandbox.config import ConfigError, default_catalog
 from sandbox.models import build_model
@@ -711,12 +712,12 @@ def test_readout_lists_each_untreated_effect_as_a_wound_and_the_numbers_as_detai
     assert r.wounds == () and r.health_unit == ""
     assert [p.name for p in r.parts] == [p.name for p in world.get(e, Anatomy).body.parts]
     assert all(not p.unusable and p.penalty == 0 for p in r.parts)  # the model puts no part out of use
-    world.inflict(e, severity=2, effect="weaken")
+    world.inflict(e, severity=2, effect="weaken", location="Skull")
     world.inflict(e, severity=1, effect="bloody")
     r = world.readout(e)
-    assert [(w.level, w.bleeding, w.treated, w.location) for w in r.wounds] == [
-        ("weaken 2", False, False, ""), ("bloody 1", True, False, "")]
-    assert r.wounds[0].text == "weaken 2: 2 points of Brawn damage (Brawn -1 of 1), untreated"
+    assert [(w.level, w.bleeding, w.treated, w.location, w.part, w.placed) for w in r.wounds] == [
+        ("weaken 2", False, False, "Skull", "Head", True), ("bloody 1", True, False, UNPLACED, UNPLACED, False)]
+    assert r.wounds[0].text == "weaken 2 at the Skull: 2 points of Brawn damage (Brawn -1 of 1), untreated"
     assert r.wounds[1].text == "bloody 1: Threshold reduced by 1 (Threshold 1 of 4, bleeding), untreated"
     details = dict(r.details)
     assert details["threshold"] == "1 of 4 (racial base 3 + Brawn -1 - Bloody 1)"

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sandbox.components.health_tiers import TierTable
+
 FAMILIES: tuple[str, ...] = ("blunt", "cutting", "piercing", "fire")
 """The damage-type families, in the order per-family tuples use."""
 TIERS: tuple[str, ...] = ("none", "skin", "flesh", "bone", "organ")
@@ -150,6 +152,7 @@ class DepthTables:
         armor: Armour rating per armour piece id.
         creatures: Per creature id.
         care: Treatment rules.
+        health_tiers: Where its health fraction crosses the readout's tiers (``[health_tiers]``).
     """
 
     melee_ability: str
@@ -168,6 +171,7 @@ class DepthTables:
     armor: Mapping[str, int]
     creatures: Mapping[str, CreatureDepth]
     care: CareRules = field(default_factory=CareRules)
+    health_tiers: TierTable = field(default_factory=TierTable)
 
     def mishap(self, face: int) -> Mishap:
         """The mishap a face of the mishap die picks.

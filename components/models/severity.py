@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from sandbox.components.codec import SAVED_SINCE
 from sandbox.components.gear import Dice
+from sandbox.components.health_tiers import TierTable
 
 __all__ = ["ANTI_ARMOR", "ATTRIBUTES", "ATTRIBUTE_OF", "EFFECTS", "SeverityCreature", "SeverityItem", "SeverityRules",
            "SeverityState", "SeverityWeapon"]
@@ -118,6 +120,7 @@ class SeverityRules:
         aid_reach: In combat, metres within which a creature can give a team-mate first aid.
         rest_interrupting_check: A skill check of this difficulty or more interrupts the roller's rest (7).
         items: Item id -> what it does for first aid.
+        health_tiers: Where its health fraction crosses the readout's tiers (``[health_tiers]``).
     """
 
     severity_die: int
@@ -149,6 +152,7 @@ class SeverityRules:
     aid_reach: float = 1.5
     rest_interrupting_check: int = 7
     items: Mapping[str, SeverityItem] = field(default_factory=dict)
+    health_tiers: TierTable = field(default_factory=TierTable)
 
 
 @dataclass(slots=True)
@@ -185,6 +189,8 @@ class SeverityState:
         aid_left: First-aid attempts left since the last fight.
         rest_at: When the next effect point heals by rest (-1: not resting).
         exposed_at: When a fainted creature left untended dies (-1: none).
+        placed: Where its wounds were struck, oldest first: (effect, location index, effect points it added); what
+            each still counts is shared out of the effect counters (``sandbox.systems.models.severity.placed``).
     """
 
     threshold_base: int
@@ -213,6 +219,7 @@ class SeverityState:
     aid_left: int = 0
     rest_at: float = -1.0
     exposed_at: float = -1.0
+    placed: list[tuple[str, int, int]] = field(default_factory=list, metadata={SAVED_SINCE: "issue 32"})
 
     @property
     def effect_points(self) -> int:

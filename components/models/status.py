@@ -7,9 +7,11 @@ Nothing here decides anything: the package ``sandbox.systems.models.status`` rea
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from sandbox.components.codec import SAVED_SINCE
 from sandbox.components.gear import Dice
+from sandbox.components.health_tiers import TierTable
 
 LEVELS: tuple[str, ...] = ("healthy", "slightly wounded", "wounded", "seriously wounded", "critically wounded",
                            "mortally wounded", "dead")
@@ -74,6 +76,7 @@ class StatusTables:
         weapons: By qualified strike-mode id.
         armor: Armour value by armour piece id.
         creatures: By creature id.
+        health_tiers: Where its health fraction crosses the readout's tiers (``[health_tiers]``).
     """
 
     penalties: tuple[int, ...]
@@ -91,6 +94,7 @@ class StatusTables:
     weapons: Mapping[str, StatusWeapon]
     armor: Mapping[str, int]
     creatures: Mapping[str, StatusCreature]
+    health_tiers: TierTable = field(default_factory=TierTable)
 
 
 @dataclass(slots=True)
@@ -110,6 +114,8 @@ class StatusState:
         dies_at: Game time a mortally wounded creature dies unless tended (-1: none).
         heal_at: Game time its next rung heals while resting (-1: not resting).
         minor_heal_at: Game time its minor injuries fade while resting (-1: not resting).
+        placed: Where its wounds were struck, oldest first: (location index, HP it dealt); what each still counts is
+            shared out of its rungs and minor injuries (``sandbox.systems.models.status.placed``).
     """
 
     constitution: int = 10
@@ -124,3 +130,4 @@ class StatusState:
     dies_at: float = -1.0
     heal_at: float = -1.0
     minor_heal_at: float = -1.0
+    placed: list[tuple[int, int]] = field(default_factory=list, metadata={SAVED_SINCE: "issue 32"})

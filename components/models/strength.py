@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sandbox.components.gear import Dice
+from sandbox.components.health_tiers import TierTable
 
 ABILITIES: tuple[str, ...] = ("STR", "WIT", "AGI")
 """The three abilities of document 003."""
@@ -189,6 +190,7 @@ class StrengthTables:
         items: Healing items by item id (``configs/items/``).
         shields: Armour value per shield (weapon id), while held by a usable, free hand.
         item_use: When the AI uses a healing item in a fight.
+        health_tiers: Where its health fraction crosses the readout's tiers (``[health_tiers]``).
     """
 
     critical_ratio: float
@@ -213,6 +215,7 @@ class StrengthTables:
     items: Mapping[str, HealingItem] = field(default_factory=dict)
     shields: Mapping[str, int] = field(default_factory=dict)
     item_use: ItemUse = field(default_factory=ItemUse)
+    health_tiers: TierTable = field(default_factory=TierTable)
 
 
 def default_tables(creatures: Mapping[str, CreatureBlock] | None = None,

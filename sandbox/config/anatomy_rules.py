@@ -19,6 +19,7 @@ from sandbox.components.rules import (
 )
 from sandbox.config import schema as s
 from sandbox.config.errors import Problem
+from sandbox.config.health_tiers import tier_problem, tier_table
 
 __all__ = ["RESULT_NAMES", "aspects", "build_rules"]
 
@@ -94,6 +95,10 @@ def build_rules(m: s.AnatomyRulesFile, label_for: Callable[[Sequence[str]], str]
         for aspect in ("blunt", "edged", "piercing", "fire"):
             if severity not in ac.treatment.get(aspect, {}):
                 bad(f"aftercare.treatment.{aspect}.{severity}", "a procedure and modifier", "nothing")
+    tiers = tier_problem(m.health_tiers)
+    if tiers is not None:
+        problems.append(Problem(label_for(["health_tiers", tiers[0]]), f"health_tiers.{tiers[0]}", None, tiers[1],
+                                tiers[2]))
     if len(problems) > start:
         return None
 
@@ -140,6 +145,7 @@ def build_rules(m: s.AnatomyRulesFile, label_for: Callable[[Sequence[str]], str]
             tuple((a, b) for a, b in table), m.strength_impact.step_from, m.strength_impact.step_every,
             m.strength_impact.step_base, m.strength_impact.off_hand, m.strength_impact.thrown),
         aftercare=_build_aftercare(ac),
+        health_tiers=tier_table(m.health_tiers),
     )
 
 

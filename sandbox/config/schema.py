@@ -29,6 +29,7 @@ from sandbox.config.bounds import (
     Share,
     Text,
 )
+from sandbox.config.health_tiers import TiersModel
 from sandbox.config.limits import MAX_GROUP as MAX_GROUP
 from sandbox.config.limits import MAX_LIMBS, MAX_NAME, MAX_THRESHOLD, MAX_TICK_SECONDS, MIN_GRID_CELL, MIN_TICK_SECONDS
 from sandbox.config.limits import MAX_SPREAD as MAX_SPREAD
@@ -394,6 +395,7 @@ class AnatomyRulesFile(_Strict):
     health: HealthModel
     strength_impact: StrengthImpactModel
     aftercare: AftercareModel
+    health_tiers: TiersModel = Field(default_factory=TiersModel, description="The readout's tiers on health / 100.")
 
 
 class CombatModel(_Strict):

@@ -30,7 +30,8 @@ from types import CodeType, FrameType
 from typing import Any
 
 from sandbox.components.body import BodyStructure
-from sandbox.systems import d20, dice, hit_location
+from sandbox.systems import d20, dice, hit_location, placement
+from sandbox.systems.hit_location import MISS
 from sandbox.systems.models.anatomy import blow as anatomy_blow
 from sandbox.systems.models.depth import rules as depth_rules
 from sandbox.testing.errors import HelperError
@@ -124,6 +125,36 @@ class ScriptedRolls:
         here = frame.f_locals
         return self._placement.in_part(here["body"], here["locs"], here["total"], name)
 
+    def in_unaimed_table(self, frame: FrameType, real: float) -> float:
+        """``placement.Placer.place``'s draw of a wound's location over a body's whole unaimed table (the point
+        models that place their wounds).
+        """
+        name = self._next_location()
+        if name is None:
+            return real
+        here = frame.f_locals
+        body, locations, cumulative = here["body"], here["locations"], here["cumulative"]
+        try:
+            loc = body.location_index(name)
+        except KeyError:
+            loc = MISS
+        if loc not in locations:
+            raise HelperError(f"a wound on a {body.name} cannot be placed at {name!r}; its locations: "
+                              f"{', '.join(body.locations[li].name for li in locations)}")
+        index = locations.index(loc)
+        low = cumulative[index - 1] if index else 0.0
+        return (low + cumulative[index]) / 2
+
+    def in_placed_part(self, frame: FrameType, real: float) -> float:
+        """``placement._in_part``'s draw of a wound's location within the part a blow was aimed at."""
+        name = self._next_location()
+        if name is None:
+            return real
+        here = frame.f_locals
+        body, locations = here["body"], here["locations"]
+        total = sum(body.locations[li].weight for li in locations)
+        return self._placement.in_part(body, locations, total, name)
+
 
 def _d100(script: ScriptedRolls, frame: FrameType, real: float) -> float:
     return script.die(100, real)
@@ -147,6 +178,8 @@ _SITES: dict[CodeType, Callable[[ScriptedRolls, FrameType, float], float]] = {
     hit_location.hit_zone_number.__code__: ScriptedRolls.spread_roll,
     hit_location.location_in_zone.__code__: ScriptedRolls.in_zone,
     depth_rules.strike_location.__code__: ScriptedRolls.in_called_part,
+    placement.Placer.place.__code__: ScriptedRolls.in_unaimed_table,
+    placement._in_part.__code__: ScriptedRolls.in_placed_part,
 }
 """The rules that draw a roll, by their code object, and how each one's draw is scripted."""
 

@@ -46,7 +46,7 @@ from sandbox.components.events import (
     Treated,
 )
 from sandbox.components.gear import ArmorPiece
-from sandbox.components.readout import PartReading, Readout, WoundReading
+from sandbox.components.readout import UNPLACED, PartReading, Readout, WoundReading
 from sandbox.components.rules import LEVEL_CODES
 from sandbox.config import Catalog
 from sandbox.eventlog import read_jsonl
@@ -321,7 +321,9 @@ class ReplayFeed:
                 s.dropped.remove(event.item)
             s.holding.append(event.item)
         elif isinstance(event, DamageDealt) and event.dealt > 0:
-            s.wounds.append(WoundReading("", "", f"{event.dealt} damage", text=event.detail))
+            # A point model's log says how much, not where (the severity and status models keep the place in
+            # their state, not in the log).
+            s.wounds.append(WoundReading(UNPLACED, UNPLACED, f"{event.dealt} damage", text=event.detail))
         elif isinstance(event, ModelStateChanged):
             if event.what == "state":
                 s.word = event.after

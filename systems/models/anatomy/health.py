@@ -9,11 +9,14 @@ from sandbox.components.impairment import Impairment, ImpairmentTier
 from sandbox.components.rules import AnatomyRules
 from sandbox.systems.models.anatomy.impairment import tier
 
-__all__ = ["band", "health", "health_ceiling"]
+__all__ = ["HEALTH_MAX", "band", "health", "health_ceiling"]
+
+HEALTH_MAX = 100
+"""Health of a creature with nothing impaired, in percent (the readout's ``health_max``)."""
 
 
 def health_ceiling(body: BodyStructure, impairments: Sequence[Impairment], rules: AnatomyRules) -> int:
-    """The minimum ceiling over (critical?, tier) buckets; 100 when nothing is impaired.
+    """The minimum ceiling over (critical?, tier) buckets; ``HEALTH_MAX`` (100) when nothing is impaired.
 
     A part with no roles (an animal's tail) counts as a limb.
     """
@@ -23,7 +26,7 @@ def health_ceiling(body: BodyStructure, impairments: Sequence[Impairment], rules
             continue  # unimpaired: the common case, no tier to read
         key = (part.critical, tier(imp, rules))
         buckets[key] = buckets.get(key, 0) + 1
-    ceiling = 100
+    ceiling = HEALTH_MAX
     for (critical, bucket_tier), count in buckets.items():
         column = (rules.health_critical if critical else rules.health_limb)[bucket_tier]
         ceiling = min(ceiling, column[min(count, len(column)) - 1])

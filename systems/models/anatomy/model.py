@@ -29,12 +29,13 @@ from sandbox.components.rules import LEVEL_CODES, LEVEL_WORDS, AnatomyRules, Inj
 from sandbox.systems.context import TickContext
 from sandbox.systems.creatures import Creature
 from sandbox.systems.damage_model import DAY, DamageModel, ModelError, check_living, register
+from sandbox.systems.health_tiers import grade, health_fraction
 from sandbox.systems.hit_location import aimed_part, target_zone_number
 from sandbox.systems.models.anatomy.aftercare import BleedingProcessor
 from sandbox.systems.models.anatomy.blow import resolve_blow, roll_impact
 from sandbox.systems.models.anatomy.care import advance as advance_out_of_combat
 from sandbox.systems.models.anatomy.damage import DamageProcessor, apply_blow, inflict, refresh_status
-from sandbox.systems.models.anatomy.health import band, health, health_ceiling
+from sandbox.systems.models.anatomy.health import HEALTH_MAX, band, health, health_ceiling
 from sandbox.systems.models.anatomy.impairment import body_impairments
 from sandbox.systems.models.anatomy.mastery import effective_ml
 from sandbox.systems.models.anatomy.preview import preview_blow
@@ -300,7 +301,10 @@ class AnatomyModel(DamageModel):
     # ------------------------------------------------------------------ reading
 
     def readout(self, creature: Creature, ctx: TickContext) -> Readout:
-        """Health percent and band, shock state, the conditions the wounds and gear leave, every open wound."""
+        """Health percent and band, shock state, the conditions the wounds and gear leave, every open wound.
+
+        Its health fraction is the health percent over 100; any open wound reads at least hurt.
+        """
         injury, shock = cast(AnatomyState, creature.state)
         cond, equip, body = creature.condition, creature.equipment, creature.anatomy.body
         health_band = band(injury.health, self.rules)
@@ -324,10 +328,13 @@ class AnatomyModel(DamageModel):
             details.append(("blood loss", f"{injury.blood_loss} points"))
         if injury.fatigue:
             details.append(("fatigue", f"-{injury.fatigue} on every test"))
-        return Readout(not cond.dead, not cond.dead and not cond.out, label, injury.health, health_band,
-                       shock.state.label, tuple(conditions), _wound_readings(body, injury),
-                       self.part_readings(creature), tuple(details), "%",
-                       tuple(body.locations[li].name for li in sorted(injury.severed)))
+        alive, able_now = not cond.dead, not cond.dead and not cond.out
+        wounds = _wound_readings(body, injury)
+        fraction = health_fraction(injury.health, HEALTH_MAX, alive=alive)
+        return Readout(alive, able_now, label, injury.health, health_band, shock.state.label, tuple(conditions),
+                       wounds, self.part_readings(creature), tuple(details), "%",
+                       tuple(body.locations[li].name for li in sorted(injury.severed)), HEALTH_MAX, fraction,
+                       grade(fraction, self.rules.health_tiers, alive=alive, can_act=able_now, wounded=bool(wounds)))
 
     def standing(self, creature: Creature, ctx: TickContext) -> tuple[bool, bool, str]:
         """(alive, can act, label) as ``readout`` gives them, with no wound or part readings built."""

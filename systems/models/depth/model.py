@@ -41,6 +41,7 @@ from sandbox.systems.creatures import Creature, can_act
 from sandbox.systems.d20 import d20_attack
 from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, register
 from sandbox.systems.dice import roll_die
+from sandbox.systems.health_tiers import grade, health_fraction
 from sandbox.systems.hit_location import MISS, HitTable, build_hit_table, locate
 from sandbox.systems.models.depth.care import DyingProcessor, advance_care, refresh
 from sandbox.systems.models.depth.preview import preview_blow
@@ -48,6 +49,7 @@ from sandbox.systems.models.depth.readout import (
     ability_words,
     conditions_of,
     details_of,
+    health_max,
     health_of,
     label_of,
     wound_readings,
@@ -431,19 +433,24 @@ class DepthModel(DamageModel):
     def readout(self, creature: Creature, ctx: TickContext) -> Readout:
         """The creature's readout: label, health, band, conditions, wounds, parts and the model's own numbers.
 
-        Health is the penalty headroom before collapse; the band, the deepest tier taken. A living creature's
-        conditions: bleeding, broken, lost, dying or bleeding out, collapsed, a pending mishap. The wounds: every
-        open or lasting one.
+        Health is the penalty headroom before collapse (of the collapse limit: its health fraction); the band, the
+        deepest tier taken. A living creature's conditions: bleeding, broken, lost, dying or bleeding out, collapsed,
+        a pending mishap. The wounds: every open or lasting one (any reads at least hurt).
         """
         state = depth_state(creature)
         body, cond = creature.anatomy.body, creature.condition
         label = label_of(state, cond.dead)
         conditions = conditions_of(state, body, ctx.clock) if not cond.dead else []
         shock_word = {"dead": "dead", "dying": "dying", "down": "incapacitated"}.get(label, "none")
-        health = health_of(state, cond.dead, self.tables.collapse_at)
-        return Readout(not cond.dead, can_act(cond), label, health, TIERS[state.worst_tier], shock_word,
-                       tuple(conditions), wound_readings(body, wounds_of(state)), self.part_readings(creature),
-                       details_of(self.tables, state, creature.anatomy.kind.id, cond.dead))
+        health, most = health_of(state, cond.dead, self.tables.collapse_at), health_max(self.tables.collapse_at)
+        alive, able_now = not cond.dead, can_act(cond)
+        wounds = wound_readings(body, wounds_of(state))
+        fraction = health_fraction(health, most, alive=alive)
+        details = details_of(self.tables, state, creature.anatomy.kind.id, cond.dead)
+        return Readout(alive, able_now, label, health, TIERS[state.worst_tier], shock_word, tuple(conditions), wounds,
+                       self.part_readings(creature), details, health_max=most, health_fraction=fraction,
+                       tier=grade(fraction, self.tables.health_tiers, alive=alive, can_act=able_now,
+                                  wounded=bool(wounds)))
 
     def part_readings(self, creature: Creature) -> tuple[PartReading, ...]:
         """Each part: unusable while broken or lost; a lost part reads as cut off."""

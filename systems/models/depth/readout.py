@@ -1,10 +1,10 @@
 """The wound-depth model's readout: its label, its health number, its conditions, its wounds and its own numbers.
 
 The label is ``unhurt`` / ``wounded`` / ``down`` / ``dying`` / ``dead``; health is the penalty the creature can
-still take before it collapses (0 when down or dead); the band is the deepest tier it has taken. What it holds:
-``label_of``, ``health_of``, ``conditions_of`` (the readout's conditions), ``wound_readings`` (its wounds, in
-names), ``details_of`` (the model's own numbers) and ``ability_words`` (an attribute's name, as a readout and the
-log show it). ``DepthModel.readout`` puts them together.
+still take before it collapses (0 when down or dead; ``health_max`` at most); the band is the deepest tier it has
+taken. What it holds: ``label_of``, ``health_of``, ``health_max``, ``conditions_of`` (the readout's conditions),
+``wound_readings`` (its wounds, in names), ``details_of`` (the model's own numbers) and ``ability_words`` (an
+attribute's name, as a readout and the log show it). ``DepthModel.readout`` puts them together.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from sandbox.components.readout import WoundReading
 from sandbox.systems.context import Clock
 from sandbox.systems.models.depth.rules import wounds_of
 
-__all__ = ["ability_words", "conditions_of", "details_of", "health_of", "label_of", "wound_readings"]
+__all__ = ["ability_words", "conditions_of", "details_of", "health_max", "health_of", "label_of", "wound_readings"]
 
 
 def label_of(state: DepthState, dead: bool) -> str:
@@ -43,6 +43,11 @@ def health_of(state: DepthState, dead: bool, collapse_at: int) -> int:
     if dead or state.down:
         return 0
     return max(collapse_at + state.penalty, 1)
+
+
+def health_max(collapse_at: int) -> int:
+    """The highest ``health_of`` can be: the collapse limit (1 with the limit off, when health is always 1)."""
+    return max(collapse_at, 1)
 
 
 def ability_words(attribute: str) -> str:

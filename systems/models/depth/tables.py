@@ -23,6 +23,7 @@ from sandbox.components.models.depth import (
     WeaponDepth,
 )
 from sandbox.config.bounds import DelayMinutes, Name, RepeatMinutes, Score, Text
+from sandbox.config.health_tiers import TiersModel, tier_table
 from sandbox.config.limits import MAX_NAME
 from sandbox.config.loader import Catalog
 from sandbox.models.derive import (
@@ -35,6 +36,7 @@ from sandbox.models.derive import (
     natural_protection,
     weapon_features,
 )
+from sandbox.models.health_tiers import check_tiers
 from sandbox.models.tables import StrictTable, Tables, TablesLoader, derive_each
 from sandbox.systems.models.depth.model import DepthModel
 
@@ -271,9 +273,12 @@ class DepthFile(StrictTable):
     weapons: dict[str, WeaponEntry]
     armor: dict[str, ArmorEntry]
     creatures: dict[str, CreatureEntry]
+    health_tiers: TiersModel = Field(default_factory=TiersModel,
+                                     description="The readout's tiers on its health fraction (docs/readout.md).")
 
 
 SCHEMA = DepthFile
+
 
 
 def _injury(m: InjuryModel) -> DepthInjury:
@@ -328,6 +333,7 @@ def _derive(t: Tables[DepthFile], catalog: Catalog) -> None:
 def check(t: Tables[DepthFile], catalog: Catalog) -> None:
     """Record every semantic problem of validated tables against ``catalog``."""
     m = t.model
+    check_tiers(t, m.health_tiers)
     tiers = [m.depth.skin, m.depth.flesh, m.depth.bone, m.depth.organ]
     if any(b <= a for a, b in pairwise(tiers)):
         t.bad(("depth",), None, "skin < flesh < bone < organ", f"{tiers}")
@@ -387,6 +393,7 @@ def build(m: DepthFile) -> DepthTables:
                    for k, v in m.creatures.items()},
         care=CareRules(m.care.skill, m.care.skill_divisor, m.care.self_care_modifier,
                        m.care.first_aid_delay_minutes * 60.0, m.care.attempt_minutes * 60.0),
+        health_tiers=tier_table(m.health_tiers),
     )
 
 

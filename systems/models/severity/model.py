@@ -28,7 +28,10 @@ from sandbox.systems.creatures import Creature, able
 from sandbox.systems.d20 import d20_attack
 from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, check_living, register
 from sandbox.systems.dice import roll_dice
+from sandbox.systems.health_tiers import grade, health_fraction
+from sandbox.systems.hit_location import MISS
 from sandbox.systems.models.severity.care import SeverityTurnProcessor, advance_severity, give_first_aid, needs_aid
+from sandbox.systems.models.severity.placed import place_wound
 from sandbox.systems.models.severity.preview import preview_blow
 from sandbox.systems.models.severity.readout import effect_readings, effects_text, label
 from sandbox.systems.models.severity.record import MODEL, SeverityAttack, _changed
@@ -47,16 +50,19 @@ from sandbox.systems.models.severity.rules import (
 )
 from sandbox.systems.models.severity.state import check_saved_state
 from sandbox.systems.phases import Phase
+from sandbox.systems.placement import Placer
 
 __all__ = ["SeverityModel", "wound"]
 
 # ---------------------------------------------------------------------------------------- applying to a world
 
 
-def wound(creature: Creature, severity: int, effect: str, rules: SeverityRules, ctx: TickContext) -> WoundResult:
+def wound(creature: Creature, severity: int, effect: str, rules: SeverityRules, ctx: TickContext,
+          location: int = MISS) -> WoundResult:
     """Apply a wound to a creature of the world: the effect, then down (incapacitated, fainted) or dead, logged.
 
-    A wound restarts the care after a fight: first aid is due again, and rest starts over.
+    A wound restarts the care after a fight: first aid is due again, and rest starts over. ``location`` is where the
+    blow struck (``MISS``: nowhere given), kept for the readout (``placed``); it changes nothing the rules decide.
     """
     state = severity_state(creature)
     cond = creature.condition
@@ -65,6 +71,7 @@ def wound(creature: Creature, severity: int, effect: str, rules: SeverityRules, 
     result = apply_wound(state, severity, effect, rules)
     if result.outcome == "none":
         return result
+    place_wound(state, result.effect, location, result.applied)
     _changed(ctx, entity, result.effect, result.before, result.after)
     state.hurt_at = ctx.clock.time
     state.aid_left = rules.aid_attempts
@@ -111,6 +118,7 @@ class SeverityModel(DamageModel):
         super().__init__(tables)
         self.rules: SeverityRules = tables
         self._strikable: dict[str, tuple[BodyStructure, bool]] = {}
+        self._placer = Placer()
 
     # ------------------------------------------------------------------ state
 
@@ -250,15 +258,18 @@ class SeverityModel(DamageModel):
         damage = record.damage = resolve_damage(rolled, severity_state(target).armor_value, weapon.anti_armor,
                                                 rules, rng, helpless=record.helpless, indirect=weapon.indirect)
         ctx.log.append(record)
-        record.wound = wound(target, damage.severity, damage.effect, rules, ctx)
+        location = self._placer.place(target.anatomy.body, record.aim, ctx.streams["location"]) \
+            if damage.severity > 0 else MISS
+        record.wound = wound(target, damage.severity, damage.effect, rules, ctx, location)
 
     def strike(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
                attacker: Creature | None = None) -> None:
         """The attacker's whole attack (its d20 roll may miss), or (no attacker) a blow that lands.
 
         A blow that lands: the mode's damage dice through the target's armour (ignored when it cannot defend,
-        unless the damage is indirect), the Severity dice, the effect and what the wound does. The aim is declared
-        but changes nothing: the model places no wound at a location.
+        unless the damage is indirect), the Severity dice, the effect and what the wound does. The aim changes no
+        roll: the wound is placed where the blow struck (the aimed location, a location of the aimed part, or the
+        unaimed draw), which the readout names.
 
         Raises:
             ModelError: An aim the target's body does not have, a dead target or attacker, or a strike mode with
@@ -295,14 +306,22 @@ class SeverityModel(DamageModel):
             effect: The effect (``weaken`` ... ``bloody``, or its die face 1..6) instead of rolling the d6.
             indirect: The damage is indirect (an explosion): the creature's Armor Value applies even if helpless.
             anti_armor: ``halve`` or ``negate`` (with ``indirect``).
+            location: Where the wound is (a location, or a part: one of its locations by weight), for the readout;
+                without one the wound has no place (its readings say ``UNPLACED``).
 
         Raises:
-            ModelError: Neither damage nor severity, a negative value, an unknown effect or keyword.
+            ModelError: Neither damage nor severity, a negative value, an unknown effect, keyword or location.
         """
-        unknown = set(options) - {"damage", "severity", "effect", "indirect", "anti_armor"}
+        unknown = set(options) - {"damage", "severity", "effect", "indirect", "anti_armor", "location"}
         if unknown:
-            raise ModelError(f"the severity model inflicts damage=, severity=, effect=, indirect=, anti_armor=; "
-                             f"not {', '.join(sorted(unknown))}")
+            raise ModelError(f"the severity model inflicts damage=, severity=, effect=, indirect=, anti_armor=, "
+                             f"location=; not {', '.join(sorted(unknown))}")
+        where = options.get("location")
+        if where is not None and not isinstance(where, str):
+            raise ModelError(f"location is the name of a location or part, not {where!r}")
+        body = creature.anatomy.body
+        if where is not None:
+            check_aim(body, where)
         damage, severity, effect = options.get("damage"), options.get("severity"), options.get("effect")
         if (damage is None) == (severity is None):
             raise ModelError("the severity model inflicts damage=N (d3s rolled) or severity=S (and effect=)")
@@ -330,7 +349,9 @@ class SeverityModel(DamageModel):
         clock = ctx.clock
         ctx.emit(DamageDealt(clock.tick, clock.time, -1, creature.entity, MODEL, result.rolled, result.dealt,
                              result.detail()))
-        wound(creature, result.severity, result.effect, rules, ctx)
+        location = MISS if where is None or result.severity <= 0 else \
+            self._placer.place(body, where, ctx.streams["location"])
+        wound(creature, result.severity, result.effect, rules, ctx, location)
 
     # ------------------------------------------------------------------ reading
 
@@ -338,7 +359,8 @@ class SeverityModel(DamageModel):
         """The label, Threshold as the number, the effects, the derived values and the creature's numbers.
 
         The label is unhurt, wounded, stunned, incapacitated, fainted or dead; the effects are the band and the
-        wounds, the derived values the conditions, and the creature's numbers the details.
+        wounds (at the locations struck), the derived values the conditions, and the creature's numbers the details.
+        The health fraction is Threshold now over Threshold unhurt; any untreated effect reads at least hurt.
         """
         state = severity_state(creature)
         rules = self.rules
@@ -362,9 +384,14 @@ class SeverityModel(DamageModel):
                 conditions.append(f"cognition {state.cognition}/{pool}")
             if threshold(state) == 0:
                 conditions.append("threshold 0: the next wound is lethal")
-        return Readout(not cond.dead, able(creature), word, 0 if cond.dead else threshold(state),
-                       effects_text(state), level, tuple(conditions), effect_readings(state),
-                       self.part_readings(creature), self._details(state, pool))
+        alive, can_act = not cond.dead, able(creature)
+        health, most = 0 if cond.dead else threshold(state), full_threshold(state)
+        fraction = health_fraction(health, most, alive=alive)
+        return Readout(alive, can_act, word, health, effects_text(state), level, tuple(conditions),
+                       effect_readings(state, creature.anatomy.body), self.part_readings(creature),
+                       self._details(state, pool), health_max=most, health_fraction=fraction,
+                       tier=grade(fraction, rules.health_tiers, alive=alive, can_act=can_act,
+                                  wounded=state.effect_points > 0))
 
     def _details(self, state: SeverityState, pool: int) -> tuple[tuple[str, str], ...]:
         rules = self.rules

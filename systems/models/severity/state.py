@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from sandbox.components.body import BodyStructure
 from sandbox.components.creature import CreatureDef
 from sandbox.components.gear import ArmorPiece
-from sandbox.components.models.severity import SeverityRules, SeverityState
-from sandbox.systems.saved import AMOUNT, choice, need, number, time_or_never
+from sandbox.components.models.severity import EFFECTS, SeverityRules, SeverityState
+from sandbox.systems.saved import AMOUNT, choice, index, need, number, time_or_never
 
 __all__ = ["check_saved_state"]
 
@@ -22,7 +22,8 @@ def check_saved_state(state: object, tables: object, kind: CreatureDef, body: Bo
                       armor: Sequence[ArmorPiece]) -> None:
     """Refuse a saved severity state the model could not have reached.
 
-    Its effect counters are never negative and its first-aid attempts never exceed the tables'.
+    Its effect counters are never negative, its first-aid attempts never exceed the tables', and each placed wound
+    names an effect, a location of its body and a positive number of points.
 
     Raises:
         StateError: The first value out of reach, naming its key.
@@ -43,3 +44,8 @@ def check_saved_state(state: object, tables: object, kind: CreatureDef, body: Bo
         time_or_never(f"{key}.{name}", getattr(state, name))
     need((state.down == "") == (state.down_since == -1), f"{key}.down_since",
          "-1 exactly while the creature is up" if state.down == "" else "when it went down", state.down_since)
+    for i, (effect, location, points) in enumerate(state.placed):
+        where = f"{key}.placed#{i + 1}"
+        choice(f"{where}#1", effect, EFFECTS, "an effect,")
+        index(f"{where}#2", location, len(body.locations), "a location of the body")
+        number(f"{where}#3", points, 1, AMOUNT, whole=True)

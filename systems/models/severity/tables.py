@@ -23,6 +23,7 @@ from sandbox.components.models.severity import (
 )
 from sandbox.config.bounds import DelayHours, DelaySeconds, Faces, Modifier, Points, RepeatHours, Score
 from sandbox.config.errors import suggest
+from sandbox.config.health_tiers import TiersModel, tier_table
 from sandbox.config.limits import MAX_NAME, MAX_POINTS, MAX_SIDES
 from sandbox.config.loader import Catalog
 from sandbox.models.derive import (
@@ -35,6 +36,7 @@ from sandbox.models.derive import (
     derived_dice,
     round_half_up,
 )
+from sandbox.models.health_tiers import check_tiers
 from sandbox.models.tables import StrictTable, Tables, TablesLoader, derive_each
 from sandbox.systems.dice import parse_dice
 from sandbox.systems.models.severity.model import SeverityModel
@@ -227,6 +229,8 @@ class SeverityModelFile(StrictTable):
     armor: dict[str, ArmorEntryModel] = Field(description="By armour piece id.")
     items: dict[str, ItemEntryModel] = Field(default_factory=dict, description="First-aid equipment and medicine, "
                                                                                "by item id (items/).")
+    health_tiers: TiersModel = Field(default_factory=TiersModel,
+                                     description="The readout's tiers on its health fraction (docs/readout.md).")
 
 
 SCHEMA = SeverityModelFile
@@ -268,6 +272,7 @@ def _derive(t: Tables[SeverityModelFile], catalog: Catalog) -> None:
 def _check(t: Tables[SeverityModelFile], catalog: Catalog) -> None:
     """Semantic checks: the tables are whole and every entry matches the catalog."""
     m = t.model
+    check_tiers(t, m.health_tiers)
     if m.severity.face > m.severity.die:
         t.bad(("severity", "face"), None, f"a face of the d{m.severity.die}", str(m.severity.face))
     if len(m.effects.table) != m.effects.die:
@@ -320,6 +325,7 @@ def _build_rules(m: SeverityModelFile, catalog: Catalog) -> SeverityRules:
         armor={aid: e.armor_value for aid, e in m.armor.items()},
         aid_reach=m.first_aid.reach, rest_interrupting_check=m.rest.interrupting_check,
         items={iid: SeverityItem(e.difficulty, catalog.items[iid].consumable) for iid, e in m.items.items()},
+        health_tiers=tier_table(m.health_tiers),
     )
 
 

@@ -30,8 +30,11 @@ from sandbox.systems.creatures import Creature, able
 from sandbox.systems.d20 import d20_attack
 from sandbox.systems.damage_model import DamageModel, ModelError, check_aim, check_living, register
 from sandbox.systems.dice import roll_dice
+from sandbox.systems.health_tiers import grade, health_fraction
+from sandbox.systems.hit_location import MISS
 from sandbox.systems.models.status.care import ComeRoundProcessor, set_level
 from sandbox.systems.models.status.care import advance as advance_out_of_combat
+from sandbox.systems.models.status.placed import harm, place_wound, placed_wounds
 from sandbox.systems.models.status.preview import preview_blow
 from sandbox.systems.models.status.record import StatusAttackRecord, describe
 from sandbox.systems.models.status.rules import (
@@ -48,6 +51,7 @@ from sandbox.systems.models.status.rules import (
 )
 from sandbox.systems.models.status.state import check_saved_state
 from sandbox.systems.phases import Phase
+from sandbox.systems.placement import Placer, location_names
 
 __all__ = ["OVERRIDE_BOUNDS", "StatusModel", "apply_wound"]
 
@@ -102,6 +106,7 @@ class StatusModel(DamageModel):
         if not isinstance(tables, StatusTables):
             raise ModelError("the status model needs its tables (sandbox.models.build_model('status', catalog))")
         super().__init__(tables)
+        self._placer = Placer()
 
     # ------------------------------------------------------------------ state
 
@@ -220,6 +225,9 @@ class StatusModel(DamageModel):
         wound, test = resolve_wound(f_state, target.condition, record.dealt, tables, rng)
         record.wound, record.test = wound, test
         ctx.log.append(record)
+        if record.dealt > 0:
+            place_wound(f_state, self._placer.place(target.anatomy.body, record.aim, ctx.streams["location"]),
+                        record.dealt)
         apply_wound(target, wound, test, tables, ctx)
 
     def strike(self, target: Creature, mode: StrikeMode, aim: str, ctx: TickContext,
@@ -227,8 +235,9 @@ class StatusModel(DamageModel):
         """The attacker's whole attack, or (no attacker) a blow that lands.
 
         The attack's d20 roll, with its status penalty, may miss; a blow that lands deals the mode's damage dice
-        less the target's armour, and its wound is applied to the ladder. The aim is declared but changes nothing:
-        the ladder has no hit location.
+        less the target's armour, and its wound is applied to the ladder. The aim changes no roll (the ladder has
+        no hit location); the wound is placed where the blow struck (the aimed location, a location of the aimed
+        part, or the unaimed draw), which the readout names.
 
         Raises:
             ModelError: An aim the target's body does not have, a dead target or attacker, or a strike mode with
@@ -258,18 +267,25 @@ class StatusModel(DamageModel):
     def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
         """``damage=N``: N HP after armour, applied as a landed blow applies its damage.
 
-        The passing-out test is included.
+        The passing-out test is included. ``location=`` (a location, or a part: one of its locations by weight)
+        places the wound for the readout; without one it has no place (its reading says ``UNPLACED``).
 
         Raises:
-            ModelError: No ``damage``, a negative or non-integer one, an option this model does not take, or a
-                dead creature.
+            ModelError: No ``damage``, a negative or non-integer one, an option this model does not take, an unknown
+                location, or a dead creature.
         """
-        unknown = sorted(set(options) - {"damage"})
+        unknown = sorted(set(options) - {"damage", "location"})
         if unknown:
-            raise ModelError(f"the status model inflicts damage=N (HP after armour), not {', '.join(unknown)}")
-        damage = options.get("damage")
+            raise ModelError(f"the status model inflicts damage=N (HP after armour) and location=, not "
+                             f"{', '.join(unknown)}")
+        damage, where = options.get("damage"), options.get("location")
         if not isinstance(damage, int) or isinstance(damage, bool) or damage < 0:
             raise ModelError(f"damage must be a whole number of HP, 0 or more, not {damage!r}")
+        if where is not None and not isinstance(where, str):
+            raise ModelError(f"location is the name of a location or part, not {where!r}")
+        body = creature.anatomy.body
+        if where is not None:
+            check_aim(body, where)
         if creature.condition.dead:
             raise ModelError(f"{creature.name} is dead: it takes no more damage")
         state = status_state(creature)
@@ -277,14 +293,18 @@ class StatusModel(DamageModel):
         clock = ctx.clock
         ctx.emit(DamageDealt(clock.tick, clock.time, -1, creature.entity, MODEL, damage, damage,
                              describe(wound, state.endurance, test)))
+        if damage > 0:
+            place_wound(state, MISS if where is None else self._placer.place(body, where, ctx.streams["location"]),
+                        damage)
         apply_wound(creature, wound, test, self.tables, ctx)
 
     # ------------------------------------------------------------------ reading
 
     def readout(self, creature: Creature, ctx: TickContext) -> Readout:
-        """The rung's name as label and band, the rungs left before death as health.
+        """The rung's name as label and band, the rungs left before death as health (of 6: its health fraction).
 
-        The rung and the minor injuries are its wounds, the creature's numbers its details.
+        Its wounds are the blows whose hit points the rung and the minor injuries still hold, each at the location it
+        struck (``placed``); the creature's numbers are its details. Minor injuries alone read hurt.
         """
         state = status_state(creature)
         cond = creature.condition
@@ -292,7 +312,6 @@ class StatusModel(DamageModel):
         level = DEAD if cond.dead else state.level
         pen = penalty(level, state.penalty_reduction, tables.penalties)
         conditions: list[str] = []
-        wounds: list[WoundReading] = []
         if not cond.dead:
             if cond.out:
                 conditions.append("passed out")
@@ -302,14 +321,7 @@ class StatusModel(DamageModel):
                 conditions.append(f"minor injuries: {state.minor}")
             if pen:
                 conditions.append(f"penalty {pen}")
-            if level > HEALTHY:
-                wounds.append(WoundReading("", "", LEVELS[level],
-                                           text=f"{LEVELS[level]}: {pen:+d} on every roll, "
-                                                f"{levels_left(level)} level{'s' if levels_left(level) != 1 else ''}"
-                                                " left before death"))
-            if state.minor:
-                wounds.append(WoundReading("", "", f"{state.minor} minor",
-                                           text=f"{state.minor} HP of minor injuries (a level is {state.endurance})"))
+        wounds = _wound_readings(creature.anatomy.body, state, cond.dead)
         if cond.dead:
             shock = "dead"
         elif level == MORTALLY:
@@ -332,8 +344,13 @@ class StatusModel(DamageModel):
                    ("consciousness", "dead" if cond.dead else "passed out" if cond.out else "awake")]
         if not cond.dead and state.level == MORTALLY and state.dies_at >= 0:
             details.append(("dies untended at", f"{state.dies_at:g} s"))
-        return Readout(not cond.dead, able(creature), LEVELS[level], levels_left(level), LEVELS[level], shock,
-                       tuple(conditions), tuple(wounds), self.part_readings(creature), tuple(details))
+        alive, can_act = not cond.dead, able(creature)
+        health, most = levels_left(level), levels_left(HEALTHY)
+        fraction = health_fraction(health, most, alive=alive)
+        return Readout(alive, can_act, LEVELS[level], health, LEVELS[level], shock, tuple(conditions), wounds,
+                       self.part_readings(creature), tuple(details), health_max=most, health_fraction=fraction,
+                       tier=grade(fraction, tables.health_tiers, alive=alive, can_act=can_act,
+                                  wounded=harm(state) > 0))
 
     def invariants(self, creature: Creature, ctx: TickContext) -> list[str]:
         """A living creature is on a living rung with fewer minor injuries than a level.
@@ -364,3 +381,16 @@ class StatusModel(DamageModel):
         Each rule runs when due, in time order, on the shared due queue (``care.advance`` has the rules).
         """
         advance_out_of_combat(self.tables, ctx, seconds, care)
+
+
+def _wound_readings(body: BodyStructure, state: StatusState, dead: bool) -> tuple[WoundReading, ...]:
+    """The blows the ladder still counts, by the location each struck, then the HP no blow placed."""
+    where, rest = placed_wounds(state, dead)
+    out = []
+    for location, hp in [*where, (MISS, rest)]:
+        if hp <= 0:
+            continue
+        loc, part = location_names(body, location)
+        at = f" struck at the {loc}" if location != MISS else " with no place"
+        out.append(WoundReading(loc, part, f"{hp} HP", text=f"{hp} HP{at} (a level is {state.endurance} HP)"))
+    return tuple(out)

@@ -13,7 +13,7 @@ from sandbox.components.body import BodyStructure
 from sandbox.components.creature import CreatureDef
 from sandbox.components.gear import ArmorPiece
 from sandbox.components.models.status import DEAD, LEVELS, StatusState, StatusTables
-from sandbox.systems.saved import AMOUNT, need, number, time_or_never
+from sandbox.systems.saved import AMOUNT, index, need, number, time_or_never
 
 __all__ = ["check_saved_state"]
 
@@ -22,7 +22,8 @@ def check_saved_state(state: object, tables: object, kind: CreatureDef, body: Bo
                       armor: Sequence[ArmorPiece]) -> None:
     """Refuse a saved status state the model could not have reached.
 
-    It stands on a rung of the ladder, its minor injuries below one damage level.
+    It stands on a rung of the ladder, its minor injuries below one damage level; each placed wound is at a
+    location of its body with a positive number of HP.
 
     Raises:
         StateError: The first value out of reach, naming its key.
@@ -42,3 +43,7 @@ def check_saved_state(state: object, tables: object, kind: CreatureDef, body: Bo
         time_or_never(f"{key}.{name}", getattr(state, name))
     need(state.dies_at == -1 or state.level >= LEVELS.index("mortally wounded"), f"{key}.dies_at",
          "-1 unless the creature is (or was, dying) mortally wounded", state.dies_at)
+    for i, (location, hp) in enumerate(state.placed):
+        where = f"{key}.placed#{i + 1}"
+        index(f"{where}#1", location, len(body.locations), "a location of the body")
+        number(f"{where}#2", hp, 1, AMOUNT, whole=True)

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from sandbox.components.models.status import StatusCreature, StatusTables, StatusWeapon
 from sandbox.config.bounds import Modifier, Penalty, Points, RepeatDays, RepeatHours, RepeatSeconds, Score
+from sandbox.config.health_tiers import TiersModel, tier_table
 from sandbox.config.limits import MAX_MODIFIER, MAX_NAME, MAX_POINTS, MAX_SIDES
 from sandbox.config.loader import Catalog
 from sandbox.models.derive import (
@@ -25,6 +26,7 @@ from sandbox.models.derive import (
     derived_dice,
     weapon_features,
 )
+from sandbox.models.health_tiers import check_tiers
 from sandbox.models.tables import StrictTable, Tables, TablesLoader, derive_each
 from sandbox.systems.dice import parse_dice
 from sandbox.systems.models.status.model import StatusModel
@@ -158,6 +160,8 @@ class StatusModelFile(StrictTable):
     weapons: dict[str, WeaponEntry] = Field(description="By qualified strike mode id (broadsword.cut).")
     armor: dict[str, ArmorEntry] = Field(description="By armour piece id.")
     creatures: dict[str, CreatureEntry] = Field(description="By creature id.")
+    health_tiers: TiersModel = Field(default_factory=TiersModel,
+                                     description="The readout's tiers on its health fraction (docs/readout.md).")
 
 
 SCHEMA = StatusModelFile
@@ -187,6 +191,7 @@ def _derive(t: Tables[StatusModelFile], catalog: Catalog) -> None:
 def _check(t: Tables[StatusModelFile], catalog: Catalog) -> None:
     """Semantic problems: entries name what the content defines, dice, a worsening ladder."""
     model = t.model
+    check_tiers(t, model.health_tiers)
     pens = model.penalties
     for i in range(1, len(pens)):
         if pens[i] > pens[i - 1]:
@@ -217,6 +222,7 @@ def build_tables(model: StatusModelFile) -> StatusTables:
         armor={k: a.value for k, a in model.armor.items()},
         creatures={k: StatusCreature(c.constitution, c.endurance, c.attack_bonus, c.defense, c.armor,
                                      c.penalty_reduction) for k, c in model.creatures.items()},
+        health_tiers=tier_table(model.health_tiers),
     )
 
 

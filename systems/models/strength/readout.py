@@ -1,17 +1,18 @@
 """What a creature reads as under the strength-health model: its label, band, conditions, wounds and numbers.
 
 ``label_of`` (healthy, hurt, incapacitated, dying, dead) and ``band_of`` (full, hurt, empty, dead) read the state;
-``wound_readings`` puts what the Injuries table left in words (the model places no wound on the body);
-``readout_of`` builds the whole ``Readout`` ``StrengthModel.readout`` gives, its ``details`` the model's numbers;
-``invariant_breaches`` is what ``StrengthModel.invariants`` reports.
+``wound_readings`` puts what the Injuries table left in words (the model places no wound on the body: each reads
+``NO_LOCATIONS``); ``readout_of`` builds the whole ``Readout`` ``StrengthModel.readout`` gives, its ``details`` the
+model's numbers; ``invariant_breaches`` is what ``StrengthModel.invariants`` reports.
 """
 
 from __future__ import annotations
 
 from sandbox.components.models.strength import ABILITIES, CONDITION_WORDS, StrengthHealth, StrengthTables
-from sandbox.components.readout import PartReading, Readout, WoundReading
+from sandbox.components.readout import NO_LOCATIONS, PartReading, Readout, WoundReading
 from sandbox.components.state import Condition
 from sandbox.systems.creatures import Creature, can_act
+from sandbox.systems.health_tiers import grade, health_fraction
 from sandbox.systems.models.strength.rules import strength_state
 
 __all__ = ["band_of", "invariant_breaches", "label_of", "readout_of", "wound_readings"]
@@ -38,19 +39,20 @@ def band_of(state: StrengthHealth, cond: Condition) -> str:
 
 
 def wound_readings(state: StrengthHealth) -> tuple[WoundReading, ...]:
-    """What the Injuries table left, in words (the model places no wound on the body).
+    """What the Injuries table left, in words; the model places no wound on the body (``NO_LOCATIONS``).
 
     Each condition and each temporary ability loss until a full rest (open), and each scar (lasting; nothing to
     treat).
     """
-    out = [WoundReading("", "", CONDITION_WORDS[c], text=f"{CONDITION_WORDS[c]}, until a full rest")
+    out = [WoundReading(NO_LOCATIONS, NO_LOCATIONS, CONDITION_WORDS[c], text=f"{CONDITION_WORDS[c]}, until a full rest")
            for c in state.conditions]
     for ability in ABILITIES:
         change = state.abilities[ability] - state.base[ability]
         if change < 0:
-            out.append(WoundReading("", "", f"{ability} {change:+d}",
+            out.append(WoundReading(NO_LOCATIONS, NO_LOCATIONS, f"{ability} {change:+d}",
                                     text=f"{ability} {state.abilities[ability]} ({change:+d}), until a full rest"))
-    out += [WoundReading("", "", "scarred", treated=True, text="scarred: a permanent mark, nothing else")
+    out += [WoundReading(NO_LOCATIONS, NO_LOCATIONS, "scarred", treated=True,
+                         text="scarred: a permanent mark, nothing else")
             for name in state.injuries if name == "scarred"]
     return tuple(out)
 
@@ -60,7 +62,8 @@ def readout_of(creature: Creature, tables: StrengthTables, parts: tuple[PartRead
     """What the creature reads as: the ``Readout`` of ``StrengthModel.readout``.
 
     Label (healthy, hurt, incapacitated, dying, dead), health remaining, band, conditions, what the Injuries table
-    left (``wounds``) and the model's numbers (``details``).
+    left (``wounds``) and the model's numbers (``details``). Its maximum is the base STR (what health is unhurt, so
+    a lowered STR reads as lost health); a condition or a lowered ability reads at least hurt, a scar does not.
 
     Args:
         creature: The creature read.
@@ -87,9 +90,14 @@ def readout_of(creature: Creature, tables: StrengthTables, parts: tuple[PartRead
             if change:
                 conditions.append(f"{ability} {state.abilities[ability]} ({change:+d} until a full rest)")
     conditions += ["scarred" for i in state.injuries if i == "scarred"]
-    health = 0 if cond.dead else state.health
-    return Readout(not cond.dead, can_act(cond), label, health, band_of(state, cond), shock, tuple(conditions),
-                   wound_readings(state), parts, _details(creature, tables, armor))
+    health, most = 0 if cond.dead else state.health, max(state.base["STR"], 0)
+    alive, able_now = not cond.dead, can_act(cond)
+    fraction = health_fraction(health, most, alive=alive)
+    wounded = bool(state.conditions) or any(state.abilities[a] < state.base[a] for a in ABILITIES)
+    return Readout(alive, able_now, label, health, band_of(state, cond), shock, tuple(conditions),
+                   wound_readings(state), parts, _details(creature, tables, armor), health_max=most,
+                   health_fraction=fraction,
+                   tier=grade(fraction, tables.health_tiers, alive=alive, can_act=able_now, wounded=wounded))
 
 
 def _details(creature: Creature, tables: StrengthTables, armor: tuple[int, int]) -> tuple[tuple[str, str], ...]:

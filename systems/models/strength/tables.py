@@ -28,6 +28,7 @@ from sandbox.components.models.strength import (
 )
 from sandbox.config.bounds import Coefficient, Faces, Modifier, Points, RepeatHours, Score
 from sandbox.config.errors import suggest
+from sandbox.config.health_tiers import TiersModel, tier_table
 from sandbox.config.limits import MAX_NAME, MAX_SCORE, MAX_SIDES, MAX_SPAN_DAYS, MIN_TICK_SECONDS
 from sandbox.config.loader import Catalog
 from sandbox.models.derive import (
@@ -40,6 +41,7 @@ from sandbox.models.derive import (
     mean_of,
     weapon_features,
 )
+from sandbox.models.health_tiers import check_tiers
 from sandbox.models.tables import StrictTable, Tables, TablesLoader, derive_each
 from sandbox.systems.dice import parse_dice
 from sandbox.systems.models.strength.model import StrengthModel
@@ -284,6 +286,8 @@ class StrengthFile(StrictTable):
     shields: dict[str, ShieldModel] = Field(default_factory=dict, description="By shield (weapon id).")
     items: dict[str, ItemModel] = Field(default_factory=dict, description="Healing items, by item id (items/).")
     item_use: ItemUseModel
+    health_tiers: TiersModel = Field(default_factory=TiersModel,
+                                     description="The readout's tiers on its health fraction (docs/readout.md).")
 
 
 SCHEMA = StrengthFile
@@ -332,6 +336,7 @@ def _derive(t: Tables[StrengthFile], catalog: Catalog) -> None:
 def check(t: Tables[StrengthFile], catalog: Catalog) -> None:
     """The semantic checks: entries name what the content defines, dice sizes, ability caps, attribute names."""
     data = t.model
+    check_tiers(t, data.health_tiers)
     t.unknown_entries(catalog)
     sizes = data.dice.sizes
     for key, weapon in data.weapons.items():
@@ -393,6 +398,7 @@ def tables_from(data: StrengthFile, catalog: Catalog) -> StrengthTables:
         items={k: HealingItem(parse_dice(i.heals), catalog.items[k].consumable) for k, i in data.items.items()},
         shields={k: s.armor for k, s in data.shields.items()},
         item_use=ItemUse(data.item_use.reach, data.item_use.self_at, data.item_use.self_in_melee),
+        health_tiers=tier_table(data.health_tiers),
     )
 
 
