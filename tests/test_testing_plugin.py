@@ -470,3 +470,17 @@ def test_the_scripted_floats_read_as_the_value_on_every_die() -> None:
         script = ScriptedRolls({sides: list(range(1, sides + 1))}, [], [])
         assert [int(script.die(sides, 0.999) * sides) + 1 for _ in range(sides)] == list(range(1, sides + 1))
         assert script.die(sides, 0.999) == 0.999  # nothing scripted left: the stream's own draw
+
+
+@pytest.mark.parametrize("model", ["severity", "status"])
+def test_a_forced_location_places_a_point_models_wound_there(model: str) -> None:
+    from sandbox import Sandbox
+    from sandbox.testing import forced_rolls
+
+    with Sandbox(seed=3, model=model) as world:
+        world.spawn("human", name="A", team="A", weapons=["battleaxe"])
+        world.spawn("human", name="B", team="B", position=(1.0, 0.0))
+        with forced_rolls(world, location=["Left Forearm"]) as script:
+            world.strike("B", "battleaxe.cut")
+        assert script.forced == [("location", "Left Forearm")]
+        assert [wound.location for wound in world.readout("B").wounds] == ["Left Forearm"]

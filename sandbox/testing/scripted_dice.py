@@ -126,8 +126,9 @@ class ScriptedRolls:
         return self._placement.in_part(here["body"], here["locs"], here["total"], name)
 
     def in_unaimed_table(self, frame: FrameType, real: float) -> float:
-        """``placement.Placer.place``'s draw of a wound's location over a body's whole unaimed table (the point
-        models that place their wounds).
+        """``placement.Placer.place``'s draw of a wound's location over a body's whole unaimed table.
+
+        The point models that place their wounds (severity, status) draw it.
         """
         name = self._next_location()
         if name is None:
