@@ -10,6 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+__all__ = ["ASPECT_FAMILY", "CELLS", "FAMILIES", "MISHAP_EFFECTS", "TIERS", "CareRules", "CreatureDepth",
+           "DepthInjury", "DepthState", "DepthTables", "DepthWound", "Mishap", "WeaponDepth"]
+
 FAMILIES: tuple[str, ...] = ("blunt", "cutting", "piercing", "fire")
 """The damage-type families, in the order per-family tuples use."""
 TIERS: tuple[str, ...] = ("none", "skin", "flesh", "bone", "organ")

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from sandbox.components.gear import Dice
 
+__all__ = ["LEVELS", "StatusCreature", "StatusState", "StatusTables", "StatusWeapon"]
+
 LEVELS: tuple[str, ...] = ("healthy", "slightly wounded", "wounded", "seriously wounded", "critically wounded",
                            "mortally wounded", "dead")
 """The status ladder, best first: the readout's words."""
