@@ -9,6 +9,7 @@ in a fresh virtual environment of its own (``pip install`` with its dependencies
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -113,3 +114,19 @@ def test_the_readme_testing_example_runs_under_pytest_from_the_wheel(installed: 
     assert f"{tests} passed" in result.stdout and tests >= 2
     entry_points = next(installed.glob("combat_sandbox-*.dist-info")) / "entry_points.txt"
     assert "[pytest11]" in entry_points.read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("pdoc") is None, reason="pdoc is in the test and docs extras")
+def test_the_api_reference_builds_from_the_installed_package_as_committed(installed: Path, tmp_path: Path) -> None:
+    """``python -m sandbox.docs`` needs no clone, and the installed package gives the very reference in
+    ``docs/api/`` (no path, clone or machine in it)."""
+    path = os.pathsep.join([str(installed), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
+    env = {**os.environ, "PYTHONPATH": path}
+    built = subprocess.run([sys.executable, "-S", "-m", "sandbox.docs", "--out", "api"], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    fresh = {p.relative_to(tmp_path / "api").as_posix(): p.read_bytes() for p in (tmp_path / "api").rglob("*.*")}
+    committed = {p.relative_to(REPO / "docs" / "api").as_posix(): p.read_bytes()
+                 for p in (REPO / "docs" / "api").rglob("*.*")}
+    assert fresh.keys() == committed.keys()
+    assert [name for name in fresh if fresh[name] != committed[name]] == []

@@ -12,6 +12,9 @@ from typing import Any
 
 from sandbox.components.health_tiers import TierTable
 
+__all__ = ["ASPECT_FAMILY", "CELLS", "FAMILIES", "MISHAP_EFFECTS", "TIERS", "CareRules", "CreatureDepth",
+           "DepthInjury", "DepthState", "DepthTables", "DepthWound", "Mishap", "WeaponDepth"]
+
 FAMILIES: tuple[str, ...] = ("blunt", "cutting", "piercing", "fire")
 """The damage-type families, in the order per-family tuples use."""
 TIERS: tuple[str, ...] = ("none", "skin", "flesh", "bone", "organ")

@@ -13,6 +13,8 @@ from sandbox.components.codec import SAVED_SINCE
 from sandbox.components.gear import Dice
 from sandbox.components.health_tiers import TierTable
 
+__all__ = ["LEVELS", "StatusCreature", "StatusState", "StatusTables", "StatusWeapon"]
+
 LEVELS: tuple[str, ...] = ("healthy", "slightly wounded", "wounded", "seriously wounded", "critically wounded",
                            "mortally wounded", "dead")
 """The status ladder, best first: the readout's words."""

@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 from sandbox.components.gear import Dice
 from sandbox.components.health_tiers import TierTable
 
+__all__ = ["ABILITIES", "CONDITIONS", "CONDITION_WORDS", "INJURY_NAMES", "ConditionEffect", "CreatureBlock",
+           "HealingItem", "ItemUse", "StrengthHealth", "StrengthTables", "WeaponDamage", "default_tables"]
+
 ABILITIES: tuple[str, ...] = ("STR", "WIT", "AGI")
 """The three abilities of document 003."""
 CONDITIONS: tuple[str, ...] = ("hobbled", "arm_injury_secondary", "arm_injury_primary", "eye_injury", "blind")

@@ -144,7 +144,7 @@ class ScriptedRolls:
                               f"{', '.join(body.locations[li].name for li in locations)}")
         index = locations.index(loc)
         low = cumulative[index - 1] if index else 0.0
-        return (low + cumulative[index]) / 2
+        return float(low + cumulative[index]) / 2
 
     def in_placed_part(self, frame: FrameType, real: float) -> float:
         """``placement._in_part``'s draw of a wound's location within the part a blow was aimed at."""
