@@ -735,6 +735,9 @@ class Sandbox:
                      position: Sequence[float] | None = None) -> Entity:
         """Add a creature from ``creature_to_json`` data, with its wounds, conditions and gear; returns its entity.
 
+        Its game times move from the clock the data records to this world's, so what was due an hour after the
+        carry (a bleeding round, a death clock) is due an hour after it here.
+
         Args:
             data: What ``creature_to_json`` gave (of a world under this model and content).
             name: Its name here (default: the one it had).
@@ -743,7 +746,8 @@ class Sandbox:
 
         Raises:
             CreatureDataError: Data of another model or content (an unknown creature, body, weapon or armour id),
-                tampered (a bad type, a value out of range), or a name already taken; the world is unchanged.
+                tampered (a bad type, a value out of range), without its clock, or a name already taken; the world
+                is unchanged.
         """
         from sandbox.creature_json import add_creature
 

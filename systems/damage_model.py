@@ -28,6 +28,7 @@ fight with ``Condition.out``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import ClassVar
 
@@ -48,6 +49,7 @@ from sandbox.systems.errors import SandboxError
 from sandbox.systems.hit_location import called_target
 from sandbox.systems.phases import Phase
 from sandbox.systems.saved import StateError, typed_fields
+from sandbox.systems.time_shift import TimeShift
 
 __all__ = ["DAY", "DamageModel", "ModelError", "check_aim", "check_living", "get_model", "model_names", "register",
            "unregister"]
@@ -178,6 +180,16 @@ class DamageModel:
         Raises:
             StateError: The first value out of reach, naming its key.
         """
+
+    def shift_times(self, components: Sequence[object], shift: TimeShift) -> tuple[object, ...]:
+        """Copies of the model's state components (``state_types`` order) with every game time moved by ``shift``.
+
+        What carries a creature into a world whose clock reads otherwise (``Sandbox.add_creature``): each model
+        knows its own time fields and moves each by what it means (``TimeShift.due``, ``past``, ``tick``). The
+        components given are left as they were. The default, for a model whose state holds no game time: copies
+        unchanged.
+        """
+        return tuple(copy.deepcopy(c) for c in components)
 
     # ------------------------------------------------------------------ the shared loop's questions
 

@@ -22,8 +22,8 @@ from typing import Any
 
 from sandbox.components.codec import SAVED_SINCE
 
-__all__ = ["AMOUNT", "LARGEST", "LONGEST", "StateError", "choice", "index", "is_int", "need", "number", "shown",
-           "time_or_never", "typed_fields"]
+__all__ = ["AMOUNT", "LARGEST", "LONGEST", "StateError", "choice", "index", "is_int", "need", "number",
+           "past_time", "past_time_or_never", "shown", "time_or_never", "typed_fields"]
 
 LARGEST = 10**15
 """The largest magnitude of any number a save may hold (every bounded config number is far below; a float past
@@ -102,6 +102,26 @@ def time_or_never(key: str, value: Any) -> float:
     """
     need((is_int(value) or type(value) is float) and (value == -1 or 0 <= value <= LARGEST), key,
          "a game time in seconds (0 or more) or -1 (none)", value)
+    return float(value)
+
+
+def past_time(key: str, value: Any) -> float:
+    """A game time something happened at, in seconds: before 0 too, for a creature carried in from an older world.
+
+    Raises:
+        StateError: Not a finite time within the largest magnitude a save holds.
+    """
+    return number(key, value, -LARGEST, LARGEST)
+
+
+def past_time_or_never(key: str, value: Any) -> float:
+    """A game time something happened at (before 0 too, ``past_time``), or -1 for not (yet).
+
+    Raises:
+        StateError: Not a finite time within the largest magnitude a save holds.
+    """
+    need((is_int(value) or type(value) is float) and -LARGEST <= value <= LARGEST, key,
+         "a game time in seconds or -1 (none)", value)
     return float(value)
 
 

@@ -43,9 +43,20 @@ from sandbox.systems.models.anatomy.record import AttackRecord, attack_ml, oppos
 from sandbox.systems.models.anatomy.recovery import RecoveryProcessor
 from sandbox.systems.models.anatomy.state import AnatomyState, anatomy_state
 from sandbox.systems.models.anatomy.targets import CompiledTargets, target_profile
+from sandbox.systems.models.anatomy.time_fields import shift_times as shift_state_times
 from sandbox.systems.phases import Phase
-from sandbox.systems.saved import LARGEST, index, need, number, time_or_never, typed_fields
+from sandbox.systems.saved import (
+    LARGEST,
+    index,
+    need,
+    number,
+    past_time,
+    past_time_or_never,
+    time_or_never,
+    typed_fields,
+)
 from sandbox.systems.strike import is_off_hand
+from sandbox.systems.time_shift import TimeShift
 
 __all__ = ["DEFAULT_MODEL", "AnatomyModel", "state_label"]
 
@@ -103,6 +114,10 @@ class AnatomyModel(DamageModel):
         injury.dirty = False
         return injury, Shock()
 
+    def shift_times(self, components: Sequence[object], shift: TimeShift) -> tuple[object, ...]:
+        """The state with every game time moved by ``shift`` (``sandbox.systems.models.anatomy.time_fields``)."""
+        return shift_state_times(components, shift)
+
     def dump_state(self, creature: Creature) -> dict[str, JSON]:
         """``Injury`` (its wounds as tables; no caches) and ``Shock``."""
         injury, shock = anatomy_state(creature)
@@ -140,7 +155,7 @@ class AnatomyModel(DamageModel):
              injury.health)
         s = data["Shock"]
         shock = Shock(**typed_fields(Shock, s if isinstance(s, dict) else {}, "Shock"))
-        number("Shock.since", shock.since, 0, LARGEST, whole=True)
+        number("Shock.since", shock.since, -LARGEST, LARGEST, whole=True)  # before 0: carried in
         time_or_never("Shock.retest_at", shock.retest_at)
         return injury, shock
 
@@ -357,7 +372,7 @@ class AnatomyModel(DamageModel):
         injury = cast(AnatomyState, creature.state).injury
         cond, body = creature.condition, creature.anatomy.body
         open_wounds = sum(1 for w in injury.wounds if w.level > 0)
-        healed = [w.healed_at for w in injury.wounds if w.healed_at >= 0]
+        healed = [w.healed_at for w in injury.wounds if w.healed_at != -1]  # before 0: carried in
         healed_day: float | None = None
         if not open_wounds and not cond.dead:
             healed_day = math.ceil(max(0.0, (max(healed) - start) / DAY) * 10) / 10 if healed else 0.0
@@ -425,9 +440,10 @@ def _checked_wound(data: JSON, key: str, body: BodyStructure) -> dict[str, Any]:
             number(f"{key}.{name}", w[name], -_HEALING_RATE_BOUND, _HEALING_RATE_BOUND, whole=True)
     number(f"{key}.compounded", w["compounded"], 0, LARGEST, whole=True)
     number(f"{key}.stoppage_bonus", w["stoppage_bonus"], -LARGEST, LARGEST, whole=True)
-    number(f"{key}.received", w["received"], 0, LARGEST)
-    for name in ("next_bleed", "next_heal", "healed_at"):
+    past_time(f"{key}.received", w["received"])
+    for name in ("next_bleed", "next_heal"):
         time_or_never(f"{key}.{name}", w[name])
+    past_time_or_never(f"{key}.healed_at", w["healed_at"])
     return w
 
 
@@ -452,7 +468,8 @@ def _checked_injury(data: Mapping[str, JSON], body: BodyStructure) -> dict[str, 
     for name in ("extended_shock_hr", "coma_hr"):
         if f[name] is not None:
             number(f"Injury.{name}", f[name], -_HEALING_RATE_BOUND, _HEALING_RATE_BOUND, whole=True)
-    for name in ("coma_since", "next_course", "next_coma", "care_at", "tending_until"):
+    past_time_or_never("Injury.coma_since", f["coma_since"])
+    for name in ("next_course", "next_coma", "care_at", "tending_until"):
         time_or_never(f"Injury.{name}", f[name])
     return f
 

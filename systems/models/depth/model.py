@@ -68,7 +68,9 @@ from sandbox.systems.models.depth.rules import (
     wounds_of,
 )
 from sandbox.systems.models.depth.state import check_saved_state
+from sandbox.systems.models.depth.time_fields import shift_times as shift_state_times
 from sandbox.systems.phases import Phase
+from sandbox.systems.time_shift import TimeShift
 
 __all__ = ["DepthModel"]
 
@@ -84,6 +86,10 @@ class DepthModel(DamageModel):
     """
 
     name = NAME
+
+    def shift_times(self, components: Sequence[object], shift: TimeShift) -> tuple[object, ...]:
+        """The state with every game time moved by ``shift`` (``sandbox.systems.models.depth.time_fields``)."""
+        return shift_state_times(components, shift)
 
     def check_state(self, component: object, kind: CreatureDef, body: BodyStructure,
                     armor: Sequence[ArmorPiece]) -> None:

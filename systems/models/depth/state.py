@@ -13,7 +13,7 @@ from sandbox.components.body import BodyStructure
 from sandbox.components.creature import CreatureDef
 from sandbox.components.gear import ArmorPiece
 from sandbox.components.models.depth import CELLS, FAMILIES, DepthState, DepthTables, DepthWound
-from sandbox.systems.saved import AMOUNT, LARGEST, choice, index, need, number, time_or_never
+from sandbox.systems.saved import AMOUNT, choice, index, need, number, past_time, time_or_never
 
 __all__ = ["check_saved_state"]
 
@@ -47,7 +47,7 @@ def check_saved_state(state: object, tables: object, kind: CreatureDef, body: Bo
         number(f"{where}.penalty", wound.penalty, -AMOUNT, 0, whole=True)
         number(f"{where}.treat_dc", wound.treat_dc, 0, AMOUNT, whole=True)
         time_or_never(f"{where}.dies_at", wound.dies_at)
-        number(f"{where}.time", wound.time, 0, LARGEST)
+        past_time(f"{where}.time", wound.time)
         for flag in ("breaks", "lost", "down", "kills", "worst", "treated"):
             need(type(getattr(wound, flag)) is bool, f"{where}.{flag}", "true or false", getattr(wound, flag))
     for name in ("broken", "lost"):

@@ -49,8 +49,10 @@ from sandbox.systems.models.severity.rules import (
     threshold,
 )
 from sandbox.systems.models.severity.state import check_saved_state
+from sandbox.systems.models.severity.time_fields import shift_times as shift_state_times
 from sandbox.systems.phases import Phase
 from sandbox.systems.placement import Placer
+from sandbox.systems.time_shift import TimeShift
 
 __all__ = ["SeverityModel", "wound"]
 
@@ -105,6 +107,10 @@ class SeverityModel(DamageModel):
 
     name = MODEL
     own_turns = True
+
+    def shift_times(self, components: Sequence[object], shift: TimeShift) -> tuple[object, ...]:
+        """The state with every game time moved by ``shift`` (``sandbox.systems.models.severity.time_fields``)."""
+        return shift_state_times(components, shift)
 
     def check_state(self, component: object, kind: CreatureDef, body: BodyStructure,
                     armor: Sequence[ArmorPiece]) -> None:

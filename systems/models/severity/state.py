@@ -13,7 +13,7 @@ from sandbox.components.body import BodyStructure
 from sandbox.components.creature import CreatureDef
 from sandbox.components.gear import ArmorPiece
 from sandbox.components.models.severity import EFFECTS, SeverityRules, SeverityState
-from sandbox.systems.saved import AMOUNT, choice, index, need, number, time_or_never
+from sandbox.systems.saved import AMOUNT, choice, index, need, number, past_time_or_never, time_or_never
 
 __all__ = ["check_saved_state"]
 
@@ -40,7 +40,9 @@ def check_saved_state(state: object, tables: object, kind: CreatureDef, body: Bo
         number(f"{key}.{name}", getattr(state, name), 0, AMOUNT, whole=True)
     choice(f"{key}.down", state.down, ("", "incapacitated", "fainted"))
     number(f"{key}.aid_left", state.aid_left, 0, tables.aid_attempts, whole=True)
-    for name in ("down_since", "hurt_at", "stun_at", "aid_at", "rest_at", "exposed_at"):
+    for name in ("down_since", "hurt_at"):  # when it happened: before 0 for a creature carried in
+        past_time_or_never(f"{key}.{name}", getattr(state, name))
+    for name in ("stun_at", "aid_at", "rest_at", "exposed_at"):
         time_or_never(f"{key}.{name}", getattr(state, name))
     need((state.down == "") == (state.down_since == -1), f"{key}.down_since",
          "-1 exactly while the creature is up" if state.down == "" else "when it went down", state.down_since)

@@ -50,8 +50,10 @@ from sandbox.systems.models.status.rules import (
     status_state,
 )
 from sandbox.systems.models.status.state import check_saved_state
+from sandbox.systems.models.status.time_fields import shift_times as shift_state_times
 from sandbox.systems.phases import Phase
 from sandbox.systems.placement import Placer, location_names
+from sandbox.systems.time_shift import TimeShift
 
 __all__ = ["OVERRIDE_BOUNDS", "StatusModel", "apply_wound"]
 
@@ -95,6 +97,10 @@ class StatusModel(DamageModel):
 
     name = MODEL
     tables: StatusTables
+
+    def shift_times(self, components: Sequence[object], shift: TimeShift) -> tuple[object, ...]:
+        """The state with every game time moved by ``shift`` (``sandbox.systems.models.status.time_fields``)."""
+        return shift_state_times(components, shift)
 
     def check_state(self, component: object, kind: CreatureDef, body: BodyStructure,
                     armor: Sequence[ArmorPiece]) -> None:

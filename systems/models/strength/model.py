@@ -48,7 +48,9 @@ from sandbox.systems.models.strength.rules import (
     strength_state,
 )
 from sandbox.systems.models.strength.state import check_saved_state
+from sandbox.systems.models.strength.time_fields import shift_times as shift_state_times
 from sandbox.systems.phases import Phase
+from sandbox.systems.time_shift import TimeShift
 
 __all__ = ["StrengthModel"]
 
@@ -64,6 +66,10 @@ class StrengthModel(DamageModel):
 
     name = MODEL
     own_turns = True
+
+    def shift_times(self, components: Sequence[object], shift: TimeShift) -> tuple[object, ...]:
+        """The state with every game time moved by ``shift`` (``sandbox.systems.models.strength.time_fields``)."""
+        return shift_state_times(components, shift)
 
     def check_state(self, component: object, kind: CreatureDef, body: BodyStructure,
                     armor: Sequence[ArmorPiece]) -> None:
