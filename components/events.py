@@ -15,9 +15,10 @@ from sandbox.components.rules import LEVEL_WORDS, TEST_WORDS
 
 __all__ = ["EVENT_TYPES", "AmputationTested", "AttackDeclared", "AttackRolled", "BleederOpened", "BleedingStopped",
            "BloodLost", "BlowLanded", "CourseTested", "D20AttackRolled", "DamageDealt", "Died", "Event", "FellProne",
-           "HealthChanged", "ImpairmentChanged", "Infected", "Injured", "InjuryHealed", "ItemDropped", "ItemPickedUp",
-           "MishapTested", "Missed", "ModeChanged", "ModelStateChanged", "ProtectionApplied", "Severed", "ShockChanged",
-           "ShockRetested", "ShockTested", "StoodUp", "Treated", "event_from_dict"]
+           "GotUp", "HealthChanged", "ImpairmentChanged", "Infected", "Injured", "InjuryHealed", "ItemDropped",
+           "ItemPickedUp", "Lifecycle", "MishapTested", "Missed", "ModeChanged", "ModelStateChanged",
+           "ProtectionApplied", "Severed", "ShockChanged", "ShockRetested", "ShockTested", "StoodUp", "Treated",
+           "WentDown", "event_from_dict"]
 
 
 def _who(names: Names, entity: int) -> str:
@@ -353,12 +354,66 @@ class Severed(Event):
 
 
 @dataclass(slots=True)
-class Died(Event):
-    """The creature died."""
+class Lifecycle(Event):
+    """Base of the model-agnostic lifecycle events: a creature went down, got up, or died.
+
+    Subscribe to it (``Sandbox.on(Lifecycle, handler)``) to hear all three. ``Died`` is in the log under every model;
+    ``WentDown`` and ``GotUp`` are found by watching ``Condition.out``, which every model keeps current, and are
+    dispatched to subscribers only, never logged (``sandbox.systems.stream``), so the saved logs are what they were.
+
+    Attributes:
+        entity: The creature.
+        cause: Why, in the model's own words (what killed it; for ``WentDown`` and ``GotUp``, the readout's label).
+    """
 
     entity: int
     cause: str
     entity_fields: ClassVar[tuple[str, ...]] = ("entity",)
+
+
+@dataclass(slots=True)
+class WentDown(Lifecycle):
+    """A living creature stopped being able to act (``Condition.out`` came on), under any damage model.
+
+    A creature killed outright has ``Died`` only.
+
+    Attributes:
+        shock: Its readout's shock word, the scale every model shares ("incapacitated", "unconscious", "dying").
+    """
+
+    shock: str
+
+    def summary(self, names: Names) -> str | None:
+        """``goes down (fainted)``."""
+        return f"goes down ({self.cause})"
+
+    def describe(self, names: Names) -> str:
+        """Down, and why."""
+        return f"{_who(names, self.entity)} goes down ({self.cause})"
+
+
+@dataclass(slots=True)
+class GotUp(Lifecycle):
+    """A creature that could not act can again (``Condition.out`` went off), under any damage model.
+
+    Attributes:
+        shock: Its readout's shock word now ("none", "stunned").
+    """
+
+    shock: str
+
+    def summary(self, names: Names) -> str | None:
+        """``can act again (stunned)``."""
+        return f"can act again ({self.cause})"
+
+    def describe(self, names: Names) -> str:
+        """Able again, and how it reads now."""
+        return f"{_who(names, self.entity)} can act again ({self.cause})"
+
+
+@dataclass(slots=True)
+class Died(Lifecycle):
+    """The creature died."""
 
     def summary(self, names: Names) -> str | None:
         """``DIES (shock)``."""
@@ -596,9 +651,10 @@ EVENT_TYPES: dict[str, type[Event]] = {
                 AmputationTested, ShockTested, MishapTested, ShockChanged, ItemDropped, ItemPickedUp, FellProne,
                 StoodUp, Severed, Died, ImpairmentChanged, HealthChanged, ModeChanged, ShockRetested, BloodLost,
                 BleedingStopped, CourseTested, Treated, Infected, InjuryHealed, D20AttackRolled, DamageDealt,
-                ModelStateChanged)
+                ModelStateChanged, WentDown, GotUp)
 }
-"""Every event type by name (what a log's ``type`` field holds)."""
+"""Every event type by name (what a log's ``type`` field holds; ``WentDown`` and ``GotUp`` are never logged, but a
+game that writes the events it was sent reads them back)."""
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:

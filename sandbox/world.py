@@ -14,7 +14,7 @@ import gc
 import itertools
 import os
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +42,7 @@ from sandbox.systems.models import DEFAULT_MODEL, DamageModel, ModelError
 from sandbox.systems.phases import priority
 from sandbox.systems.readout_cache import ReadoutCache
 from sandbox.systems.spawning import SpawnError, creature_components
+from sandbox.systems.stream import Subscription
 
 if TYPE_CHECKING:
     from sandbox.components.preview import OutcomePreview
@@ -62,6 +63,7 @@ __all__ = [
 _world_ids = itertools.count(1)
 
 C = TypeVar("C")
+E = TypeVar("E", bound=Event)
 
 GC_GEN0_THRESHOLD = 10_000
 """Allocations between young-generation collections while a tick runs (Python's default is 700)."""
@@ -215,6 +217,8 @@ class Sandbox:
         esper.switch_world(self._world)
         try:
             yield
+            if self.ctx.stream.subscribed:
+                self.ctx.stream.flush()  # a moment: deliver what the call logged (sandbox.systems.stream)
         finally:
             esper.switch_world(previous)
 
@@ -820,3 +824,44 @@ class Sandbox:
             reading = self.damage_model.readout(c, self.ctx)
         cache.put(entity, reading)
         return reading
+
+    # ------------------------------------------------------------------ events as a stream (issue 32)
+
+    def on(self, kind: type[E], handler: Callable[[E], object]) -> Subscription[E]:
+        """Call ``handler`` with every event of type ``kind`` (or of a subclass) as it happens, in log order.
+
+        Handlers run inside ``step``, ``run``, ``strike``, ``inflict``, ``advance`` and ``spawn``: at the end of each
+        tick, and when such a call returns, with the world as it left it; in exactly the order of ``events``. Beside
+        the logged events, ``WentDown`` and ``GotUp`` (a living creature can no longer act, or can again, under any
+        model) are sent to whoever subscribes to them (or to ``Lifecycle`` or ``Event``) and never logged; ``Died`` is
+        logged. A handler that raises does not stop the others; its exception propagates after the moment's events
+        have all been delivered, with the world consistent. See ``sandbox.systems.stream``.
+
+        Args:
+            kind: The event type (``Died``, ``BlowLanded``, ``Lifecycle``, ``Event`` for everything).
+            handler: Called with each event (what it returns is ignored).
+
+        Returns:
+            The subscription (``cancel()`` it, or use it as a context manager).
+
+        Raises:
+            SubscriptionError: ``kind`` is not an event type, or ``handler`` is not callable (nothing subscribed).
+        """
+        with self._active():
+            return self.ctx.stream.on(kind, handler)
+
+    def explain(self, event: Event) -> list[str]:
+        """The lines the viewer's "attack explained" shows for the attack ``event`` is a step of.
+
+        For a landed blow's ``BlowLanded``, ``Injured`` or ``DamageDealt`` (or any step of an attack, under every model,
+        from ``events``, ``step`` or a handler): the attack step by step, then what followed it that tick. An event
+        that is no step of an attack (a death, a bleeding round, ``WentDown``) gives its own sentence.
+
+        Raises:
+            SandboxError: ``event`` is not an event.
+        """
+        from sandbox.systems.explained import explain_event
+
+        if not isinstance(event, Event):
+            raise SandboxError(f"explain() takes an event (sandbox.components.events.Event), not {event!r}")
+        return explain_event(self.ctx.log, event, self.names, self.ctx.stream.source_of(event))

@@ -67,6 +67,7 @@ class AttackProcessor(esper.Processor):
         creatures = tick.creatures
         model = ctx.model
         actions = tick.actions
+        stream = ctx.stream
         for entity in tick.order:
             me = creatures[entity]
             cond, comb = me.condition, me.combatant
@@ -74,6 +75,8 @@ class AttackProcessor(esper.Processor):
                 own = actions.get(entity) if actions else None
                 if own is not None and own.name == comb.action and not (cond.reeling or cond.dead or cond.out):
                     model.act(me, own, ctx)  # still its turn (no stun, no shock took it earlier this tick)
+                    if stream.watching:
+                        stream.moment()  # who went down or got up in that turn
                 continue
             if cond.reeling or cond.dead or cond.out or comb.target < 0:
                 continue
@@ -94,3 +97,5 @@ class AttackProcessor(esper.Processor):
             if parts is None:
                 continue  # a dropped weapon or a limb lost earlier this tick
             model.attack(me, foe, mode, parts, ctx)
+            if stream.watching:
+                stream.moment()  # who went down or got up in that attack

@@ -23,6 +23,7 @@ from sandbox.components.log import LogEntry
 from sandbox.components.rules import CombatRules
 from sandbox.systems.creatures import Creature, Roster
 from sandbox.systems.dice import Rng
+from sandbox.systems.stream import EventStream
 from sandbox.systems.worlds import in_world
 
 if TYPE_CHECKING:
@@ -125,6 +126,7 @@ class TickContext:
         melee_modes: Ids of the melee strike modes.
         world: The esper world it belongs to (``install`` binds it): its reads and ``process`` switch to that world
             when another is current. ``""``: whatever world is current (a context built by hand).
+        stream: The world's subscriptions and the delivery of its events to them (``sandbox.systems.stream``).
     """
 
     combat: CombatRules
@@ -141,9 +143,11 @@ class TickContext:
     strike_options: dict[int, StrikeOptions] = field(default_factory=dict)
     melee_modes: frozenset[str] = frozenset()
     world: str = ""
+    stream: EventStream = field(init=False)
 
     def __post_init__(self) -> None:
         self.roster = Roster(self.model, self.world)
+        self.stream = EventStream(self)
         self.melee_modes = frozenset(m.id for m in self.modes.values() if m.kind == "melee")
 
     def emit(self, event: LogEntry) -> None:

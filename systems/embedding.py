@@ -16,6 +16,9 @@ seeded streams (what ``Sandbox`` itself does). The content and the model come fr
 
 The context is bound to its esper world: ``ctx.creatures()``, ``ctx.roster.get()`` and ``ctx.process()`` answer from
 it whatever world is current. Installing twice into one world raises ``AlreadyInstalledError``.
+
+A game that would rather be told than read ``ctx.log`` subscribes through the context: ``ctx.stream.on(Died,
+handler)`` (``sandbox.systems.stream``); each tick delivers its events at its end.
 """
 
 from __future__ import annotations

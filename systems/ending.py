@@ -25,6 +25,8 @@ class ClockProcessor(esper.Processor):
 
     def process(self) -> None:
         """Begin the next tick."""
+        if self.ctx.stream.subscribed:
+            self.ctx.stream.flush()  # what a game's own calls logged since the last tick, before this one begins
         clock = self.ctx.clock
         clock.tick += 1
         clock.seconds += clock.seconds_per_tick
@@ -61,6 +63,8 @@ class CleanupProcessor(esper.Processor):
         self.ctx = ctx
 
     def process(self) -> None:
-        """End the tick."""
+        """End the tick, and deliver its events to the subscribers (``sandbox.systems.stream``)."""
         for c in self.ctx.current().creatures.values():
             c.condition.reeling = False
+        if self.ctx.stream.subscribed:
+            self.ctx.stream.flush(whole=True)

@@ -106,10 +106,15 @@ def run_due(ctx: TickContext, queue: DueQueue, end: float, is_due: Callable[[Due
         run: The rule of one entry.
     """
     clock = ctx.clock
+    stream = ctx.stream
+    if stream.watching:
+        stream.moment()  # who went down or got up by what the model did before its due rules (at the start)
     with running(ctx, queue):
         for due in queue.pop_due(end, is_due):
             if due.time > clock.seconds:
                 clock.seconds = due.time
             run(due)
+            if stream.watching:
+                stream.moment()  # who went down or got up by this rule, at its time
         clock.seconds = end
 

@@ -4,101 +4,25 @@ A world's log holds each model's compact attack records (``AttackEntry``) and ty
 save, and a replayed ``run --log`` file, hold typed events only. ``LogReader`` turns either into the same attacks:
 a record is an attack; an ``AttackDeclared`` event opens one, the steps of the rules that follow it (the rolls,
 where the blow landed, protection, the wound, amputation, shock, mishaps, damage) belong to it, and every other
-event until the next attack is what followed. So an explanation never mixes two attacks.
+event until the next attack is what followed. So an explanation never mixes two attacks. ``EventAttack``, ``STEPS``
+and the explanation's lines live in ``sandbox.systems.explained`` (``Sandbox.explain`` gives the same lines).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
 
-from sandbox.components.events import (
-    AmputationTested,
-    AttackDeclared,
-    AttackRolled,
-    BlowLanded,
-    D20AttackRolled,
-    DamageDealt,
-    Event,
-    Injured,
-    MishapTested,
-    Missed,
-    ProtectionApplied,
-    ShockTested,
-)
+from sandbox.components.events import AttackDeclared, DamageDealt, Event, Injured
 from sandbox.components.log import AttackEntry, LogEntry, Names
+from sandbox.systems.explained import STEPS, EventAttack, attack_lines
 from sandbox.viewer.theme import TEXT, Colour
 
 __all__ = ["STEPS", "Attack", "EventAttack", "LogReader", "blow_label"]
 
-STEPS: tuple[type[Event], ...] = (AttackRolled, D20AttackRolled, Missed, BlowLanded, ProtectionApplied, Injured,
-                                  AmputationTested, ShockTested, MishapTested, DamageDealt)
-"""The events that are steps of an attack (after its ``AttackDeclared``), not consequences of it."""
-
 
 def _who(names: Names, entity: int) -> str:
     return names.get(entity, "?") if entity >= 0 else "(direct)"
-
-
-@dataclass(slots=True)
-class EventAttack:
-    """An attack read back from typed events: its ``AttackDeclared`` and the steps after it (an ``AttackEntry``).
-
-    Attributes:
-        steps: The events, ``AttackDeclared`` first.
-        tick: The tick of the attack.
-        time: Game time of the attack.
-        attacker: The attacking entity.
-        target: The entity attacked.
-    """
-
-    steps: list[Event]
-    tick: int
-    time: float
-    attacker: int
-    target: int
-    headline: ClassVar[bool] = True
-
-    @classmethod
-    def opening(cls, declared: AttackDeclared) -> EventAttack:
-        """The attack its ``AttackDeclared`` opens (its steps follow)."""
-        return cls([declared], declared.tick, declared.time, declared.attacker, declared.target)
-
-    @property
-    def declared(self) -> AttackDeclared:
-        """The opening event."""
-        first = self.steps[0]
-        assert isinstance(first, AttackDeclared)
-        return first
-
-    @property
-    def struck(self) -> bool:
-        """The blow reached the body (a location was struck, or a point model dealt its damage)."""
-        return any(isinstance(e, BlowLanded | DamageDealt) for e in self.steps)
-
-    def events(self) -> list[Event]:
-        """The steps, in order."""
-        return list(self.steps)
-
-    def summary(self, names: Names) -> str | None:
-        """Who struck whom and what the blow did, or ``None`` when it did not reach the body."""
-        who = f"{_who(names, self.attacker)} -> {_who(names, self.target)}"
-        for event in self.steps:
-            if isinstance(event, Injured):
-                if event.glancing:
-                    return f"{who}: {self.declared.mode} glances off the {event.location}"
-                wound = f"{event.level_code} {event.aspect}" if event.level > 0 else "no wound"
-                return f"{who}: {self.declared.mode} hits the {event.location}: {wound}"
-            if isinstance(event, DamageDealt):
-                return f"{who}: {event.dealt} damage ({event.rolled} rolled): {event.detail}"
-        return None
-
-    def explain(self, names: Names) -> list[str]:
-        """The attack step by step: a line per event."""
-        lines = [f"Tick {self.tick}: {self.steps[0].describe(names)}"]
-        lines += [event.describe(names) for event in self.steps[1:]]
-        return lines
 
 
 @dataclass(slots=True)
@@ -149,12 +73,8 @@ class Attack:
         return [text for text in (event.summary(names) for event in self.follows) if text]
 
     def explain(self, names: Names) -> list[str]:
-        """The attack step by step, then what followed."""
-        lines = list(self.entry.explain(names))
-        after = self.after(names)
-        if after:
-            lines.append("Then: " + ", ".join(after))
-        return lines
+        """The attack step by step, then what followed (``sandbox.systems.explained.attack_lines``)."""
+        return attack_lines(self.entry, self.follows, names)
 
 
 def blow_label(entry: LogEntry) -> tuple[str, Colour] | None:

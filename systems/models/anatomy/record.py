@@ -14,6 +14,7 @@ cost more than resolving the attack.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import ClassVar
 
 from sandbox.components.body import ASPECTS, BodyStructure
 from sandbox.components.events import (
@@ -74,6 +75,10 @@ class AttackRecord:
                  "defence_ml", "landed", "mode", "rules", "target", "tick", "time")
 
     headline = True
+    event_types: ClassVar[tuple[type[Event], ...]] = (
+        AttackDeclared, AttackRolled, Missed, BlowLanded, ProtectionApplied, Injured, AmputationTested, ShockTested,
+        MishapTested)
+    """Every type ``events`` can give (``sandbox.systems.stream`` expands a record only for a subscriber to one)."""
 
     def __init__(self, tick: int, time: float, attacker: int, target: int, mode: StrikeMode, aim: str,
                  aim_zone: int, attack_ml: int | None, attack: TestResult | None, defence_ml: int | None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sandbox.components.events import DamageDealt, Event, Missed, ModelStateChanged
+from sandbox.components.events import AttackDeclared, D20AttackRolled, DamageDealt, Event, Missed, ModelStateChanged
 from sandbox.components.log import Names, name_of
 from sandbox.components.models.depth import TIERS, DepthInjury, Mishap
 from sandbox.systems.d20 import D20Attack, D20Roll
@@ -132,6 +132,9 @@ class DepthAttackRecord(D20Attack):
     direct: bool = False
 
     headline: ClassVar[bool] = True
+    event_types: ClassVar[tuple[type[Event], ...]] = (AttackDeclared, D20AttackRolled, Missed, DamageDealt,
+                                                      ModelStateChanged)
+    """Every type ``events`` can give (``sandbox.systems.stream`` expands a record only for a subscriber to one)."""
 
     # ------------------------------------------------------------------ the roll, for callers that read it
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sandbox.components.events import DamageDealt, Event, Missed, ModelStateChanged
+from sandbox.components.events import AttackDeclared, D20AttackRolled, DamageDealt, Event, Missed, ModelStateChanged
 from sandbox.components.gear import StrikeMode
 from sandbox.components.log import Names, name_of
 from sandbox.components.models.severity import SeverityWeapon
@@ -96,6 +96,8 @@ class SeverityAttack(D20Attack):
     wound: WoundResult | None = None
 
     headline: ClassVar[bool] = True
+    event_types: ClassVar[tuple[type[Event], ...]] = (AttackDeclared, D20AttackRolled, Missed, DamageDealt)
+    """Every type ``events`` can give (``sandbox.systems.stream`` expands a record only for a subscriber to one)."""
 
     @property
     def struck(self) -> bool:

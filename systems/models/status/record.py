@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sandbox.components.events import DamageDealt, Event
+from sandbox.components.events import AttackDeclared, D20AttackRolled, DamageDealt, Event
 from sandbox.components.gear import StrikeMode
 from sandbox.components.log import Names, name_of
 from sandbox.components.models.status import LEVELS, MORTALLY, SERIOUSLY, StatusWeapon
@@ -72,6 +72,8 @@ class StatusAttackRecord(D20Attack):
     test: StatusTest | None = None
 
     headline: ClassVar[bool] = True
+    event_types: ClassVar[tuple[type[Event], ...]] = (AttackDeclared, D20AttackRolled, DamageDealt)
+    """Every type ``events`` can give (``sandbox.systems.stream`` expands a record only for a subscriber to one)."""
 
     @property
     def hit(self) -> bool:

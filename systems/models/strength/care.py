@@ -368,6 +368,9 @@ def advance(tables: StrengthTables, ctx: TickContext, seconds: float, care: Care
             return state.incapacitated and state.until == due.time
         return rest_due.get(due.entity) == due.time
 
+    stream = ctx.stream
+    if stream.watching:
+        stream.moment()  # who got up by recovering at the start (sandbox.systems.stream)
     # Grouped by due time within a tolerance (rest adds up in floats), not entry by entry: run_due's frame only.
     with running(ctx, queue):
         while True:
@@ -398,6 +401,8 @@ def advance(tables: StrengthTables, ctx: TickContext, seconds: float, care: Care
                     full_rest(tables, c, ctx)
                     rest_due[e] = step_to + rest
                     queue.push("rest", e, rest_due[e])
+            if stream.watching:
+                stream.moment()
         for e, start in since.items():
             c = creatures[e]
             if not c.condition.dead and not strength_state(c).dying:

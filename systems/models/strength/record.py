@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sandbox.components.events import DamageDealt, Event
+from sandbox.components.events import AttackDeclared, D20AttackRolled, DamageDealt, Event
 from sandbox.components.log import Names, name_of
 from sandbox.systems.d20 import D20Attack, D20Roll
 from sandbox.systems.models.strength.rules import MODEL, DamageRoll
@@ -62,6 +62,8 @@ class StrengthAttack(D20Attack):
     outcome: str = ""
 
     headline: ClassVar[bool] = True
+    event_types: ClassVar[tuple[type[Event], ...]] = (AttackDeclared, D20AttackRolled, DamageDealt)
+    """Every type ``events`` can give (``sandbox.systems.stream`` expands a record only for a subscriber to one)."""
 
     @property
     def hit(self) -> bool:
