@@ -77,6 +77,8 @@ STABLE: tuple[str, ...] = (
     "sandbox.systems.creatures", "sandbox.systems.care", "sandbox.systems.conditions", "sandbox.systems.d20",
     "sandbox.systems.dice", "sandbox.systems.hit_location", "sandbox.systems.saved", "sandbox.systems.schedule",
     "sandbox.systems.strike",
+    # Events as a stream: subscriptions (``Sandbox.on``, ``ctx.stream.on``) and an attack explained from its event.
+    "sandbox.systems.stream", "sandbox.systems.explained",
     # The five damage models: the registry, and each model's package with its rooms (rules, record, care, state,
     # the ``DamageModel`` binding, its TOML reader). Not the anatomy model's array-engine half (``arrays``) or its
     # vectorised blow pipeline (``vector_blows``, ``vector_target``): the array engine's internals.

@@ -21,20 +21,20 @@ subscription the loop pays one flag test per moment.
 
 ``WentDown`` and ``GotUp`` (model-agnostic: ``Condition.out``, which every model keeps current, turned on or off for a
 living creature) are never logged, so the saved logs and golden files are unchanged; they are found by watching, and
-only while someone subscribes to them (or to ``Lifecycle`` or ``Event``). The watch looks at the creatures the new
-log entries name after each attack or own turn in the attack phase, after each due rule out of combat (``run_due``)
-and at every moment, and at all the creatures at the end of each tick; each event takes its place in the order right
-after the log entries of the step that caused it, with that step's tick and time. The cause is the creature's readout label then (the
-model's own words), and ``shock`` its readout's shock word (the scale every model shares). A creature killed outright
-has ``Died`` only (it is logged under every model, by ``sandbox.systems.conditions.kill``). A change that comes and
-goes within one tick's periodic processors (bleeding, recovery) without an attack or due rule between is not seen; a
+only while someone subscribes to them (or to ``Lifecycle`` or ``Event``). The watch looks at the creatures the new log
+entries name after each attack or own turn in the attack phase, after each due rule out of combat (``run_due``) and at
+every moment, and at all the creatures at the end of each tick; each event takes its place in the order right after the
+log entries of the step that caused it, with that step's tick and time. The cause is the creature's readout label then
+(the model's own words), and ``shock`` its readout's shock word (the scale every model shares). A creature killed
+outright has ``Died`` only (it is logged under every model, by ``sandbox.systems.conditions.kill``). A change that comes
+and goes within one tick's periodic processors (bleeding, recovery) without an attack or due rule between is not seen; a
 creature is watched from the first moment after it joined the world (``Sandbox.spawn`` is one; on the own-world route,
 ``flush()`` or the next tick). Watching costs a look at the creatures an entry names per attack, and one at every
 creature per tick; a read of the world (``Sandbox.readout``) while watching, a check that no creature joined.
 
 A handler that raises. The other handlers still receive every event of that moment, in order, so the stream never
 skips or repeats one; then the first exception propagates unchanged from the call that reached the moment (``step``,
-``run``, ``strike``, ``advance``, or ``esper.process`` on the own-world route), with the tick, the world and its log
+``run``, ``strike``, ``advance``, or ``ctx.process`` on the own-world route), with the tick, the world and its log
 complete (``Sandbox``'s invariant check of that tick is skipped). Later exceptions of the same moment are attached to
 it as notes. A handler may read the world and may change it (strike, spawn): what that logs is delivered after the
 events already due, in log order. Subscriptions belong to one world: a copy or a loaded save starts with none.
@@ -142,7 +142,8 @@ class EventStream:
     def on(self, kind: type[E], handler: Callable[[E], object]) -> Subscription[E]:
         """Call ``handler`` with every event of type ``kind`` (or a subclass) from now on, in log order.
 
-        Needs the world's esper world current when it starts the watch (``Sandbox.on`` sees to it).
+        The watch reads the creatures of the context's world (the one ``install`` bound it to; a context built by
+        hand reads the current world).
 
         Raises:
             SubscriptionError: ``kind`` is not an event type (a subclass of ``sandbox.components.events.Event``), or
@@ -158,7 +159,8 @@ class EventStream:
         if not self._subs:
             self._cursor = self._seen = len(log)
         if not self.watching and (issubclass(WentDown, kind) or issubclass(GotUp, kind)):
-            self._states = {e: _state(c) for e, c in self._ctx.creatures().items()}
+            creatures = self._roster = self._ctx.creatures()
+            self._states = {e: _state(c) for e, c in creatures.items()}
             self._seen = len(log)
             self.watching = True
         sub = Subscription(self, kind, handler, (len(log), self._noted))
@@ -244,9 +246,8 @@ class EventStream:
         """Deliver every event not yet delivered, in log order (a moment; see the module docstring).
 
         The watch looks at the creatures the new entries name, and at every creature when ``whole`` (the end of a
-        tick: a cost linear in the creatures, once a tick, only while watching). Needs the world's esper world current
-        while the watch runs. Does nothing while nobody listens, or when called from inside a handler (the delivery
-        under way goes on to what the handler caused).
+        tick: a cost linear in the creatures, once a tick, only while watching). Does nothing while nobody listens, or
+        when called from inside a handler (the delivery under way goes on to what the handler caused).
 
         Raises:
             Exception: The first exception a handler raised, after every handler received every event.

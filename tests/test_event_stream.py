@@ -154,19 +154,19 @@ def test_a_handler_may_change_the_world_and_what_that_logs_follows_in_order(worl
 
 def test_the_own_world_route_delivers_as_the_ticks_run() -> None:
     catalog = default_catalog()
-    esper.switch_world("stream-test")
+    ctx = install(build_model("severity", catalog), catalog, seed=3, world="stream-test")
     try:
-        ctx = install(build_model("severity", catalog), catalog, seed=3)
-        for name, team, x, weapon in (("Gawain", "A", 0.0, "mace"), ("Knight", "B", 2.0, "battleaxe"),
-                                      ("Squire", "A", 0.0, "broadsword"), ("Page", "B", 2.0, "spear")):
-            esper.create_entity(*creature_components(catalog, ctx.model, "human", name, team=team,
-                                                     position=(x, 0.0), weapons=[weapon]))
+        with ctx.active():
+            for name, team, x, weapon in (("Gawain", "A", 0.0, "mace"), ("Knight", "B", 2.0, "battleaxe"),
+                                          ("Squire", "A", 0.0, "broadsword"), ("Page", "B", 2.0, "spear")):
+                esper.create_entity(*creature_components(catalog, ctx.model, "human", name, team=team,
+                                                         position=(x, 0.0), weapons=[weapon]))
         got: list[tuple[int, Event]] = []
         down: list[Lifecycle] = []
         ctx.stream.on(Event, lambda e: got.append((ctx.clock.tick, e)))
         ctx.stream.on(Lifecycle, down.append)
         for _ in range(30):
-            esper.process()
+            ctx.process()  # whatever world is current (the default one here)
             # By the end of each tick, everything logged so far was delivered, during that tick.
             assert logged([e for _, e in got]) == list(expand_log(ctx.log))
             assert all(tick == e.tick for tick, e in got)
@@ -179,7 +179,6 @@ def test_the_own_world_route_delivers_as_the_ticks_run() -> None:
         ctx.stream.flush()
         assert len(got) > mark and logged([e for _, e in got]) == list(expand_log(ctx.log))
     finally:
-        esper.switch_world("default")
         esper.delete_world("stream-test")
 
 
