@@ -77,6 +77,9 @@ STABLE: tuple[str, ...] = (
     "sandbox.systems.creatures", "sandbox.systems.care", "sandbox.systems.conditions", "sandbox.systems.d20",
     "sandbox.systems.dice", "sandbox.systems.hit_location", "sandbox.systems.saved", "sandbox.systems.schedule",
     "sandbox.systems.strike",
+    # What a creature can do now: the actions a game submits for a creature it drives, and the rules that list and
+    # refuse them (``Sandbox.options``, ``Sandbox.submit``).
+    "sandbox.systems.actions", "sandbox.systems.options",
     # The five damage models: the registry, and each model's package with its rooms (rules, record, care, state,
     # the ``DamageModel`` binding, its TOML reader). Not the anatomy model's array-engine half (``arrays``) or its
     # vectorised blow pipeline (``vector_blows``, ``vector_target``): the array engine's internals.
