@@ -95,13 +95,15 @@ class Combatant:
 
     Attributes:
         team: Team name; creatures of other teams are enemies.
-        policy: How it picks a target: ``nearest``, ``weakest`` or ``random``.
+        policy: How it picks a target: ``nearest``, ``weakest`` or ``random``; or ``external``: the game chooses its
+            actions (``Sandbox.submit``), and under it ``aim`` is the aim of its last strike.
         aim: How it aims: ``unaimed``, ``random`` (a random hittable part) or a part name.
         initiative: Turn order within a tick (higher first; ties by entity id).
         target: Entity it is fighting, or -1.
         mode: Qualified id of the strike mode it means to use, or "".
         aim_zone: Target zone number of its aim this tick (0: unaimed).
-        action: What it means to do this tick: ``attack``, ``approach``, ``stand``, ``stand up``, ``pick up``.
+        action: What it means to do this tick: ``attack``, ``approach``, ``stand``, ``stand up``, ``pick up``,
+            ``draw``, a damage model's own turn (``first aid``), or ``move`` (a creature the game drives).
     """
 
     team: str

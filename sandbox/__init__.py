@@ -6,12 +6,13 @@ The embedding surface::
 
     with Sandbox(seed=3) as world:
         world.spawn("human", name="Aldric", team="Red", weapons=["broadsword"], armor=["mail_hauberk"])
-        world.spawn("human", name="Bertram", team="Blue", position=(2, 0), weapons=["battleaxe"])
-        world.strike("Bertram", mode="battleaxe.cut", aim="Head", attacker="Aldric")
+        world.spawn("human", name="Bertram", team="Blue", position=(1, 0), weapons=["battleaxe"])
+        world.strike("Bertram", mode="broadsword.cut", aim="Head", attacker="Aldric")  # what the rules allow
         print(world.readout("Bertram").wounds)
         outcome = world.run()
 
-- ``Sandbox``: one world (spawn, step, run, strike, preview, inflict, advance, readout, get, save, load);
+- ``Sandbox``: one world (spawn, step, run, strike, preview, inflict, advance, readout, get, save, load; options
+  and submit for a creature the game drives, with the actions of ``sandbox.systems.actions``);
   ``Outcome``: how a run ended; ``Readout``: a creature's state in its model's words; ``OutcomePreview``: the exact
   odds of a strike (``Sandbox.preview``);
 - ``SandboxError`` (a bad request: an unknown name; ``PreviewError`` is one), ``SaveError`` (a bad save),

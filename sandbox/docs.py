@@ -79,6 +79,9 @@ STABLE: tuple[str, ...] = (
     "sandbox.systems.strike",
     # Events as a stream: subscriptions (``Sandbox.on``, ``ctx.stream.on``) and an attack explained from its event.
     "sandbox.systems.stream", "sandbox.systems.explained",
+    # What a creature can do now: the actions a game submits for a creature it drives, and the rules that list and
+    # refuse them (``Sandbox.options``, ``Sandbox.submit``).
+    "sandbox.systems.actions", "sandbox.systems.options",
     # The five damage models: the registry, and each model's package with its rooms (rules, record, care, state,
     # the ``DamageModel`` binding, its TOML reader). Not the anatomy model's array-engine half (``arrays``) or its
     # vectorised blow pipeline (``vector_blows``, ``vector_target``): the array engine's internals.

@@ -203,11 +203,12 @@ TOP_KEYS = ("format", "version", "seed", "lineage", "run", "model", "scenario", 
 LATER_KEYS = ("reserved", "next_entity", "game")
 """The keys a save has held since the game's own entities were kept (``sandbox.saves``); an older save has none."""
 ENTITY_KEYS = ("id", "identity", "traits", "armor", "condition", "combatant", "position", "equipment", "model_state")
-POLICIES = ("nearest", "weakest", "random")
+POLICIES = ("nearest", "weakest", "random", "external")
+"""The AI's target policies, and ``external``: a creature the game drives."""
 ACTIONS = ("stand", "attack", "approach", "stand up", "pick up", "draw", "dead", "down", "stunned", "first aid",
-           "healing item")
-"""Every action a combatant can hold between ticks: the AI's, and the models' own turns (severity's stun loses the
-turn; first aid; strength's healing item)."""
+           "healing item", "move")
+"""Every action a combatant can hold between ticks: the AI's, the models' own turns (severity's stun loses the
+turn; first aid; strength's healing item), and the walk of a creature the game drives."""
 BUSY = ("", "stand up", "pick up", "draw")
 MAX_RUN = 2**63 - 1
 """The largest seed and run index."""
@@ -511,8 +512,12 @@ def _combatant(data: Any, where: str, catalog: Catalog, body: BodyStructure, ids
     b = _keys(data, where, ("team", "policy", "aim", "initiative", "target", "mode", "aim_zone", "action"))
     team = _text(f"{where}.team", b["team"])
     policy = choice(f"{where}.policy", b["policy"], POLICIES, "a target policy:")
-    parts = [p.name for p in body.parts]
-    aim = choice(f"{where}.aim", b["aim"], ("unaimed", "random", *parts), "unaimed, random or a part of the body:")
+    # An aim names a part or location of the target's body, not the aimer's own (what spawn accepts, case-folded; a
+    # creature the game drives keeps the aim of its last strike), and its zone number is on that body too.
+    names, last_zone = _aims_of(catalog)
+    aim = b["aim"]
+    need(isinstance(aim, str) and aim.casefold() in names, f"{where}.aim",
+         "unaimed, random or a part or location of a body of the content", aim)
     initiative = int(number(f"{where}.initiative", b["initiative"], -LARGEST, LARGEST, whole=True))
     target = b["target"]
     need(is_int(target) and (target == -1 or target in ids), f"{where}.target", "-1 or an entity of the save",
@@ -520,10 +525,28 @@ def _combatant(data: Any, where: str, catalog: Catalog, body: BodyStructure, ids
     mode = b["mode"]
     need(mode == "" or (isinstance(mode, str) and mode in catalog.modes), f"{where}.mode",
          "a strike mode the configs define, or empty", mode)
-    last_zone = max((z.last for z in body.zones), default=0)
     aim_zone = int(number(f"{where}.aim_zone", b["aim_zone"], 0, last_zone, whole=True))
     action = choice(f"{where}.action", b["action"], ACTIONS, "an action:")
     return Combatant(team, policy, aim, initiative, target, mode, aim_zone, action)
+
+
+_AIMS: dict[int, tuple[Catalog, frozenset[str], int]] = {}
+
+
+def _aims_of(catalog: Catalog) -> tuple[frozenset[str], int]:
+    """Every aim a combatant may hold under ``catalog`` (case-folded) and the highest zone number of any of its bodies.
+
+    Memoised per catalog object (the entry keeps it alive, so its id cannot be reused by another).
+    """
+    entry = _AIMS.get(id(catalog))
+    if entry is None or entry[0] is not catalog:
+        names = {"unaimed", "random"}
+        for b in catalog.bodies.values():
+            names.update(p.name.casefold() for p in b.parts)
+            names.update(loc.name.casefold() for loc in b.locations)
+        last = max((z.last for b in catalog.bodies.values() for z in b.zones), default=0)
+        entry = _AIMS[id(catalog)] = (catalog, frozenset(names), last)
+    return entry[1], entry[2]
 
 
 def _equipment(data: Any, where: str, catalog: Catalog, body: BodyStructure) -> Equipment:

@@ -16,7 +16,7 @@ import os
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -24,6 +24,7 @@ import esper
 
 from sandbox.components.care import CarePolicy
 from sandbox.components.events import Event
+from sandbox.components.gear import StrikeMode
 from sandbox.components.log import LogEntry
 from sandbox.components.readout import AftermathRow, Readout, Standing
 from sandbox.components.state import Identity
@@ -33,12 +34,28 @@ from sandbox.config.scenarios import load_scenario as load_scenario  # its old h
 from sandbox.config.scenarios import resolve_scenario
 from sandbox.eventlog import expand_log
 from sandbox.scenario_def import ScenarioDef
+from sandbox.systems.actions import (
+    ACTION_TYPES,
+    EXTERNAL,
+    Action,
+    ActionRefused,
+    AlreadySubmitted,
+    Approach,
+    FirstAid,
+    ModelTurn,
+    Move,
+    NotExternal,
+    Strike,
+    UnknownAction,
+    UseItem,
+)
 from sandbox.systems.creatures import Creature
 from sandbox.systems.embedding import context_for, processors_for
 from sandbox.systems.ending import fighting_teams
 from sandbox.systems.errors import SandboxError
 from sandbox.systems.hit_location import called_target
 from sandbox.systems.models import DEFAULT_MODEL, DamageModel, ModelError
+from sandbox.systems.options import canonical_aim, options_for, refusal, strike_refusal
 from sandbox.systems.phases import priority
 from sandbox.systems.readout_cache import ReadoutCache
 from sandbox.systems.spawning import SpawnError, creature_components
@@ -314,7 +331,7 @@ class Sandbox:
                 hand, and each shield in a free hand.
             attributes: Attribute score overrides.
             skills: Skill ML overrides.
-            policy: Target policy (nearest, weakest, random).
+            policy: Target policy (nearest, weakest, random), or ``external``: the game drives it (``submit``).
             aim: Aim policy: unaimed, random, or the name of a part or location (aimed at where the target has
                 one; unaimed against a body that has none).
             initiative: Turn order (default: its Agility ML).
@@ -565,6 +582,10 @@ class Sandbox:
 
         Raises:
             SandboxError: Unknown creature, mode or aim (nothing changes).
+            ActionRefused: With an ``attacker``, a strike the rules would not allow it now (nothing changes): out of
+                reach or range, a weapon not in hand, a mode of another creature's weapon or body, an attacker that
+                cannot act (dead, down, stunned out of its turn, prone while it can stand, empty-handed while it can
+                take up a weapon), a target that is dead, on its own team, or that no blow can reach (a spirit).
         """
         victim = self._creature(target)
         striker = self._creature(attacker) if attacker is not None else None
@@ -576,6 +597,8 @@ class Sandbox:
             called_target(body, aim)
         except ValueError as exc:
             raise SandboxError(f"{victim.name}'s body: {exc}") from None
+        if striker is not None:
+            self._refuse_strike(striker, victim, strike_mode, aim)
         start = len(self.ctx.log)
         self._readouts_changed()
         try:
@@ -865,3 +888,93 @@ class Sandbox:
         if not isinstance(event, Event):
             raise SandboxError(f"explain() takes an event (sandbox.components.events.Event), not {event!r}")
         return explain_event(self.ctx.log, event, self.names, self.ctx.stream.source_of(event))
+
+    # ------------------------------------------------------------------ actions: what a creature can do now, and a
+    # creature the game drives (sandbox.systems.actions, .options, .external)
+
+    def _refuse_strike(self, striker: Creature, victim: Creature, mode: StrikeMode, aim: str) -> None:
+        """Raise ``ActionRefused`` when the rules would not let ``striker`` make this strike now."""
+        with self._active():
+            why = strike_refusal(striker, victim, mode, aim, self.ctx)
+        if why:
+            raise ActionRefused(why)
+
+    def options(self, creature: CreatureRef) -> list[Action]:
+        """Every action the rules allow the creature this tick, as the loop would carry it out.
+
+        Each ``Strike`` of every mode it can wield now at every enemy within that mode's reach or range, with every
+        aim at it; an ``Approach`` of each enemy out of reach, with each mode; a ``Move`` toward each other creature
+        (and ``Move(to=(x, y))`` to any point is allowed with them); ``StandUp`` (prone: nothing else), ``PickUp``
+        and ``Draw`` (empty-handed with a weapon to take up: nothing else); the damage model's own turns
+        (``FirstAid``, ``UseItem``); ``Wait``. None for a creature dead or down; only ``Wait`` for one that loses
+        its turn. Creatures are entities. See ``sandbox.systems.options`` for the rules and the order.
+
+        Raises:
+            SandboxError: No such creature.
+        """
+        entity: int | None
+        if isinstance(creature, str):
+            entity = self._names.get(creature)
+        elif isinstance(creature, Entity):
+            entity = creature if creature.world in self.lineage else None
+        else:
+            entity = creature if type(creature) is int else None
+        with self._active():  # one switch for the lookup and the options (a game asks every tick)
+            c = self.ctx.roster.get(entity) if entity is not None else None
+            if c is None:
+                c = self._creature(creature)  # raises, naming what is wrong
+            return options_for(c, self.ctx)
+
+    def submit(self, creature: CreatureRef, action: Action) -> None:
+        """Give a creature the game drives (spawned with ``policy="external"``) its action for the next tick.
+
+        The action is taken in the tick, in the creature's place in the initiative order, through the same phases as
+        the AI's (``sandbox.systems.external``); a creature with nothing submitted waits. One action per creature per
+        tick. Creatures in the action may be given by name or entity; an aim is matched case-insensitively. A
+        submitted action is not saved (a loaded world's creatures wait until the game submits again).
+
+        Raises:
+            UnknownAction: Not one of the action types (``sandbox.systems.actions.ACTION_TYPES``).
+            NotExternal: The creature is not under external control.
+            AlreadySubmitted: It has an action for the next tick already.
+            ActionRefused: The rules do not allow it now (it is not among ``options``; the message says why).
+            SandboxError: No such creature (the actor, or one the action names).
+        """
+        c = self._creature(creature)
+        if not isinstance(action, ACTION_TYPES):
+            raise UnknownAction(f"{action!r} is not an action; the actions: "
+                                f"{', '.join(t.__name__ for t in ACTION_TYPES)} (sandbox.systems.actions)")
+        if c.combatant.policy != EXTERNAL:
+            raise NotExternal(f"{c.name} is not under external control (its policy is {c.combatant.policy!r}): "
+                              f"spawn it with policy={EXTERNAL!r} to drive it")
+        pending = self.ctx.submitted.get(c.entity)
+        if pending is not None:
+            raise AlreadySubmitted(f"{c.name} has an action for tick {self.tick + 1} already: {pending!r}")
+        resolved = self._resolved(action)
+        with self._active():
+            why = refusal(c, resolved, self.ctx)
+        if why:
+            raise ActionRefused(why)
+        self.ctx.submitted[c.entity] = resolved
+
+    def submitted(self, creature: CreatureRef) -> Action | None:
+        """The action submitted for the creature's next tick, or ``None``."""
+        return self.ctx.submitted.get(self._creature(creature).entity)
+
+    def _resolved(self, action: Action) -> Action:
+        """``action`` with the creatures it names as entities, a point as floats and an aim spelled as the body does."""
+        if isinstance(action, Strike):
+            foe = self._creature(action.target)
+            aim = canonical_aim(foe.anatomy.body, action.aim) if isinstance(action.aim, str) else None
+            return replace(action, target=foe.entity, aim=aim or action.aim)
+        if isinstance(action, Approach):
+            return replace(action, target=self._creature(action.target).entity)
+        if isinstance(action, FirstAid | UseItem | ModelTurn):
+            return replace(action, patient=self._creature(action.patient).entity)
+        if isinstance(action, Move):
+            if action.toward is not None:
+                return replace(action, toward=self._creature(action.toward).entity)
+            if isinstance(action.to, Sequence) and not isinstance(action.to, str) and len(action.to) == 2 \
+                    and all(isinstance(v, int | float) and not isinstance(v, bool) for v in action.to):
+                return replace(action, to=(float(action.to[0]), float(action.to[1])))
+        return action

@@ -8,6 +8,10 @@ once it is near, which keeps a large battle from re-searching the whole field ev
 What a creature can wield comes from its damage model's answer for each part (``DamageModel.part_states``):
 unusable parts (a grievous wound, a broken limb) and parts held fast wield nothing.
 
+A creature under ``external`` control (``sandbox.systems.actions.EXTERNAL``) does not decide here: the game does,
+and the processor's ``external`` hook (``sandbox.systems.external.ExternalIntent``) sets its intent, in the same
+initiative order.
+
 A damage model may have turns of its own (``DamageModel.turn_action``: first aid, a healing item): a creature with
 no enemy within its reach is asked whether it takes one instead of closing in, with its team-mates near it (the
 downed too) to choose a patient from, and whether an enemy is within its reach.
@@ -25,6 +29,7 @@ from sandbox.components.events import ModeChanged
 from sandbox.components.gear import StrikeMode, Weapon
 from sandbox.components.impairment import Impairment
 from sandbox.components.state import Anatomy, Condition, Equipment, Position
+from sandbox.systems.actions import EXTERNAL
 from sandbox.systems.combat import in_range, ready_parts
 from sandbox.systems.context import StrikeOptions, TickContext
 from sandbox.systems.creatures import Creature
@@ -194,10 +199,17 @@ def _down(c: Creature) -> bool:
 
 
 class IntentProcessor(esper.Processor):
-    """INTENT phase: targets, modes, aims and actions for every creature able to act."""
+    """INTENT phase: targets, modes, aims and actions for every creature able to act.
 
-    def __init__(self, ctx: TickContext) -> None:
+    Args:
+        ctx: The world.
+        external: Sets the intent of a creature under ``external`` control (``ExternalIntent``); without it, such a
+            creature waits.
+    """
+
+    def __init__(self, ctx: TickContext, external: Callable[[Creature], None] | None = None) -> None:
         self.ctx = ctx
+        self.external = external
         self.engaged: dict[int, int] = {}
         self.allies: dict[str, Grid] | None = None
 
@@ -235,6 +247,12 @@ class IntentProcessor(esper.Processor):
         cond, comb, pos, equip, anat = me.condition, me.combatant, me.position, me.equipment, me.anatomy
         if cond.dead or cond.out:
             comb.action = "dead" if cond.dead else "down"
+            return
+        if comb.policy == EXTERNAL:  # the game decides for it
+            if self.external is not None:
+                self.external(me)
+            else:
+                comb.action = "stand"
             return
         states = ctx.model.part_states(me)
         if cond.prone and can_walk(anat.body, states, cond):

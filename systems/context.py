@@ -27,6 +27,7 @@ from sandbox.systems.stream import EventStream
 from sandbox.systems.worlds import in_world
 
 if TYPE_CHECKING:
+    from sandbox.systems.actions import Action
     from sandbox.systems.damage_model import DamageModel
     from sandbox.systems.schedule import DueQueue
 
@@ -81,12 +82,14 @@ class TickState:
         fighting_teams: The teams still able to fight when the tick ended (set in the STATUS phase; ``None``
             until then).
         actions: Entity -> the model's own turn it chose this tick instead of fighting (``TurnAction``).
+        orders: Entity -> the action a creature the game drives takes this tick (``sandbox.systems.external``).
     """
 
     creatures: dict[int, Creature]
     order: list[int]
     fighting_teams: list[str] | None = None
     actions: dict[int, TurnAction] = field(default_factory=dict)
+    orders: dict[int, Action] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -127,6 +130,8 @@ class TickContext:
         world: The esper world it belongs to (``install`` binds it): its reads and ``process`` switch to that world
             when another is current. ``""``: whatever world is current (a context built by hand).
         stream: The world's subscriptions and the delivery of its events to them (``sandbox.systems.stream``).
+        submitted: Entity -> the action the game submitted for a creature it drives, for the next tick (never
+            saved; the next tick's intent phase takes it).
     """
 
     combat: CombatRules
@@ -144,6 +149,7 @@ class TickContext:
     melee_modes: frozenset[str] = frozenset()
     world: str = ""
     stream: EventStream = field(init=False)
+    submitted: dict[int, Action] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.roster = Roster(self.model, self.world)

@@ -14,7 +14,10 @@ A model declares:
 - its attack procedure (``attack``), applied at once, and a real blow struck from outside the loop (``strike``);
 - the exact odds of such a blow against a creature as it is now (``preview``), which changes nothing;
 - optionally, turns of its own a creature takes instead of fighting (``turn_action``, then ``act``: first aid, a
-  healing item), and the carried items it has rules for (``items``);
+  healing item; ``turn_options`` lists every one a creature the game drives may choose), a turn it loses whatever
+  it means to do (``turn_lost``), and the carried items it has rules for (``items``);
+- whether a blow can reach a creature at all (``can_be_struck``: by default, whether its body has anything to
+  strike);
 - direct damage for set-up and tests (``inflict``), and settling its derived state after a hand edit
   (``settle``);
 - its periodic processors (bleeding, recovery ...), by phase, and what happens when time jumps out of combat
@@ -103,6 +106,7 @@ class DamageModel:
     def __init__(self, tables: object = None) -> None:
         self.tables = tables
         self._sound: dict[str, tuple[BodyStructure, tuple[Impairment, ...]]] = {}
+        self._strikable: dict[str, tuple[BodyStructure, bool]] = {}
 
     # ------------------------------------------------------------------ state
 
@@ -240,6 +244,36 @@ class DamageModel:
             threatened: An enemy able to act is within the creature's reach.
         """
         return None
+
+    def turn_options(self, creature: Creature, near: Callable[[float], Sequence[Creature]],
+                     ctx: TickContext, *, threatened: bool = False) -> list[TurnAction]:
+        """Every turn of the model's own the creature could take now (what a creature the game drives may choose).
+
+        Each is one ``act`` would take as it stands. The default: the one ``turn_action`` chooses, if any; a model
+        whose rules allow several (a patient, an item, to choose from) lists them all. The arguments are
+        ``turn_action``'s.
+        """
+        action = self.turn_action(creature, near, ctx, threatened=threatened)
+        return [action] if action is not None else []
+
+    def turn_lost(self, creature: Creature) -> str:
+        """Why the creature loses its next turn whatever it means to do, in words ("" when it does not).
+
+        The default: it never does (severity's stun takes a turn).
+        """
+        return ""
+
+    def can_be_struck(self, creature: Creature) -> bool:
+        """Whether any blow can reach the creature at all.
+
+        The default asks its body: one with nothing to strike (an incorporeal spirit: no zone that owns zone numbers
+        and holds a hittable part) is missed by every blow, as hit location finds no place to land.
+        """
+        body = creature.anatomy.body
+        entry = self._strikable.get(body.id)
+        if entry is None or entry[0] is not body:
+            entry = self._strikable[body.id] = (body, not body.incorporeal)
+        return entry[1]
 
     def act(self, creature: Creature, action: TurnAction, ctx: TickContext) -> None:
         """Take a turn ``turn_action`` chose.

@@ -32,6 +32,7 @@ from sandbox.systems.combat import AttackProcessor
 from sandbox.systems.context import Clock, TickContext
 from sandbox.systems.damage_model import DamageModel
 from sandbox.systems.ending import CleanupProcessor, ClockProcessor, StatusProcessor
+from sandbox.systems.external import ExternalIntent
 from sandbox.systems.installs import refuse_second_install
 from sandbox.systems.movement import MoveProcessor
 from sandbox.systems.phases import Phase, priority
@@ -49,7 +50,7 @@ def processors_for(ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
     """
     shared: list[tuple[Phase, esper.Processor]] = [
         (Phase.INTENT, ClockProcessor(ctx)),
-        (Phase.INTENT, IntentProcessor(ctx)),
+        (Phase.INTENT, IntentProcessor(ctx, ExternalIntent(ctx))),
         (Phase.MOVE, MoveProcessor(ctx)),
         (Phase.ATTACK, AttackProcessor(ctx)),
         (Phase.STATUS, StatusProcessor(ctx)),

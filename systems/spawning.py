@@ -17,6 +17,7 @@ from sandbox.components.creature import CreatureDef, SkillDef
 from sandbox.components.gear import ArmorPiece, Item, StrikeMode, Weapon
 from sandbox.components.rules import AnatomyRules, CombatRules
 from sandbox.components.state import Anatomy, Armor, Combatant, Condition, Equipment, Identity, Position
+from sandbox.systems.actions import EXTERNAL
 from sandbox.systems.ai import AIM_POLICIES, TARGET_POLICIES, grip_parts_for
 from sandbox.systems.creatures import Creature
 from sandbox.systems.damage_model import DamageModel, ModelError
@@ -114,8 +115,8 @@ def creature_components(content: Content, model: DamageModel, creature: str, nam
     if kind is None:
         raise _known("creature", creature, list(content.creatures))
     body = content.bodies[kind.body]
-    if policy not in TARGET_POLICIES:
-        raise _known("target policy", policy, TARGET_POLICIES)
+    if policy not in TARGET_POLICIES and policy != EXTERNAL:
+        raise _known("target policy", policy, (*TARGET_POLICIES, EXTERNAL))
     if aim not in AIM_POLICIES and aim.casefold() not in _aim_names(content):
         raise SpawnError(f"aim {aim!r} names no part or location of any body; use unaimed, random, or a part or "
                          f"location name (a {body.name}: {', '.join(p.name for p in body.parts)})")

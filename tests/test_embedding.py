@@ -138,6 +138,7 @@ def test_a_battleaxe_cut_at_bertrams_head_lands_by_the_zone_die() -> None:
 
 def test_a_strike_with_an_attacker_is_its_attack_as_the_fight_makes_it() -> None:
     with duel() as world:
+        world.get("Aldric", Position).x = 12.5  # within the broadsword's reach of Bertram
         events = world.strike("Bertram", mode="broadsword.cut", attacker="Aldric", aim="Torso")
         rolled = [e for e in events if isinstance(e, AttackRolled)]
         assert len(rolled) == 1 and rolled[0].attacker == world.entity("Aldric")
@@ -148,12 +149,13 @@ def test_a_strike_with_an_attacker_is_its_attack_as_the_fight_makes_it() -> None
 def test_strike_works_under_every_model_and_a_saved_world_continues_identically(model: str, tmp_path: Path
                                                                                 ) -> None:
     with duel(model) as world:
+        world.get("Aldric", Position).x = 12.5  # within the broadsword's reach of Bertram
         world.strike("Bertram", mode="battleaxe.cut", aim="Head")
         world.save(tmp_path / "w.json")
-        after = [e.to_dict() for e in world.strike("Aldric", mode="mace.crush", attacker="Bertram")]
+        after = [e.to_dict() for e in world.strike("Bertram", mode="broadsword.cut", attacker="Aldric")]
         after += [e.to_dict() for e in world.step()]
         with Sandbox.load(tmp_path / "w.json") as loaded:
-            again = [e.to_dict() for e in loaded.strike("Aldric", mode="mace.crush", attacker="Bertram")]
+            again = [e.to_dict() for e in loaded.strike("Bertram", mode="broadsword.cut", attacker="Aldric")]
             again += [e.to_dict() for e in loaded.step()]
         assert after == again and after
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import esper
 import pytest
 
+from sandbox.components.state import Position
 from sandbox.own_world import OwnWorld
 from sandbox.saves import ClosedWorldError
 from sandbox.world import Sandbox, SandboxError
@@ -41,9 +42,12 @@ def test_a_fork_is_independent_of_its_original() -> None:
 
 
 def test_a_strike_in_the_fork_draws_from_the_forks_streams_only() -> None:
-    with Sandbox.from_scenario("duel", seed=4) as world, world.fork() as preview:
+    with Sandbox.from_scenario("duel", seed=4) as world:
         first, second = list(world.names.values())[:2]
+        world.get(first, Position).x = world.get(second, Position).x - 0.5  # within the broadsword's reach
+        preview = world.fork()
         what_if = preview.strike(second, "broadsword.cut", aim="Head", attacker=first)
+        preview.close()
         with world.fork() as again:
             assert [e.to_dict() for e in again.strike(second, "broadsword.cut", aim="Head", attacker=first)] == \
                 [e.to_dict() for e in what_if]  # the original's streams were untouched by the preview

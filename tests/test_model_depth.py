@@ -34,6 +34,7 @@ from sandbox.models import available_models, build_model
 from sandbox.systems.ai import choose_aim
 from sandbox.systems.combat import ready_parts
 from sandbox.systems.hit_location import MISS, build_hit_table, location_probabilities
+from sandbox.systems.models import ModelError
 from sandbox.systems.models.depth.care import DyingProcessor, treatment_check, treatment_order
 from sandbox.systems.models.depth.model import DepthModel
 from sandbox.systems.models.depth.readout import label_of
@@ -1073,8 +1074,11 @@ def test_strike_refuses_a_mode_only_broken_limbs_could_wield(world: Sandbox) -> 
     forearm = next(loc.name for loc in body.locations if loc.part == held_by and "Forearm" in loc.name)
     world.inflict(a, location=forearm, level="bone", aspect="blunt")
     start = len(world.log)
-    with pytest.raises(SandboxError, match="broken or lost"):
+    with pytest.raises(SandboxError, match=r"cannot strike with broadsword\.cut now"):  # the rules refuse it first
         world.strike(b, "broadsword.cut", attacker=a)
+    with world.active(), pytest.raises(ModelError, match="broken or lost"):  # and so does the model's own strike
+        world.damage_model.strike(world.creatures()[b], world.ctx.modes["broadsword.cut"], "unaimed", world.ctx,
+                                  world.creatures()[a])
     assert len(world.log) == start
     world.ctx.streams["attack"] = d20(15)  # type: ignore[index]
     assert any(isinstance(e, D20AttackRolled) for e in world.strike(b, "unarmed.kick", attacker=a))

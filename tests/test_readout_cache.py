@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from sandbox.components.readout import Readout
 from sandbox.components.state import Condition
+from sandbox.systems.actions import Strike
 from sandbox.world import Sandbox, SandboxError
 
 MODELS = ("anatomy", "severity", "depth", "strength", "status")
@@ -63,7 +64,11 @@ def strike(world: Sandbox, rng: random.Random) -> None:
 def attack(world: Sandbox, rng: random.Random) -> None:
     if len(living(world)) == 2:
         attacker, target = rng.sample(living(world), 2)
-        world.strike(target, "broadsword.cut", attacker=attacker)
+        strikes = [a for a in world.options(attacker)  # only what the rules allow it now (within reach, ...)
+                   if isinstance(a, Strike) and a.target == world.entity(target)]
+        if strikes:
+            chosen = rng.choice(strikes)
+            world.strike(target, chosen.mode, chosen.aim, attacker=attacker)
 
 
 def inflict(world: Sandbox, rng: random.Random) -> None:

@@ -123,7 +123,6 @@ class SeverityModel(DamageModel):
             raise ModelError("the severity model needs its tables (sandbox.models.build_model('severity', catalog))")
         super().__init__(tables)
         self.rules: SeverityRules = tables
-        self._strikable: dict[str, tuple[BodyStructure, bool]] = {}
         self._placer = Placer()
 
     # ------------------------------------------------------------------ state
@@ -194,6 +193,21 @@ class SeverityModel(DamageModel):
                                                c.entity == creature.entity, c.entity))
         return TurnAction("first aid", patient.entity)
 
+    def turn_options(self, creature: Creature, near: Callable[[float], Sequence[Creature]],
+                     ctx: TickContext, *, threatened: bool = False) -> list[TurnAction]:
+        """First aid for each team-mate within reach (or itself) who needs it, by entity, under ``turn_action``'s rules.
+
+        None when an enemy is within its reach or it cannot give first aid.
+        """
+        if threatened or severity_state(creature).first_aid is None:
+            return []
+        return [TurnAction("first aid", c.entity) for c in near(self.rules.aid_reach) if needs_aid(c)]
+
+    def turn_lost(self, creature: Creature) -> str:
+        """A stunned creature loses its next turn (one turn of stun is spent on it), unless it is down already."""
+        state = severity_state(creature)
+        return "it is stunned" if state.stun > 0 and not state.down else ""
+
     def act(self, creature: Creature, action: TurnAction, ctx: TickContext) -> None:
         """Give the first aid chosen, if the patient still needs it (one tended earlier this tick may not).
 
@@ -209,12 +223,6 @@ class SeverityModel(DamageModel):
     def processors(self, ctx: TickContext) -> list[tuple[Phase, esper.Processor]]:
         """The turn processor (stun, rest interrupted, coming round)."""
         return [(Phase.INTENT, SeverityTurnProcessor(ctx, self.rules))]
-
-    def _can_be_struck(self, body: BodyStructure) -> bool:
-        known = self._strikable.get(body.id)
-        if known is None or known[0] is not body:
-            known = self._strikable[body.id] = (body, not body.incorporeal)
-        return known[1]
 
     def _weapon(self, mode: StrikeMode) -> SeverityWeapon:
         weapon = self.rules.weapons.get(mode.id)
@@ -253,7 +261,7 @@ class SeverityModel(DamageModel):
 
     def _blow(self, record: SeverityAttack, target: Creature, mode: StrikeMode, ctx: TickContext) -> None:
         """A blow that hit: the damage through armour becomes a wound (the record is logged first)."""
-        if not self._can_be_struck(target.anatomy.body):
+        if not self.can_be_struck(target):
             record.off_body = True
             ctx.log.append(record)
             return
@@ -300,7 +308,7 @@ class SeverityModel(DamageModel):
         """
         check_aim(target.anatomy.body, aim)
         check_living(target, attacker)
-        weapon = self._weapon(mode) if self._can_be_struck(target.anatomy.body) else None
+        weapon = self._weapon(mode) if self.can_be_struck(target) else None
         return preview_blow(self.rules, target, mode, aim, weapon, attacker)
 
     def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:

@@ -219,7 +219,14 @@ class StatusModel(DamageModel):
         return record
 
     def _blow(self, record: StatusAttackRecord, target: Creature, damage_penalty: int, ctx: TickContext) -> None:
-        """A blow that hit: its damage through armour, the wound it makes (the record is logged first)."""
+        """A blow that hit: its damage through armour, the wound it makes (the record is logged first).
+
+        A creature no blow can reach (``can_be_struck``: a spirit) is missed off the body: nothing is rolled.
+        """
+        if not self.can_be_struck(target):
+            record.off_body = True
+            ctx.log.append(record)
+            return
         tables = self.tables
         f_state = status_state(target)
         rng = ctx.streams["injury"]
@@ -268,7 +275,8 @@ class StatusModel(DamageModel):
         """
         check_aim(target.anatomy.body, aim)
         check_living(target, attacker)
-        return preview_blow(self.tables, target, mode, aim, self._weapon(mode), attacker)
+        return preview_blow(self.tables, target, mode, aim, self._weapon(mode), attacker,
+                            strikable=self.can_be_struck(target))
 
     def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
         """``damage=N``: N HP after armour, applied as a landed blow applies its damage.

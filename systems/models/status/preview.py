@@ -30,7 +30,7 @@ _NO_SEVERING = "the status model has no amputation"
 
 
 def preview_blow(tables: StatusTables, target: Creature, mode: StrikeMode, aim: str, weapon: StatusWeapon,
-                 attacker: Creature | None = None) -> OutcomePreview:
+                 attacker: Creature | None = None, *, strikable: bool = True) -> OutcomePreview:
     """The exact outcome of ``attacker``'s attack (or, without one, of a blow that lands) on ``target``.
 
     Args:
@@ -40,6 +40,7 @@ def preview_blow(tables: StatusTables, target: Creature, mode: StrikeMode, aim: 
         aim: As declared (it changes nothing: the ladder has no hit location).
         weapon: The mode's numbers in the model's tables.
         attacker: Who strikes, or ``None`` (no attack roll, no penalty on the damage).
+        strikable: A blow can reach the target (``DamageModel.can_be_struck``); else every hit misses off the body.
     """
     theirs = status_state(target)
     cond = target.condition
@@ -53,14 +54,16 @@ def preview_blow(tables: StatusTables, target: Creature, mode: StrikeMode, aim: 
         rolls = d20_rolls(mine.attack_bonus + weapon.attack_bonus, theirs.defense + guard, pen)
         hit = sum(1 for r in rolls if r.hit) / len(rolls)
         damage_penalty = pen if tables.penalty_to_damage else 0
+    land = hit if strikable else 0.0
     dealt: Pmf = push(dice_pmf(weapon.damage),
-                      lambda rolled: damage_after_armor(max(0, rolled + damage_penalty), theirs.armor))
+                      lambda rolled: damage_after_armor(max(0, rolled + damage_penalty), theirs.armor)) \
+        if strikable else {}
     rungs: dict[str, float] = {}
     lost: dict[str, float] = {}
     kill = down = fainted = 0.0
     faint = die_pmf(tables.passing_out_die)
     for amount, p in dealt.items():
-        p *= hit
+        p *= land
         wound = take_damage(theirs.level, theirs.minor, amount, theirs.endurance)
         add(rungs, LEVELS[wound.after], p)
         add(lost, "killed" if wound.killed else str(wound.levels), p)
@@ -76,10 +79,11 @@ def preview_blow(tables: StatusTables, target: Creature, mode: StrikeMode, aim: 
             down += p * q
     return OutcomePreview(
         model=MODEL, attacker="" if attacker is None else attacker.name, target=target.name, mode=mode.id, aim=aim,
-        hit=hit, land=hit, locations=None, locations_note=_NO_LOCATIONS, level_kind="status",
+        hit=hit, land=land, locations=None, locations_note=_NO_LOCATIONS, level_kind="status",
         levels=chances(rungs, LEVELS), sever=None, sever_note=_NO_SEVERING, kill=kill,
-        down=(1.0 - hit) * cond.out + down, down_now=cond.out,
+        down=(1.0 - land) * cond.out + down, down_now=cond.out,
         tables=(("rungs lost", chances(lost, sorted(lost, key=lambda k: (k == "killed", k.zfill(3))))),
                 ("passes out", chances({"passes out": fainted}))),
-        notes=(f"a {LEVELS[DEAD]} creature takes no more: kill counts the wound past mortally wounded, or any "
-               "damage while mortally wounded",))
+        notes=(*(() if strikable else (f"{target.name} has no body a blow can strike: every hit misses",)),
+               f"a {LEVELS[DEAD]} creature takes no more: kill counts the wound past mortally wounded, or any "
+               "damage while mortally wounded"))

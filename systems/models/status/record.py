@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sandbox.components.events import AttackDeclared, D20AttackRolled, DamageDealt, Event
+from sandbox.components.events import AttackDeclared, D20AttackRolled, DamageDealt, Event, Missed
 from sandbox.components.gear import StrikeMode
 from sandbox.components.log import Names, name_of
 from sandbox.components.models.status import LEVELS, MORTALLY, SERIOUSLY, StatusWeapon
@@ -49,6 +49,7 @@ class StatusAttackRecord(D20Attack):
         endurance: The target's Endurance (HP a level).
         wound: What the damage did to the ladder (``None`` on a miss).
         test: The passing-out test the wound called, or ``None``.
+        off_body: The target has no body to strike (``DamageModel.can_be_struck``): the blow passed through it.
     """
 
     tick: int
@@ -70,6 +71,7 @@ class StatusAttackRecord(D20Attack):
     endurance: int = 1
     wound: StatusWound | None = None
     test: StatusTest | None = None
+    off_body: bool = False
 
     headline: ClassVar[bool] = True
     event_types: ClassVar[tuple[type[Event], ...]] = (AttackDeclared, D20AttackRolled, DamageDealt)
@@ -89,7 +91,9 @@ class StatusAttackRecord(D20Attack):
         """Declared and rolled and, on a hit, the damage (the wound's own events follow the record in the log)."""
         t, time, a, d = self.tick, self.time, self.attacker, self.target
         out = self.opening_events(MODEL, self.mode.id, self.aim)
-        if self.hit and self.wound is not None:
+        if self.off_body:
+            out.append(Missed(t, time, a, d, "off the body"))
+        elif self.hit and self.wound is not None:
             out.append(DamageDealt(t, time, a, d, MODEL, self.rolled, self.dealt,
                                    describe(self.wound, self.endurance, self.test)))
         return out
@@ -135,6 +139,9 @@ class StatusAttackRecord(D20Attack):
                 line += (f"; {target}'s Defense {roll.defense - self.defense_penalty} takes its status penalty "
                          f"{self.defense_penalty:+d} for being {LEVELS[self.target_level]}")
             lines.append(line)
+        if self.off_body:
+            lines.append(f"{target} has no body to strike: the blow passes through it, a miss")
+            return lines
         wound = self.wound
         if not self.hit or wound is None:
             return lines

@@ -17,7 +17,7 @@ from sandbox.systems.creatures import Creature
 from sandbox.systems.models.strength.care import usable_items, use_item
 from sandbox.systems.models.strength.rules import strength_state
 
-__all__ = ["act", "turn_action"]
+__all__ = ["act", "turn_action", "turn_options"]
 
 
 def turn_action(tables: StrengthTables, creature: Creature, near: Callable[[float], Sequence[Creature]], *,
@@ -48,6 +48,24 @@ def turn_action(tables: StrengthTables, creature: Creature, near: Callable[[floa
     if _needs_item(tables, creature, True):
         return TurnAction("healing item", creature.entity, mine[0])
     return None
+
+
+def turn_options(tables: StrengthTables, creature: Creature, near: Callable[[float], Sequence[Creature]], *,
+                 threatened: bool = False) -> list[TurnAction]:
+    """Every healing-item turn ``turn_action``'s rules allow the creature now: each item it carries on each patient.
+
+    The patients: every dying team-mate within reach (by entity) when no enemy is within its reach, then itself when
+    it is low enough (with an enemy in reach too, when ``item_use.self_in_melee``); the items the most healing first.
+    """
+    mine = usable_items(tables, creature)
+    use = tables.item_use
+    if not mine or (threatened and not use.self_in_melee):
+        return []
+    patients = [] if threatened else [c.entity for c in near(use.reach)
+                                      if c.entity != creature.entity and _needs_item(tables, c, False)]
+    if _needs_item(tables, creature, True):
+        patients.append(creature.entity)
+    return [TurnAction("healing item", patient, item) for item in mine for patient in patients]
 
 
 def _needs_item(tables: StrengthTables, c: Creature, on_self: bool) -> bool:

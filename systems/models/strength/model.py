@@ -161,6 +161,11 @@ class StrengthModel(DamageModel):
         """
         return items.turn_action(self.t, creature, near, threatened=threatened)
 
+    def turn_options(self, creature: Creature, near: Callable[[float], Sequence[Creature]],
+                     ctx: TickContext, *, threatened: bool = False) -> list[TurnAction]:
+        """Each healing item it carries on each patient ``turn_action``'s rules allow (``items.turn_options``)."""
+        return items.turn_options(self.t, creature, near, threatened=threatened)
+
     def act(self, creature: Creature, action: TurnAction, ctx: TickContext) -> None:
         """Use the healing item chosen on the patient, if it still needs it and it is still carried (``items.act``)."""
         items.act(self.t, creature, action, ctx)
@@ -189,7 +194,8 @@ class StrengthModel(DamageModel):
                ctx: TickContext) -> StrengthAttack:
         """Document 002's d20 roll (d20 + attack bonus vs Defense, margin >= 1), then the damage, applied at once.
 
-        A landed attack rolls its damage, meets the target's Armour value and does what ``apply_damage`` says.
+        A landed attack rolls its damage, meets the target's Armour value and does what ``apply_damage`` says; one
+        at a creature no blow can reach (``can_be_struck``: a spirit) passes through it, a miss off the body.
         """
         t = self.t
         state = strength_state(attacker)
@@ -212,11 +218,13 @@ class StrengthModel(DamageModel):
         clock = ctx.clock
         record = StrengthAttack(clock.tick, clock.time, attacker.entity, target.entity, mode.id, roll, mode.name,
                                 tuple((w, n) for w, n in bonuses if n or w == "its own"), defenses)
-        if roll.hit:
+        struck = roll.hit and self.can_be_struck(target)
+        record.off_body = roll.hit and not struck
+        if struck:
             boost = t.natural_20_enhanced if roll.natural == 20 else 0
             self._roll_damage(record, weapon, target, boost, mine.impaired, ctx)
         ctx.log.append(record)
-        if roll.hit:
+        if struck:
             record.outcome = self.apply_damage(target, record.dealt, ctx, mode.name)
         return record
 
@@ -234,7 +242,8 @@ class StrengthModel(DamageModel):
                attacker: Creature | None = None) -> None:
         """The attacker's whole attack, or (no attacker) a blow that lands.
 
-        A blow that lands rolls the mode's damage die (exploding, enhanced and impaired as its entry says), less
+        A blow that lands (on a creature with a body to strike: else it misses off the body) rolls the mode's damage
+        die (exploding, enhanced and impaired as its entry says), less
         armour unless its damage is direct. The model places no blow on the body, so an aim changes nothing.
 
         Raises:
@@ -247,6 +256,10 @@ class StrengthModel(DamageModel):
         weapon = self.t.weapons.get(mode.id) or WeaponDamage(4)
         clock = ctx.clock
         record = StrengthAttack(clock.tick, clock.time, -1, target.entity, mode.id, None, mode.name)
+        if not self.can_be_struck(target):  # no body to strike (a spirit): the blow passes through it
+            record.off_body = True
+            ctx.log.append(record)
+            return
         self._roll_damage(record, weapon, target, 0, 0, ctx)
         ctx.log.append(record)
         record.outcome = self.apply_damage(target, record.dealt, ctx, mode.name)
@@ -262,7 +275,7 @@ class StrengthModel(DamageModel):
         check_living(target, attacker)
         armor = self.armor_of(target, ctx)[0]
         if attacker is None:
-            return preview_blow(self.t, target, mode, aim, armor)
+            return preview_blow(self.t, target, mode, aim, armor, strikable=self.can_be_struck(target))
         t = self.t
         state = strength_state(attacker)
         weapon = t.weapons.get(mode.id) or WeaponDamage(4)
@@ -272,7 +285,7 @@ class StrengthModel(DamageModel):
         defense = (f_state.defense + condition_totals(f_state.conditions, t.conditions).defense
                    if can_act(target.condition) else t.defenceless_defense)
         return preview_blow(t, target, mode, aim, armor, attacker, bonus=bonus, defense=defense,
-                            impaired=mine.impaired)
+                            impaired=mine.impaired, strikable=self.can_be_struck(target))
 
     def inflict(self, creature: Creature, ctx: TickContext, **options: object) -> None:
         """Damage applied directly, as a landed blow applies it.

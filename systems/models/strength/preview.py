@@ -101,7 +101,7 @@ def _verdict(state: StrengthHealth, cond: Condition, damage: int, tables: Streng
 
 def preview_blow(tables: StrengthTables, target: Creature, mode: StrikeMode, aim: str, armor: int,
                  attacker: Creature | None = None, *, bonus: int = 0, defense: int = 0,
-                 impaired: int = 0) -> OutcomePreview:
+                 impaired: int = 0, strikable: bool = True) -> OutcomePreview:
     """The exact outcome of ``attacker``'s attack (or, without one, of a blow that lands) on ``target``.
 
     Args:
@@ -114,6 +114,7 @@ def preview_blow(tables: StrengthTables, target: Creature, mode: StrikeMode, aim
         bonus: Everything the attacker adds to the d20.
         defense: The Defense it rolls against.
         impaired: Impairments the attacker's conditions put on its damage.
+        strikable: A blow can reach the target (``DamageModel.can_be_struck``); else every hit misses off the body.
     """
     weapon = tables.weapons.get(mode.id) or WeaponDamage(4)
     state = strength_state(target)
@@ -127,6 +128,9 @@ def preview_blow(tables: StrengthTables, target: Creature, mode: StrikeMode, aim
         boost = tables.natural_20_enhanced
         landed = [(1 / len(rolls), boost if r.natural == 20 else 0, impaired) for r in rolls if r.hit]
     hit = sum(p for p, _, _ in landed)
+    if not strikable:
+        landed = []  # every hit passes through it
+    land = hit if strikable else 0.0
     damage: dict[str, float] = {}
     health: dict[str, float] = {}
     outcome: dict[str, float] = {}
@@ -145,10 +149,11 @@ def preview_blow(tables: StrengthTables, target: Creature, mode: StrikeMode, aim
     order = [f"health {h}" for h in range(state.health, -1, -1)] + ["dead"]
     return OutcomePreview(
         model=MODEL, attacker="" if attacker is None else attacker.name, target=target.name, mode=mode.id, aim=aim,
-        hit=hit, land=hit, locations=None, locations_note=_NO_LOCATIONS, level_kind="health left",
+        hit=hit, land=land, locations=None, locations_note=_NO_LOCATIONS, level_kind="health left",
         levels=chances(health, order), sever=None, sever_note=_NO_SEVERING, kill=kill,
-        down=(1.0 - hit) * cond.out + down, down_now=cond.out,
+        down=(1.0 - land) * cond.out + down, down_now=cond.out,
         tables=(("damage after armour", chances(damage, sorted(damage, key=lambda k: int(k.split()[0])))),
                 ("outcome", chances(outcome, OUTCOMES))),
-        notes=("kill counts death on the spot; a dying creature dies at the end of the next round unless healed "
+        notes=(*(() if strikable else (f"{target.name} has no body a blow can strike: every hit misses",)),
+               "kill counts death on the spot; a dying creature dies at the end of the next round unless healed "
                "(the 'dying' outcome)",))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from sandbox.components.events import AttackDeclared, D20AttackRolled, DamageDealt, Event
+from sandbox.components.events import AttackDeclared, D20AttackRolled, DamageDealt, Event, Missed
 from sandbox.components.log import Names, name_of
 from sandbox.systems.d20 import D20Attack, D20Roll
 from sandbox.systems.models.strength.rules import MODEL, DamageRoll
@@ -42,6 +42,7 @@ class StrengthAttack(D20Attack):
         dealt: Damage after armour.
         enhanced_by_20: Enhancements a natural 20 added to the damage.
         outcome: What the damage did, in words (filled in as it is applied).
+        off_body: The target has no body to strike (``DamageModel.can_be_struck``): the blow passed through it.
     """
 
     tick: int
@@ -60,6 +61,7 @@ class StrengthAttack(D20Attack):
     dealt: int = 0
     enhanced_by_20: int = 0
     outcome: str = ""
+    off_body: bool = False
 
     headline: ClassVar[bool] = True
     event_types: ClassVar[tuple[type[Event], ...]] = (AttackDeclared, D20AttackRolled, DamageDealt)
@@ -79,7 +81,9 @@ class StrengthAttack(D20Attack):
         """The attack roll (declared unaimed: the model places no blow) and, when it landed, the damage."""
         t, time, a, d = self.tick, self.time, self.attacker, self.target
         out = self.opening_events(MODEL, self.mode)
-        if self.damage is not None:
+        if self.off_body:
+            out.append(Missed(t, time, a, d, "off the body"))
+        elif self.damage is not None:
             out.append(DamageDealt(t, time, a, d, MODEL, self.damage.total, self.dealt,
                                    damage_detail(self.damage, self.armor, self.dealt)))
         return out
@@ -112,6 +116,9 @@ class StrengthAttack(D20Attack):
                                                      for i, (what, n) in enumerate(self.defenses))
                              + f" = {roll.defense}")
             lines.append(f"Roll: {roll.describe()}")
+        if self.off_body:
+            lines.append(f"{target} has no body to strike: the blow passes through it, a miss")
+            return lines
         damage = self.damage
         if damage is None:
             return lines
