@@ -267,7 +267,11 @@ def test_only_the_command_line_reads_the_content_variable() -> None:
             readers.append(rel)
         if re.search(r"environ\[[^]]*\]\s*=|putenv|environ\.update|environ\.pop", text):
             writers.append(rel)
-    assert readers == ["sandbox/cli.py"] and writers == []
+    # The API reference's build sets its tools' own variables for its length (pygame's driver and banner, pdoc's
+    # display of constants) and restores them: none of them carries content, which is what this test guards.
+    assert readers == ["sandbox/cli.py"] and writers in ([], ["sandbox/docs.py"])
+    docs_text = (root / "sandbox" / "docs.py").read_text(encoding="utf-8")
+    assert "SANDBOX_" not in docs_text.split("def _environment", 1)[1].split("\ndef ", 1)[0]
     cli_text = (root / "sandbox" / "cli.py").read_text(encoding="utf-8")
     assert cli_text.count("os.environ") == 1 and "os.environ.get(CONTENT_ENV" in cli_text
 
