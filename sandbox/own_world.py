@@ -73,18 +73,28 @@ class OwnWorld(Sandbox):
         return self._target
 
     def _claim_world(self) -> None:
-        """Nothing to clear: the world's entities are the game's."""
+        """Nothing to clear: the world's entities are the game's. Remember which world it is (by its entity table).
+
+        A game may delete its esper world and make a new one of the same name (a new level); closing this
+        ``OwnWorld`` afterwards, or its collection, must then leave the new world alone. esper names a world's
+        tables nowhere public, so its entity table (kept for the world's whole life) is the identity.
+        """
+        self._bound_tables = esper._entities
 
     def close(self) -> None:
         """Take the sandbox out of the world: its processors and its creatures; the game's entities stay."""
         if self._closed:
             return
+        self._closed = True
+        if self._world not in esper.list_worlds():
+            return  # the game deleted its world: nothing of the sandbox's is left anywhere
         with in_world(self._world):
+            if esper._entities is not self._bound_tables:
+                return  # a new world under the same name (a new level): not this one's to touch
             for creature in self.ctx.creatures():
                 esper.delete_entity(creature, immediate=True)
             for _, processor in processors_for(self.ctx):
                 esper.remove_processor(type(processor))
-        self._closed = True
 
     def freeze(self) -> FrozenSandbox:
         """The world as it is now; its copies and forks are private ``Sandbox`` worlds (the game's world is its own)."""

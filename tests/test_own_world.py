@@ -365,3 +365,26 @@ def test_loading_into_an_emptied_world_recreates_the_saved_ids(worlds: list[str]
     assert {n: int(e) for e, n in loaded.names.items()} == {"Aldric": 2, "Bertram": 3}
     assert esper.component_for_entity(chest, Chest).gold == 5
     assert int(loaded.spawn("human", name="Cuthbert")) == 4
+
+
+def test_closing_a_world_whose_esper_world_was_replaced_leaves_the_new_one_alone() -> None:
+    """A game deletes its level's esper world and makes the next level under the same name; the old level's
+    OwnWorld, closed (or collected) afterwards, must not take the new level's creatures or processors."""
+    from sandbox.own_world import OwnWorld
+
+    esper.switch_world("level")
+    old = OwnWorld(seed=1, world="level")
+    old.spawn("human", name="Old", team="A")
+    esper.switch_world("default")
+    esper.delete_world("level")
+    esper.switch_world("level")
+    try:
+        new = OwnWorld(seed=1, world="level")
+        hero = new.spawn("human", name="Hero", team="A")
+        old.close()
+        assert new.readout(hero).alive
+        assert new.step() is not None and new.tick == 1  # its processors are still there
+        new.close()
+    finally:
+        esper.switch_world("default")
+        esper.delete_world("level")
