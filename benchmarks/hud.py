@@ -99,7 +99,10 @@ def main() -> None:
         c = measure(model, args.seeds, args.ticks, frames)
         tick = c.tick / max(c.ticks, 1)
         warm, cold = c.warm / max(c.warm_frames, 1), c.cold / max(c.cold_frames, 1)
-        verdict = "meets" if warm <= TARGET * tick else "ABOVE"
+        # Judged by both frames: a repeated frame is what a HUD costs between ticks, the first after a tick is what
+        # it costs per tick (every readout rebuilt); the target holds only when both are under it.
+        verdict = ", ".join(f"{name} {'meets' if cost <= TARGET * tick else 'ABOVE'}"
+                            for name, cost in (("warm", warm), ("cold", cold)))
         print(f"  {model:<9} {c.ticks:>5} {tick * 1e3:>8.3f} {warm * 1e3:>8.3f} {warm / tick:>9.1%} "
               f"{cold * 1e3:>8.3f} {cold / tick:>9.1%}  ({verdict} the {TARGET:.0%} target)")
 
