@@ -22,13 +22,9 @@ import argparse
 import time
 from dataclasses import dataclass
 
-from sandbox.world import Sandbox
+from twenty import MODELS, fight  # benchmarks/twenty.py: the fight both benchmarks measure
 
-MODELS = ("anatomy", "severity", "depth", "strength", "status")
 TARGET = 0.20
-PER_SIDE = 10
-LOADOUTS = ((["broadsword"], ["gambeson", "mail_hauberk"]), (["battleaxe"], ["gambeson"]),
-            (["spear"], ["leather"]), (["mace", "round_shield"], ["gambeson", "helm"]))
 
 
 @dataclass
@@ -41,16 +37,6 @@ class Costs:
     cold: float = 0.0
     warm_frames: int = 0
     warm: float = 0.0
-
-
-def fight(model: str, seed: int) -> Sandbox:
-    """Twenty humans in two facing lines, each armed and armoured from ``LOADOUTS`` in turn."""
-    world = Sandbox(seed=seed, model=model)
-    for side, (team, x) in enumerate((("Red", 0.0), ("Blue", 2.0))):
-        for i in range(PER_SIDE):
-            weapons, armor = LOADOUTS[(i + side) % len(LOADOUTS)]
-            world.spawn("human", name=f"{team} {i}", team=team, position=(x, 1.5 * i), weapons=weapons, armor=armor)
-    return world
 
 
 def measure(model: str, seeds: int, ticks: int, frames: int) -> Costs:

@@ -820,18 +820,24 @@ class Sandbox:
         """
         self._readout_cache.changed(entity)
 
+    def _entity_or_none(self, creature: CreatureRef) -> int | None:
+        """The entity ``creature`` names in this world, found the cheap way (no world switch), or ``None``.
+
+        ``None`` for an unknown name, another world's entity or a bool: the full lookup (``_creature``) then raises,
+        naming it. What a HUD or a game asks every frame takes this path.
+        """
+        if isinstance(creature, str):
+            return self._names.get(creature)
+        if isinstance(creature, Entity):
+            return creature if creature.world in self.lineage else None
+        return creature if type(creature) is int else None
+
     def _cached_readout(self, creature: CreatureRef) -> Readout:
         """``readout``: the kept readout while the world's version is unchanged, else a fresh one, then kept."""
         if self._closed:
             raise SandboxError("this Sandbox is closed")
         cache = self._readout_cache
-        entity: int | None
-        if isinstance(creature, str):
-            entity = self._names.get(creature)
-        elif isinstance(creature, Entity):
-            entity = creature if creature.world in self.lineage else None
-        else:
-            entity = creature if type(creature) is int else None
+        entity = self._entity_or_none(creature)
         if entity is None:  # an unknown name, another world's entity, a bool: the full lookup raises, naming it
             self._creature(creature)
         assert entity is not None
@@ -912,13 +918,7 @@ class Sandbox:
         Raises:
             SandboxError: No such creature.
         """
-        entity: int | None
-        if isinstance(creature, str):
-            entity = self._names.get(creature)
-        elif isinstance(creature, Entity):
-            entity = creature if creature.world in self.lineage else None
-        else:
-            entity = creature if type(creature) is int else None
+        entity = self._entity_or_none(creature)
         with self._active():  # one switch for the lookup and the options (a game asks every tick)
             c = self.ctx.roster.get(entity) if entity is not None else None
             if c is None:
