@@ -439,7 +439,7 @@ class Sandbox:
         return self.ctx.clock.time
 
     def _tick(self) -> None:
-        self._readouts_changed()
+        # No blanket forgetting here: the readout cache reads what the tick logged and the clock it moved.
         with self._active(), _fewer_collections():
             esper.process()
             if self.check_invariants:
@@ -842,7 +842,8 @@ class Sandbox:
             self._creature(creature)
         assert entity is not None
         clock = self.ctx.clock
-        kept = cache.get(entity, (len(self.ctx.log), clock.tick, clock.seconds, cache.changes))
+        kept = cache.get(entity, (len(self.ctx.log), clock.tick, clock.seconds, cache.changes), self.ctx.log,
+                         self.damage_model.readout_counts_down)
         if kept is not None:
             return kept
         with self._active():  # one switch for the lookup and the reading (a HUD's first frame after a tick)

@@ -102,6 +102,9 @@ class DamageModel:
 
     name: ClassVar[str] = ""
     own_turns: ClassVar[bool] = False
+    readout_counts_down: ClassVar[bool] = True
+    """A living hurt creature's readout may change as the clock moves with nothing logged (a stun's turns left, a
+    death clock's rounds); ``False`` when only a logged event changes a readout (the readout cache then keeps it)."""
 
     def __init__(self, tables: object = None) -> None:
         self.tables = tables

@@ -85,6 +85,8 @@ class AnatomyModel(DamageModel):
         tables: The anatomy rule tables (``configs/models/anatomy.toml``; ``Catalog.rules``).
     """
 
+    readout_counts_down = False  # only a logged event changes its readouts (tests/test_readout_cache.py)
+
     name = "anatomy"
 
     def __init__(self, tables: object = None) -> None:

@@ -95,6 +95,8 @@ class StatusModel(DamageModel):
         tables: The model's ``StatusTables`` (``configs/models/status.toml``).
     """
 
+    readout_counts_down = False  # only a logged event changes its readouts (tests/test_readout_cache.py)
+
     name = MODEL
     tables: StatusTables
 

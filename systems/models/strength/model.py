@@ -64,6 +64,8 @@ class StrengthModel(DamageModel):
             weapons, armour or creatures).
     """
 
+    readout_counts_down = False  # only a logged event changes its readouts (tests/test_readout_cache.py)
+
     name = MODEL
     own_turns = True
 
