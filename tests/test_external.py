@@ -232,3 +232,36 @@ def test_any_option_submitted_is_taken_and_the_world_keeps_its_invariants(model:
                     world.submit(name, rng.choice(options))  # never refused: an option is what the rules allow
             world.step()  # the invariants are checked after every tick
 
+
+
+def test_a_scenario_names_the_creature_the_game_drives(tmp_path: Path) -> None:
+    """``policy = "external"`` in a scenario file: the game drives that creature from the first tick."""
+    from sandbox.systems.actions import NotExternal, Wait
+
+    scenario = tmp_path / "hero.toml"
+    scenario.write_text('name = "Hero"\ndescription = "One hero, one foe."\nmodel = "anatomy"\nmax_ticks = 10\n'
+                        'field = { width = 10.0, height = 10.0 }\n\n'
+                        '[[combatants]]\nname = "Hero"\ncreature = "human"\nteam = "H"\nposition = [0.0, 0.0]\n'
+                        'weapons = ["broadsword"]\npolicy = "external"\n\n'
+                        '[[combatants]]\nname = "Foe"\ncreature = "human"\nteam = "F"\nposition = [6.0, 0.0]\n',
+                        encoding="utf-8")
+    with Sandbox.from_scenario(scenario, seed=1) as world:
+        world.submit("Hero", Wait())
+        world.step()
+        with pytest.raises(NotExternal):
+            world.submit("Foe", Wait())
+
+
+def test_the_array_engine_refuses_a_creature_the_game_drives(tmp_path: Path) -> None:
+    from sandbox.engines import open_world
+    from sandbox.systems.errors import SandboxError
+
+    scenario = tmp_path / "hero.toml"
+    scenario.write_text('name = "Hero"\ndescription = "One hero."\nmodel = "anatomy"\nmax_ticks = 10\n'
+                        'field = { width = 10.0, height = 10.0 }\n\n'
+                        '[[combatants]]\nname = "Hero"\ncreature = "human"\nteam = "H"\nposition = [0.0, 0.0]\n'
+                        'policy = "external"\n\n'
+                        '[[combatants]]\nname = "Foe"\ncreature = "human"\nteam = "F"\nposition = [6.0, 0.0]\n',
+                        encoding="utf-8")
+    with pytest.raises(SandboxError, match=r"policy 'external'.*--engine esper"):
+        open_world(scenario, "array")

@@ -439,7 +439,9 @@ class CombatantModel(_Strict):
     spacing: Annotated[float, Field(gt=0, le=1000.0, description="Metres between members of a group, along y")] = 1.5
     weapons: list[Id] | None = Field(default=None, description="Replaces the creature's carried weapons.")
     armor: list[Id] | None = Field(default=None, description="Replaces the creature's armour.")
-    policy: Literal["nearest", "weakest", "random"] = "nearest"
+    policy: Literal["nearest", "weakest", "random", "external"] = Field(
+        default="nearest", description="How it picks a target (nearest, weakest, random), or external: the game drives "
+                                       "it with Sandbox.submit (with nothing submitted it waits, as under sandbox run)")
     aim: Name = Field(default="unaimed", description="unaimed, random, or the name of a part or location to aim at "
                                                      "(a called shot)")
     initiative: Modifier | None = None

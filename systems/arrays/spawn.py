@@ -176,8 +176,8 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
         gear: The world's gear states; each build's starting state is numbered.
 
     Raises:
-        EngineError: A recruit the array engine cannot run (parts held fast from the start; a body of more than
-            ``MAX_PARTS`` parts), or one that cannot be spawned at all.
+        EngineError: A recruit the array engine cannot run (parts held fast from the start; a creature the game
+            drives; a body of more than ``MAX_PARTS`` parts), or one that cannot be spawned at all.
     """
     # A lab's batch repeats the scenario's recruits fight after fight: each distinct recruit (by identity) is
     # worked out once, and a creature is its recruit's row of each table plus its own fight and place.
@@ -189,6 +189,9 @@ def build_recruits(content: Content, model: DamageModel, recruits: Sequence[tupl
     for r in distinct:
         if r.immobilized:
             raise EngineError(f"{r.name}: parts held fast from the start (immobilized) are not run by the array "
+                              "engine; run this scenario with --engine esper")
+        if r.policy not in POLICIES:  # ``external``: a game drives it, one action a tick, on the esper engine only
+            raise EngineError(f"{r.name}: policy {r.policy!r} (a creature the game drives) is not run by the array "
                               "engine; run this scenario with --engine esper")
         key = _key(r)
         built = cache.get(key)
