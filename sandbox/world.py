@@ -206,6 +206,7 @@ class Sandbox:
         self._expanded_upto = 0
         self._tracker: object = None
         self._readout_cache = ReadoutCache()
+        self._rested = False  # time passed out of combat since the last tick (``advance``)
         self.damage_model: DamageModel = build_model(model, self.catalog)
         self.ctx = context_for(self.damage_model, self.catalog, seed=seed, run=run, world=self._world)
         with self._active():
@@ -439,7 +440,11 @@ class Sandbox:
         return self.ctx.clock.time
 
     def _tick(self) -> None:
-        # No blanket forgetting here: the readout cache reads what the tick logged and the clock it moved.
+        # No blanket forgetting here: the readout cache reads what the tick logged and the clock it moved. Only the
+        # first tick after time passed out of combat forgets all: it ends rests and tending without a log entry.
+        if self._rested:
+            self._rested = False
+            self._readouts_changed()
         with self._active(), _fewer_collections():
             esper.process()
             if self.check_invariants:
@@ -518,6 +523,7 @@ class Sandbox:
             raise SandboxError("time only moves forward")
         start = len(self.ctx.log)
         self._readouts_changed()
+        self._rested = True
         with self._active():
             self.damage_model.advance(self.ctx, span, self.care)
             if self.check_invariants:

@@ -73,6 +73,14 @@ class D20Attack:
     target: int
     roll: D20Roll | None
 
+    def changed_creatures(self) -> tuple[int, ...]:
+        """The creatures this record's own events may change: its target.
+
+        What the attack did to its attacker (a fumble, a turn spent) is logged in entries of its own that name it.
+        The readout cache reads this.
+        """
+        return (self.target,)
+
     def opening_events(self, model: str, mode: str, aim: str = "unaimed", hit: bool | None = None) -> list[Event]:
         """Declared and rolled (``D20Roll.events``), or only declared when struck directly.
 

@@ -94,7 +94,14 @@ class ReadoutCache:
 
 
 def entities_named(entry: LogEntry) -> set[int]:
-    """The creatures a log entry names: its event's entity fields, or a compact record's attacker and target."""
+    """The creatures a log entry may have changed.
+
+    A compact attack record says which (``changed_creatures``: the target of a blow that landed, say); an event names
+    them in its entity fields; any other entry, every creature field it has.
+    """
+    changed = getattr(entry, "changed_creatures", None)
+    if changed is not None:
+        return set(changed())
     named = {getattr(entry, name) for name in getattr(entry, "entity_fields", ())}
     for name in NAMING_FIELDS:
         value = getattr(entry, name, None)

@@ -80,6 +80,14 @@ class AttackRecord:
         MishapTested)
     """Every type ``events`` can give (``sandbox.systems.stream`` expands a record only for a subscriber to one)."""
 
+    def changed_creatures(self) -> tuple[int, ...]:
+        """The creatures this record's own events change: the target of a blow that landed.
+
+        A fumble, a stumble or a dropped weapon is logged in an entry of its own that names whom it changed. The
+        readout cache reads this.
+        """
+        return (self.target,) if self.landed else ()
+
     def __init__(self, tick: int, time: float, attacker: int, target: int, mode: StrikeMode, aim: str,
                  aim_zone: int, attack_ml: int | None, attack: TestResult | None, defence_ml: int | None,
                  defence: TestResult | None, landed: bool, blow: BlowResult | None, body: BodyStructure,

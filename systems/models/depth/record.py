@@ -136,6 +136,10 @@ class DepthAttackRecord(D20Attack):
                                                       ModelStateChanged)
     """Every type ``events`` can give (``sandbox.systems.stream`` expands a record only for a subscriber to one)."""
 
+    def changed_creatures(self) -> tuple[int, ...]:
+        """Both fighters: a depth attack's own events may change its attacker too (the readout cache reads this)."""
+        return (self.attacker, self.target)
+
     # ------------------------------------------------------------------ the roll, for callers that read it
 
     @property
