@@ -28,10 +28,12 @@ REDELIVERY_DELAY = 0.05
 """Seconds after a finalizer dropped an interrupt before it is raised again (time to leave the finalizer)."""
 
 
-def _interrupt_main_soon() -> None:
+def _interrupt_main_soon() -> threading.Timer:
+    """Start the timer that raises the interrupt again in the main thread (returned: a test joins it)."""
     timer = threading.Timer(REDELIVERY_DELAY, _thread.interrupt_main)
     timer.daemon = True
     timer.start()
+    return timer
 
 
 def _redeliver_dropped_interrupt(previous: Any) -> Any:
